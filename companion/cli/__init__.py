@@ -1,0 +1,41 @@
+"""The ``companion`` command line (DESIGN.md, "Interfaces other tools rely on").
+
+Each ``*_cmd`` module adds its subcommand with ``register(subparsers)`` and sets
+``handler`` to a function ``(args) -> int``. Errors from bad input are ``ValueError``
+(or ``OSError`` for files) and come out here as one line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import calibrate_cmd, demo_cmd, detect_cmd, rules_cmd, sands_cmd
+
+COMMANDS = (rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, demo_cmd)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Nizam table companion. With no command it starts the companion itself.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["demo", *(argv or [])])
+    try:
+        return int(args.handler(args))
+    except (ValueError, OSError) as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
