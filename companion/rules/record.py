@@ -1,0 +1,77 @@
+"""The game record of DESIGN.md: JSON lines, a header line then one object per line.
+
+>>> rec = parse_record('{"game": "sands", "bag": {"red": 1}}\\n{"call": "red", "drawn": "red"}\\n')
+>>> rec.game, rec.entries
+('sands', ((2, {'call': 'red', 'drawn': 'red'}),))
+>>> parse_record(format_record(rec.header, [e for _, e in rec.entries])) == rec
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GAMES = ("nizam", "pearl", "sands")
+
+
+class RecordError(ValueError):
+    """A record line that cannot be read or that breaks a rule: names the line (and rule)."""
+
+    def __init__(self, line: int, message: str, rule: str | None = None) -> None:
+        self.line = line
+        self.rule = rule
+        where = f"line {line}" + (f" ({rule})" if rule else "")
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A whole game record: its header and its entries, each with its line number."""
+
+    header: Mapping[str, Any]
+    entries: tuple[tuple[int, Mapping[str, Any]], ...]
+
+    @property
+    def game(self) -> str:
+        return str(self.header["game"])
+
+
+def parse_record(text: str) -> Record:
+    """Read a record from its text; blank lines are skipped but still counted."""
+    header: dict[str, Any] | None = None
+    entries: list[tuple[int, Mapping[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise RecordError(number, f"not JSON ({err.msg} at column {err.colno})") from None
+        if not isinstance(obj, dict):
+            raise RecordError(number, "a record line must be a JSON object")
+        if header is None:
+            if obj.get("game") not in GAMES:
+                raise RecordError(
+                    number, f"the first line must name the game, one of {', '.join(GAMES)}"
+                )
+            header = obj
+        else:
+            entries.append((number, obj))
+    if header is None:
+        raise RecordError(1, "empty record: no header line")
+    return Record(header, tuple(entries))
+
+
+def read_record(path: str | Path) -> Record:
+    return parse_record(Path(path).read_text(encoding="utf-8"))
+
+
+def format_record(header: Mapping[str, Any], entries: Iterable[Mapping[str, Any]]) -> str:
+    """The record's text, one compact JSON object a line."""
+    lines = [json.dumps(dict(header), ensure_ascii=False)]
+    lines.extend(json.dumps(dict(e), ensure_ascii=False) for e in entries)
+    return "\n".join(lines) + "\n"
