@@ -1,0 +1,209 @@
+"""The game store: every game is an append-only log of events in SQLite (WAL).
+
+An event is committed (and synced) before anything shows its result, so a crash or a
+pulled plug loses nothing that was shown. Nothing is ever overwritten: a correction or an
+undo is a new event. The store does not interpret events; the session folds them.
+
+>>> store = GameStore(":memory:")
+>>> game = store.new_game({"game": "nizam", "players": 2})
+>>> store.append(game, {"kind": "setup", "grid": "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"})
+1
+>>> [e.payload["kind"] for e in store.events(game)]
+['setup']
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id       INTEGER PRIMARY KEY,
+        header   TEXT NOT NULL,
+        started  TEXT NOT NULL,
+        finished TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS events (
+        game_id  INTEGER NOT NULL REFERENCES games(id),
+        seq      INTEGER NOT NULL,
+        payload  TEXT NOT NULL,
+        at       TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+)
+
+
+class StoreError(ValueError):
+    """The game database cannot be used: locked, full, damaged, or not ours."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    game_id: int
+    seq: int
+    payload: Mapping[str, Any]
+    at: str
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    header: Mapping[str, Any]
+    started: str
+    finished: str | None
+    events: int
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _explain(err: sqlite3.Error, path: str) -> StoreError:
+    text = str(err).lower()
+    if "locked" in text or "busy" in text:
+        why = "is locked by another program (is a second companion running?)"
+    elif "full" in text or "disk i/o" in text:
+        why = "cannot be written: the disk is full or failing; free some space"
+    elif "malformed" in text or "not a database" in text or "corrupt" in text:
+        why = "is damaged; move it aside to start a new one (past games are in the file)"
+    else:
+        why = f"failed: {err}"
+    return StoreError(f"game database {path} {why}")
+
+
+class GameStore:
+    """An SQLite file of games and their events."""
+
+    def __init__(self, path: str | Path, *, timeout: float = 2.0) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit survives a power cut, not only a crash of the process.
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise StoreError(
+                    f"game database {self.path} has schema version {version}; "
+                    f"this companion reads version {SCHEMA_VERSION}"
+                )
+            if version == 0:
+                with self._transaction():
+                    for statement in _SCHEMA:
+                        self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.Error as err:
+            raise _explain(err, self.path) from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            raise _explain(err, self.path) from None
+
+    def new_game(self, header: Mapping[str, Any]) -> int:
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO games (header, started) VALUES (?, ?)",
+                (json.dumps(dict(header)), _now()),
+            )
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    def append(
+        self, game_id: int, payload: Mapping[str, Any], *, expect_seq: int | None = None
+    ) -> int:
+        """Commit one event; returns its sequence number (from 1).
+
+        With ``expect_seq``, the append happens only if it would get that number, so a
+        writer that resumes after a crash can never write an event twice.
+        """
+        with self._transaction():
+            row = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            seq = int(row[0]) + 1
+            if expect_seq is not None and seq != expect_seq:
+                raise StoreError(
+                    f"game {game_id}: event {expect_seq} expected, the log is at {seq - 1}"
+                )
+            self._db.execute(
+                "INSERT INTO events (game_id, seq, payload, at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, json.dumps(dict(payload)), _now()),
+            )
+            return seq
+
+    def finish(self, game_id: int) -> None:
+        with self._transaction():
+            self._db.execute(
+                "UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
+                (_now(), game_id),
+            )
+
+    def events(self, game_id: int) -> list[StoredEvent]:
+        rows = self._query(
+            "SELECT game_id, seq, payload, at FROM events WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [StoredEvent(g, s, json.loads(p), a) for g, s, p, a in rows]
+
+    def game(self, game_id: int) -> StoredGame:
+        for g in self._games("WHERE g.id = ?", (game_id,)):
+            return g
+        raise StoreError(f"no game {game_id} in {self.path}")
+
+    def games(self) -> list[StoredGame]:
+        """Every game, newest first."""
+        return self._games("", ())
+
+    def unfinished(self) -> StoredGame | None:
+        """The newest game not yet finished: the one to reopen after a restart."""
+        found = self._games("WHERE g.finished IS NULL", ())
+        return found[0] if found else None
+
+    def integrity(self) -> str:
+        """``"ok"`` or SQLite's own account of the damage."""
+        return "; ".join(str(r[0]) for r in self._query("PRAGMA integrity_check", ()))
+
+    def _games(self, where: str, params: tuple[Any, ...]) -> list[StoredGame]:
+        rows = self._query(
+            "SELECT g.id, g.header, g.started, g.finished, "
+            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) "
+            f"FROM games g {where} ORDER BY g.id DESC",
+            params,
+        )
+        return [StoredGame(i, json.loads(h), s, f, n) for i, h, s, f, n in rows]
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        try:
+            return list(self._db.execute(sql, params))
+        except sqlite3.Error as err:
+            raise _explain(err, self.path) from None
