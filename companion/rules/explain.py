@@ -1,0 +1,389 @@
+"""Which shifts turned one grid into another, and what they cost (RULES.md N4, N5, P4).
+
+The camera sees the grid before and after a hand hid it; between the two the player may
+have made several shifts. :func:`explain` lists every shortest sequence of shifts that
+turns the first grid into the second, each with the payment it needs.
+
+>>> e = explain(Grid("RROGY/CBVPR/GGYOC/BVPRO/YGCBV"), Grid("RRPGY/BVYRC/GGPOC/BVCRO/YGOBV"))
+>>> e.length, [str(m) for m in e.moves]
+(2, ['r2< c3^'])
+>>> e.moves[0].payment
+Payment('CO')
+>>> e.moves[0].payment.cards, e.moves[0].payment.min_hand
+(('C', 'O'), 2)
+
+The search is meet-in-the-middle: breadth-first from both grids at once, each grid a
+25-byte string and each shift a fixed permutation of the 25 positions, so grids 4 shifts
+apart need about 2 × 400 grids instead of 20⁴.
+
+What "payable" means when only the size of a hand is known (N14): a sequence of k shifts,
+m of them with a gem on the moving edge and p = k − m moving the pearl, costs at least
+m + 3p cards (each gem shift paid with one matching card, N4; each pearl shift with three,
+P4) and at most 3k (every shift paid with three cards, N5). A hand of h cards *may* pay it
+when h ≥ m + 3p (the companion cannot see colours, so it assumes the best) and *surely*
+pays it, whatever gems it holds, when h ≥ 3k. No card enters the hand during a shift, so
+the total is all that counts. Only shortest sequences are listed: a longer one that costs
+fewer cards (four gem shifts instead of one pearl shift) is not.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any
+
+from .grid import EMPTY, PEARL, SIZE, Grid
+from .shift import ALL_SHIFTS, WILDCARD_COST, Shift
+
+MAX_SHIFTS = 6
+"""The deepest search offered: 3 + 3 layers of meet-in-the-middle, still well under a second."""
+
+DEFAULT_MAX_SHIFTS = 4
+
+
+class CardsDifferError(ValueError):
+    """The two grids do not hold the same cards, so no shifts can turn one into the other."""
+
+
+def permutation(shift: Shift) -> tuple[int, ...]:
+    """Where each cell's card comes from: after ``shift``, cell i holds the card of cell p[i].
+
+    Cells are numbered 0–24 in reading order.
+
+    >>> permutation(Shift.parse("r1<"))[:5]
+    (1, 2, 3, 4, 0)
+    >>> permutation(Shift.parse("c1v"))[::5]
+    (20, 0, 5, 10, 15)
+    """
+    if shift.line == "r":
+        line = [(shift.index - 1) * SIZE + c for c in range(SIZE)]
+    else:
+        line = [r * SIZE + (shift.index - 1) for r in range(SIZE)]
+    step = 1 if shift.direction in "<^" else -1
+    source = list(range(SIZE * SIZE))
+    for k, cell in enumerate(line):
+        source[cell] = line[(k + step) % SIZE]
+    return tuple(source)
+
+
+def _edge_cell(shift: Shift) -> int:
+    row, col = shift.edge
+    return (row - 1) * SIZE + (col - 1)
+
+
+# One entry per shift of ALL_SHIFTS, by index: moving a grid is one C-level gather.
+_MOVE = tuple(itemgetter(*permutation(s)) for s in ALL_SHIFTS)
+_EDGE = tuple(_edge_cell(s) for s in ALL_SHIFTS)
+_OPPOSITE = tuple(ALL_SHIFTS.index(s.opposite()) for s in ALL_SHIFTS)
+_EMPTY_BYTE = ord(EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """What a sequence of shifts costs: ``edges`` holds, per shift, the card on its moving edge.
+
+    >>> p = Payment("RB*")
+    >>> p.cards, p.wildcards, p.min_hand, p.sure_hand
+    (('R', 'B'), 1, 5, 9)
+    >>> p.payable(4), p.payable(5), p.surely_payable(8)
+    (False, True, False)
+    >>> p.cost(extra_wildcards=1)
+    7
+    """
+
+    edges: str
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The matching card each gem shift needs, in order (N4)."""
+        return tuple(e for e in self.edges if e != PEARL)
+
+    @property
+    def wildcards(self) -> int:
+        """Shifts that move the pearl: each must be paid with three cards (P4)."""
+        return self.edges.count(PEARL)
+
+    @property
+    def min_hand(self) -> int:
+        """The fewest cards that pay it: one per gem shift, three per pearl shift."""
+        return self.cost()
+
+    @property
+    def sure_hand(self) -> int:
+        """A hand this big pays it whatever gems it holds (every shift by three cards, N5)."""
+        return WILDCARD_COST * len(self.edges)
+
+    def cost(self, extra_wildcards: int = 0) -> int:
+        """Cards paid when ``extra_wildcards`` of the gem shifts are paid with three cards."""
+        if not 0 <= extra_wildcards <= len(self.cards):
+            raise ValueError(
+                f"{extra_wildcards} wildcards: this payment has {len(self.cards)} gem shifts"
+            )
+        gem_shifts = len(self.cards) - extra_wildcards
+        return gem_shifts + WILDCARD_COST * (self.wildcards + extra_wildcards)
+
+    def payable(self, hand: int) -> bool:
+        """A hand of ``hand`` cards may pay it, if its gems match (by count only, N14)."""
+        return hand >= self.min_hand
+
+    def surely_payable(self, hand: int) -> bool:
+        return hand >= self.sure_hand
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": list(self.cards), "wildcards": self.wildcards, "min_hand": self.min_hand}
+
+    def __repr__(self) -> str:
+        return f"Payment({self.edges!r})"
+
+    def __str__(self) -> str:
+        parts = [e if e != PEARL else f"pearl ({WILDCARD_COST} cards)" for e in self.edges]
+        return ", ".join(parts) if parts else "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One way the player may have moved: the shifts in order, and what they cost.
+
+    >>> from companion.rules.shift import parse_shifts
+    >>> m = Move.of(Grid.parse("R*OGY/CBVPR/GGYOC/BVPRO/YGCBV"), parse_shifts("r1< r1<"))
+    >>> m
+    Move(shifts=(Shift.parse('r1<'), Shift.parse('r1<')), payment=Payment('R*'))
+    >>> str(m), m.as_paid()
+    ('r1< r1<', (Shift.parse('r1<'), Shift.parse('r1<!3')))
+    """
+
+    shifts: tuple[Shift, ...]
+    payment: Payment
+
+    @classmethod
+    def of(cls, start: Grid, shifts: Iterable[Shift]) -> Move:
+        """The move made of ``shifts`` from ``start``; raises if an edge it moves is empty."""
+        grid, edges = start, []
+        for shift in shifts:
+            edge = grid.at(*shift.edge)
+            if edge == EMPTY:
+                raise ValueError(f"{shift.plain()}: its edge cell {shift.edge} is empty")
+            edges.append(edge)
+            grid = shift.apply(grid)
+        return cls(tuple(shifts), Payment("".join(edges)))
+
+    def __str__(self) -> str:
+        return " ".join(str(s) for s in self.shifts)
+
+    def as_paid(self) -> tuple[Shift, ...]:
+        """The shifts as a record writes them: ``!3`` on each shift that moves the pearl."""
+        edges = self.payment.edges
+        return tuple(s.with_wildcard(e == PEARL) for s, e in zip(self.shifts, edges, strict=True))
+
+    def canonical(self) -> tuple[Shift, ...]:
+        """The shifts with each run of row shifts (and of column shifts) sorted.
+
+        Row shifts commute with one another, and so do column shifts, so two moves with the
+        same canonical form are the same shifts made in another order.
+
+        >>> from companion.rules.shift import parse_shifts
+        >>> Move.of(Grid("RROGY/CBVPR/GGYOC/BVPRO/YGCBV"), parse_shifts("r3< r1> c2^")).canonical()
+        (Shift.parse('r1>'), Shift.parse('r3<'), Shift.parse('c2^'))
+        """
+        out: list[Shift] = []
+        run: list[Shift] = []
+        for shift in (*self.shifts, None):
+            if run and (shift is None or shift.line != run[0].line):
+                out.extend(sorted(run, key=ALL_SHIFTS.index))
+                run = []
+            if shift is not None:
+                run.append(shift)
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Every shortest move from ``start`` to ``target`` within ``searched`` shifts.
+
+    ``moves`` is empty when none exists; otherwise all moves have the same number of shifts
+    (``length``) and come in the order of ``ALL_SHIFTS``, shift by shift.
+    """
+
+    start: Grid
+    target: Grid
+    searched: int
+    moves: tuple[Move, ...]
+
+    @property
+    def length(self) -> int | None:
+        return len(self.moves[0].shifts) if self.moves else None
+
+    def payable(self, hand: int) -> tuple[Move, ...]:
+        """The moves a hand of ``hand`` cards may pay, by count only (see the module text)."""
+        if hand < 0:
+            raise ValueError(f"hand size {hand}: a hand holds 0 or more cards")
+        return tuple(m for m in self.moves if m.payment.payable(hand))
+
+    def groups(self) -> tuple[tuple[Move, ...], ...]:
+        """The moves gathered by canonical form: each group is one set of shifts, all orders.
+
+        >>> e = explain("RROGY/CBVPR/GGYOC/BVPRO/YGCBV", "OGYRR/BVPRC/GGYOC/BVPRO/YGCBV")
+        >>> [[str(m) for m in g] for g in e.groups()]
+        [['r1< r1< r2<', 'r1< r2< r1<', 'r2< r1< r1<']]
+        """
+        found: dict[tuple[Shift, ...], list[Move]] = {}
+        for move in self.moves:
+            found.setdefault(move.canonical(), []).append(move)
+        return tuple(tuple(g) for g in found.values())
+
+    def to_json(self, hand: int | None = None) -> dict[str, Any]:
+        """DESIGN.md's ``rules explain`` object, with ``payments`` (and ``payable``) aligned."""
+        if not self.moves:
+            return {"sequences": [], "searched": self.searched}
+        out: dict[str, Any] = {
+            "sequences": [[str(s) for s in m.shifts] for m in self.moves],
+            "length": self.length,
+            "payments": [m.payment.to_json() for m in self.moves],
+        }
+        if hand is not None:
+            out["hand"] = hand
+            out["payable"] = [m.payment.payable(hand) for m in self.moves]
+        return out
+
+
+def card_difference(start: Grid, target: Grid) -> str | None:
+    """Why no shifts can turn ``start`` into ``target``, or None when they hold the same cards.
+
+    >>> card_difference(Grid("RROGY/CBVPR/GGYOC/BVPRO/YGCBV"),
+    ...                 Grid("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    'the grids hold different cards (O: 3 then 2, R: 4 then 5)'
+    """
+    before, after = Counter(start.cells), Counter(target.cells)
+    if before == after:
+        return None
+    changed = sorted(k for k in before.keys() | after.keys() if before[k] != after[k])
+    detail = ", ".join(f"{k}: {before[k]} then {after[k]}" for k in changed)
+    return f"the grids hold different cards ({detail})"
+
+
+def explain(
+    start: Grid | str, target: Grid | str, max_shifts: int = DEFAULT_MAX_SHIFTS
+) -> Explanation:
+    """Every shortest sequence of at most ``max_shifts`` shifts from ``start`` to ``target``.
+
+    An empty edge cell cannot be shifted. Raises :class:`CardsDifferError` at once when the
+    grids do not hold the same cards.
+
+    >>> explain("RROGY/CBVPR/GGYOC/BVPRO/YGCBV", "RROGY/CBVPR/GGYOC/BVPRO/YGCBV").moves
+    (Move(shifts=(), payment=Payment('')),)
+    >>> explain("RROGY/CBVPR/GGYOC/BVPRO/YGCBV", "YGCBV/RROGY/CBVPR/GGYOC/BVPRO").to_json()
+    {'sequences': [], 'searched': 4}
+    """
+    first = Grid(start) if isinstance(start, str) else start
+    second = Grid(target) if isinstance(target, str) else target
+    _check_depth(max_shifts)
+    reason = card_difference(first, second)
+    if reason is not None:
+        raise CardsDifferError(reason)
+    found = _search(first.cells.encode(), second.cells.encode(), max_shifts)
+    return Explanation(first, second, max_shifts, tuple(_moves(first, found)))
+
+
+def shortest_sequences(
+    start: str, target: str, max_shifts: int = DEFAULT_MAX_SHIFTS
+) -> tuple[tuple[Shift, ...], ...]:
+    """The search itself on any 25 ASCII symbols in reading order (EMPTY cannot be shifted).
+
+    Empty when there is none within ``max_shifts``; ``((),)`` when the two are the same.
+
+    >>> shortest_sequences("abcdefghijklmnopqrstuvwxy", "bcdeafghijklmnopqrstuvwxy")
+    ((Shift.parse('r1<'),),)
+    """
+    _check_depth(max_shifts)
+    if len(start) != SIZE * SIZE or len(target) != SIZE * SIZE:
+        raise ValueError(f"a grid has {SIZE * SIZE} cells")
+    found = _search(start.encode("ascii"), target.encode("ascii"), max_shifts)
+    return tuple(tuple(ALL_SHIFTS[i] for i in seq) for seq in found)
+
+
+def _check_depth(max_shifts: int) -> None:
+    if not 0 <= max_shifts <= MAX_SHIFTS:
+        raise ValueError(f"max shifts {max_shifts}: must be 0 to {MAX_SHIFTS}")
+
+
+def _moves(start: Grid, found: list[tuple[int, ...]]) -> Iterator[Move]:
+    cells = start.cells.encode()
+    for seq in found:
+        grid, edges = cells, bytearray()
+        for i in seq:
+            edges.append(grid[_EDGE[i]])
+            grid = bytes(_MOVE[i](grid))
+        yield Move(tuple(ALL_SHIFTS[i] for i in seq), Payment(edges.decode()))
+
+
+# A search side: per grid reached, its distance and its links one layer back, as
+# (neighbour, shift index). Forward links point to the grid the shift was made from; backward
+# links to the grid the shift leads to, so both sides store shifts as made from start.
+_Links = dict[bytes, list[tuple[bytes, int]]]
+
+
+def _search(start: bytes, target: bytes, max_shifts: int) -> list[tuple[int, ...]]:
+    """All shortest sequences as tuples of shift indices, sorted; [] if none within reach."""
+    if start == target:
+        return [()]
+    sides = [_Side(start, forward=True), _Side(target, forward=False)]
+    for _ in range(max_shifts):
+        # Grow the smaller frontier; the meeting grids then lie on its new layer and on the
+        # other side's last layer (any earlier meeting would have been found a step before).
+        grow, other = sorted(sides, key=lambda s: len(s.frontier))
+        if not grow.frontier:
+            return []
+        grow.expand()
+        meeting = [g for g in grow.frontier if g in other.frontier_set]
+        if meeting:
+            fwd, bwd = sides
+            return sorted(p + q for g in meeting for p in fwd.paths(g) for q in bwd.paths(g))
+    return []
+
+
+class _Side:
+    __slots__ = ("forward", "depth", "dist", "links", "frontier", "frontier_set", "_memo")
+
+    def __init__(self, root: bytes, forward: bool) -> None:
+        self.forward = forward
+        self.depth = 0
+        self.dist = {root: 0}
+        self.links: _Links = {root: []}
+        self.frontier = [root]
+        self.frontier_set = {root}
+        self._memo: dict[bytes, list[tuple[int, ...]]] = {root: [()]}
+
+    def expand(self) -> None:
+        self.depth += 1
+        depth, dist, links = self.depth, self.dist, self.links
+        new: list[bytes] = []
+        for grid in self.frontier:
+            for i in range(len(ALL_SHIFTS)):
+                # A legal shift i from grid leaves its card on the edge of the opposite shift,
+                # so the backward side runs the opposite shifts under the same empty-edge rule.
+                if grid[_EDGE[i]] == _EMPTY_BYTE:
+                    continue
+                nxt = bytes(_MOVE[i](grid))
+                seen = dist.get(nxt)
+                made = i if self.forward else _OPPOSITE[i]
+                if seen is None:
+                    dist[nxt] = depth
+                    links[nxt] = [(grid, made)]
+                    new.append(nxt)
+                elif seen == depth:
+                    links[nxt].append((grid, made))
+        self.frontier = new
+        self.frontier_set = set(new)
+
+    def paths(self, grid: bytes) -> list[tuple[int, ...]]:
+        """Shortest shift sequences root → grid (forward) or grid → root (backward)."""
+        memo = self._memo.get(grid)
+        if memo is None:
+            if self.forward:
+                memo = [p + (i,) for prev, i in self.links[grid] for p in self.paths(prev)]
+            else:
+                memo = [(i,) + p for prev, i in self.links[grid] for p in self.paths(prev)]
+            self._memo[grid] = memo
+        return memo
