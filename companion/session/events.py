@@ -1,0 +1,52 @@
+"""The events of a Nizam or Pearl of the East game as the session logs them.
+
+Each is a small JSON object with a ``kind``. The state is a fold over them
+(``table.fold``); nothing is overwritten: a fix or an undo is one more event.
+
+==============  =====================================================================
+kind            fields
+==============  =====================================================================
+``setup``       ``grid``: the opening layout read by the camera (after N2)
+``shifts``      ``shifts``: the shift(s) between two stable grids, as the record writes them
+``wildcard``    the last shift was paid with three cards (N5)
+``draw``        the active player took three cards (N3)
+``end_turn``    shifting is over: the scoring phase begins
+``cleared``     the scored cards have left the grid (N9)
+``refill``      ``cards``: the cards laid in the emptied cells, in reading order
+``fix``         ``cell`` [row, col] and ``letter``: a misread cell corrected by a tap
+``misread``     ``reading``: the players confirmed this reading is a misread, not a move
+``undo``        cancels the latest event not yet undone
+==============  =====================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+KINDS = (
+    "setup", "shifts", "wildcard", "draw", "end_turn", "cleared", "refill", "fix",
+    "misread", "undo",
+)
+
+
+class EventError(ValueError):
+    """An event the session cannot apply now; says why in the players' words."""
+
+
+def check_event(event: Mapping[str, Any]) -> None:
+    kind = event.get("kind")
+    if kind not in KINDS:
+        raise EventError(f"unknown event kind {kind!r}")
+    if kind == "setup" and not isinstance(event.get("grid"), str):
+        raise EventError("a setup event needs its grid")
+    if kind == "shifts" and not (
+        isinstance(event.get("shifts"), list) and event["shifts"]
+    ):
+        raise EventError("a shifts event needs at least one shift")
+    if kind == "refill" and not isinstance(event.get("cards"), str):
+        raise EventError("a refill event needs its cards")
+    if kind == "fix":
+        cell, letter = event.get("cell"), event.get("letter")
+        if not (isinstance(cell, list) and len(cell) == 2 and isinstance(letter, str)):
+            raise EventError("a fix event needs a cell [row, col] and a letter")

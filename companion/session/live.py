@@ -1,0 +1,325 @@
+"""The live session of a Nizam or Pearl of the East game: readings and taps in, events out.
+
+Every event is committed to the game store before the state it makes is shown. A stable
+grid reading that differs from the grid the session expects is explained as shifts
+(``rules.explain``), checked against the active player's hand, and either logged with a
+verdict "legal" or refused with the reason and how to put the grid back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.rules.combination import cleared_cells, find_combinations
+from companion.rules.explain import CardsDifferError, explain
+from companion.rules.game import RECORD_GAMES, Game
+from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
+from companion.rules.record import format_record
+from companion.rules.replay import game_from_header
+from companion.rules.shift import Shift
+from companion.rules.state import winners
+from companion.store import GameStore
+from companion.view import PlayerView, ScoredCombination, TableView, Verdict
+
+from .table import CLEAR, OPENING, OVER, PLAY, REFILL, TableState, apply, fold, record_lines
+from .table import refill_count as _refill_count
+
+MAX_SHIFTS = 4
+"""Shifts looked for between two stable readings: a hand may hide several."""
+
+
+def _cells_differ(a: str, b: str) -> tuple[Cell, ...]:
+    flat_a, flat_b = a.replace("/", ""), b.replace("/", "")
+    return tuple(
+        (i // SIZE + 1, i % SIZE + 1) for i, (x, y) in enumerate(zip(flat_a, flat_b, strict=True))
+        if x != y
+    )
+
+
+def _payment_text(shifts: Sequence[str], grid: Grid) -> str:
+    parts = []
+    for text in shifts:
+        if text.endswith("!3"):
+            parts.append("3 cards")
+        else:
+            parts.append(f"1 {grid.at(*Shift.parse(text).edge)}")
+    return " + ".join(parts)
+
+
+class TableSession:
+    """One game in the store, with what the camera and the players tell it."""
+
+    def __init__(self, store: GameStore, game_id: int) -> None:
+        self.store = store
+        self.game_id = game_id
+        header = store.game(game_id).header
+        self.header = header
+        self.game: Game = game_from_header(
+            {k: v for k, v in header.items() if k in ("game", "players", "options")}
+        )
+        names = header.get("names") or []
+        self.names = tuple(
+            str(names[i]) if i < len(names) else f"Player {i + 1}"
+            for i in range(self.game.players)
+        )
+        events = [e.payload for e in store.events(game_id)]
+        self.seq = len(events)
+        self.history = fold(self.game, events)
+        self.verdict: Verdict | None = None
+        self.message = ""
+        self.reading: str | None = None
+
+    @classmethod
+    def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
+        header = {"game": RECORD_GAMES[game.mode], "players": game.players,
+                  "options": game.options.to_json(), "names": list(names)}
+        return cls(store, store.new_game(header))
+
+    @property
+    def state(self) -> TableState:
+        return self.history[-1]
+
+    # -- events ------------------------------------------------------------------------
+
+    def _commit(self, event: Mapping[str, Any]) -> TableState:
+        """Apply, then log (synced) before anyone sees the result; ValueError if refused."""
+        new = apply(self.state, event)
+        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
+        self.history.append(new)
+        if new.phase == OVER:
+            self.store.finish(self.game_id)
+        return new
+
+    def tap(self, action: str, *args: Any) -> None:
+        """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
+        self.message = ""
+        try:
+            if action == "undo":
+                if len(self.history) <= 1:
+                    raise ValueError("nothing to undo")
+                self.seq = self.store.append(self.game_id, {"kind": "undo"},
+                                             expect_seq=self.seq + 1)
+                self.history.pop()
+                self.verdict = None
+            elif action == "fix":
+                row, col, letter = args
+                self._commit({"kind": "fix", "cell": [int(row), int(col)], "letter": letter})
+                self.verdict = None
+            elif action == "confirm_misread":
+                if self.reading is None:
+                    raise ValueError("no reading to set aside")
+                self._commit({"kind": "misread", "reading": self.reading})
+                self.verdict = None
+            elif action in ("draw", "wildcard", "end_turn"):
+                self._commit({"kind": action})
+                if action == "wildcard" and self.verdict is not None:
+                    shifts = [str(s) for s in self.state.shifts]
+                    self.verdict = replace(self.verdict, shifts=tuple(shifts), payment=(
+                        _payment_text(shifts, self.state.turn_start.grid)
+                        if self.state.turn_start else ""))
+            else:
+                raise ValueError(f"unknown tap {action!r}")
+        except ValueError as err:
+            self.message = str(err)
+
+    # -- readings ----------------------------------------------------------------------
+
+    def on_reading(self, rows: Sequence[str]) -> None:
+        """A stable reading of the grid (no unsure cells), as row strings."""
+        text = "/".join(rows)
+        if "?" in text or len(text) != SIZE * SIZE + SIZE - 1:
+            return
+        t = self.state
+        if text in t.misreads:
+            return
+        self.reading = text
+        if t.phase == OPENING:
+            self._opening(text)
+            return
+        if t.phase == OVER or t.grid is None:
+            return
+        expected = str(t.grid)
+        if text == expected and t.phase != CLEAR:
+            if self.verdict is not None and not self.verdict.legal:
+                self.verdict = None
+            return
+        if t.phase == PLAY:
+            self._play(t, text)
+        elif t.phase == CLEAR:
+            self._clear(t, text)
+        elif t.phase == REFILL:
+            self._refill(t, text)
+
+    def _refuse(self, reason: str, cells: tuple[Cell, ...], shifts: Sequence[str] = (),
+                hint: str = "") -> None:
+        self.verdict = Verdict(False, tuple(shifts), "", reason, cells, hint)
+
+    def _opening(self, text: str) -> None:
+        if EMPTY in text:
+            return
+        try:
+            self._commit({"kind": "setup", "grid": text})
+            self.verdict = None
+        except ValueError as err:
+            grid = Grid.parse(text)
+            cells = tuple(cleared_cells(find_combinations(grid, self.game.pearl)))
+            self._refuse(str(err), cells)
+
+    def _play(self, t: TableState, text: str) -> None:
+        assert t.grid is not None
+        back = "put the cards back as the screen shows, or tap a misread cell to fix it"
+        try:
+            found = explain(t.grid, Grid.parse(text), MAX_SHIFTS)
+        except (CardsDifferError, ValueError) as err:
+            self._refuse(f"the cards changed ({err}): {back}", _cells_differ(str(t.grid), text))
+            return
+        if not found.moves:
+            self._refuse(f"no {MAX_SHIFTS} shifts or fewer make this grid: {back}",
+                         _cells_differ(str(t.grid), text))
+            return
+        first_error = ""
+        # A matching card first; when no hand can hold one (all copies seen), three cards.
+        candidates = [move.as_paid() for move in found.moves] + [
+            tuple(s.with_wildcard() for s in move.shifts) for move in found.moves
+        ]
+        for paid in candidates:
+            shifts = [str(s) for s in paid]
+            try:
+                self._commit({"kind": "shifts", "shifts": shifts})
+            except ValueError as err:
+                first_error = first_error or str(err)
+                continue
+            self.verdict = Verdict(True, tuple(shifts), _payment_text(shifts, t.grid), "",
+                                   _cells_differ(str(t.grid), text))
+            return
+        move = found.moves[0]
+        undo = " then ".join(str(s.opposite().plain()) for s in reversed(move.shifts))
+        self._refuse(f"illegal: {first_error}", _cells_differ(str(t.grid), text),
+                     [str(s) for s in move.shifts], f"to put it back: {undo}")
+
+    def _clear(self, t: TableState, text: str) -> None:
+        assert t.grid is not None
+        expected = str(t.grid)
+        differ = set(_cells_differ(expected, text))
+        if not differ <= set(t.to_clear):
+            self._refuse("only the highlighted cards should leave the grid",
+                         tuple(sorted(differ - set(t.to_clear))))
+            return
+        scored = {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
+        reading = Grid.parse(text)
+        shown = [reading.at(*cell) for cell in t.to_clear]
+        old = [scored.get(cell) for cell in t.to_clear]
+        if all(x in (EMPTY, was) for x, was in zip(shown, old, strict=True)) and any(
+            x != EMPTY for x in shown
+        ):
+            return  # the players have not taken them all yet
+        self.verdict = None
+        self._commit({"kind": "cleared"})
+        if self.state.phase == REFILL and text != str(self.state.grid):
+            self._refill(self.state, text)
+
+    def _refill(self, t: TableState, text: str) -> None:
+        assert t.grid is not None and t.rules is not None
+        want = _refill_count(self.game, t.rules)
+        cells = t.grid.empty_cells()[:want]
+        reading = Grid.parse(text)
+        differ = set(_cells_differ(str(t.grid), text))
+        if not differ <= set(cells):
+            self._refuse("only the empty cells should change while refilling",
+                         tuple(sorted(differ - set(cells))))
+            return
+        letters = "".join(reading.at(*cell) for cell in cells)
+        if EMPTY in letters:
+            return  # refill under way
+        if any(x not in GEMS for x in letters):
+            self._refuse("a refilled card reads as the pearl", tuple(cells))
+            return
+        try:
+            self._commit({"kind": "refill", "cards": letters})
+            self.verdict = None
+        except ValueError as err:
+            self._refuse(str(err), tuple(cells))
+
+    # -- what the screen shows -----------------------------------------------------------
+
+    def view(self) -> TableView:
+        t = self.state
+        game = self.game
+        rules = t.rules
+        players = tuple(
+            PlayerView(
+                name=self.names[p],
+                score=rules.scores[p] if rules else 0,
+                hand=rules.hands[p] if rules else 3,
+                tasks_left=tuple(rules.tasks[p]) if rules and game.pearl else
+                (tuple(GEMS) if game.pearl else ()),
+            )
+            for p in range(game.players)
+        )
+        rounds = t.rounds if t.phase in (CLEAR, REFILL) else t.last_rounds
+        combos = tuple(
+            ScoredCombination(c.gem, c.cells, 0 if game.pearl else c.points)
+            for r in rounds for c in r.combinations
+        )
+        grid = t.grid
+        rows = tuple(str(grid).split("/")) if grid else tuple(
+            (self.reading or "/".join(["." * SIZE] * SIZE)).split("/"))
+        pearl = next((cell for cell, x in grid.positions() if x == PEARL), None) if grid else None
+        highlight: tuple[Cell, ...] = ()
+        if t.phase == CLEAR:
+            highlight = t.to_clear
+        elif t.phase == REFILL and rules is not None and grid is not None:
+            highlight = tuple(grid.empty_cells()[: _refill_count(game, rules)])
+        elif self.verdict is not None:
+            highlight = self.verdict.cells
+        return TableView(
+            mode="pearl" if game.pearl else "nizam",
+            players=players,
+            active=rules.active if rules else 0,
+            turn=(rules.turn + 1) if rules else 0,
+            grid=rows,
+            deck=rules.deck if rules else game.setup_deck,
+            discard=rules.discard if rules else 0,
+            deck_runs_out=rules.runs_out if rules else 0,
+            deck_runs_out_limit=game.deck_limit,
+            verdict=self.verdict,
+            combinations=combos,
+            turn_points=sum(r.points for r in rounds),
+            prompt=self._prompt(t),
+            highlight=highlight,
+            pearl=pearl,
+            ended=t.phase == OVER,
+            winners=tuple(winners(game, rules)) if rules and t.phase == OVER else (),
+            message=self.message,
+            options=game.options.to_json(),
+        )
+
+    def _prompt(self, t: TableState) -> str:
+        notice = f" {t.notice}" if t.notice else ""
+        if t.phase == OPENING:
+            deal = ("Deal 3 cards of each gem and the pearl" if self.game.pearl
+                    else "Deal 25 cards")
+            return f"{deal} face up into the 5×5 grid."
+        assert t.rules is not None
+        name = self.names[t.rules.active]
+        if t.phase == PLAY:
+            if t.shifts:
+                return f"{name}: shift again, or tap End turn to score.{notice}"
+            return f"{name}'s turn: draw 3 cards (tap Draw) or shift a row or column.{notice}"
+        if t.phase == CLEAR:
+            return f"Take the highlighted cards to the discard pile.{notice}"
+        if t.phase == REFILL:
+            n = _refill_count(self.game, t.rules)
+            return (f"Lay {n} card{'s' if n != 1 else ''} from the deck into the empty cells, "
+                    f"in reading order.{notice}")
+        won = winners(self.game, t.rules)
+        who = " and ".join(self.names[p] for p in won)
+        return f"Game over: {who} win{'s' if len(won) == 1 else ''}.{notice}"
+
+    def record(self) -> str:
+        """The game record of DESIGN.md, as text (fixes applied)."""
+        header = {"game": RECORD_GAMES[self.game.mode], "players": self.game.players,
+                  "options": self.game.options.to_json()}
+        return format_record(header, record_lines(self.state))

@@ -1,0 +1,300 @@
+"""A Nizam or Pearl of the East game at the table, as a fold over its events.
+
+``TableState`` is what the session knows at one moment: the rules' state, which phase of
+the turn the table is in (waiting for the opening layout, play, clearing scored cards,
+refilling), and where every card on the grid came from, so that a fixed misread can
+correct the record of the setup or refill that laid it. ``apply`` takes one event and
+returns the next state, or raises ``ValueError`` saying why the event cannot happen now;
+``fold`` replays a whole log, undo included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.rules.combination import find_combinations
+from companion.rules.deck import RefillChance
+from companion.rules.explain import permutation
+from companion.rules.game import Game, RuleError
+from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
+from companion.rules.nizam import Scoring, draw, end_turn, refill, score, shift, start
+from companion.rules.shift import Shift
+from companion.rules.state import State
+
+from .events import EventError, check_event
+
+OPENING, PLAY, CLEAR, REFILL, OVER = "opening", "play", "clear", "refill", "over"
+
+
+@dataclass(frozen=True)
+class TableState:
+    game: Game
+    phase: str = OPENING
+    rules: State | None = None
+    turn_start: State | None = None
+    """The rules' state when this turn began: shifts are re-paid from here (wildcard tap)."""
+    shifts: tuple[Shift, ...] = ()
+    drew: bool = False
+    rounds: tuple[Scoring, ...] = ()
+    """This turn's scoring rounds so far (N10 cascades add rounds)."""
+    last_rounds: tuple[Scoring, ...] = ()
+    last_turn_player: int | None = None
+    to_clear: tuple[Cell, ...] = ()
+    cards: str = ""
+    """Every card laid on the grid in order: the 25 of the setup, then each refill's."""
+    origin: tuple[int, ...] = ()
+    """For each cell, the index in ``cards`` of the card lying there (-1: empty)."""
+    turn_origin: tuple[int, ...] = ()
+    turn_laid_from: int = 0
+    turns: tuple[dict[str, Any], ...] = ()
+    """Finished turns as game-record lines; ``refill`` as a (start, end) slice of ``cards``."""
+    misreads: frozenset[str] = field(default_factory=frozenset)
+    notice: str = ""
+
+    @property
+    def grid(self) -> Grid | None:
+        return self.rules.grid if self.rules else None
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == OVER
+
+
+def _permute(origin: tuple[int, ...], move: Shift) -> tuple[int, ...]:
+    source = permutation(move)
+    return tuple(origin[source[i]] for i in range(SIZE * SIZE))
+
+
+def refill_count(game: Game, state: State) -> int:
+    """How many empty cells the deck can fill now (N9, N11, N12), without naming the cards."""
+    probe = _ProbeChance(state)
+    _, laid = refill(game, state, probe)
+    return len(laid)
+
+
+class _ProbeChance:
+    """Names, for each card taken, a gem the deck can still hold, so only counts matter."""
+
+    def __init__(self, state: State) -> None:
+        self.seen = {g: state.grid.count(g) + state.known_discard.count(g) for g in GEMS}
+
+    def card(self, deck: object, to_grid: bool) -> str | None:
+        if not to_grid:
+            return None
+        gem = min(GEMS, key=lambda g: self.seen[g])
+        self.seen[gem] += 1
+        return gem
+
+
+def _runs_out_notice(game: Game, before: State, after: State) -> str:
+    if after.runs_out == before.runs_out:
+        return ""
+    limit = game.deck_limit
+    if game.pearl or limit is None:
+        return "The deck ran out: shuffle the discard pile to form the new deck (P8)."
+    if after.runs_out >= limit:
+        return f"The deck ran out for the {limit}th time: this turn ends the game (N12)."
+    return (f"The deck ran out ({after.runs_out} of {limit}): shuffle the discard pile to "
+            f"form the new deck (N11).")
+
+
+def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:
+    t = replace(t, rules=rules, rounds=t.rounds + (scoring,))
+    if rules.ended:  # P9: the task phase's combinations stay where they are
+        return _finish_turn(t)
+    cleared = tuple(cell for cell in rules.grid.empty_cells() if t.origin[_index(cell)] >= 0)
+    if cleared:
+        origin = list(t.origin)
+        for cell in cleared:
+            origin[_index(cell)] = -1
+        return replace(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin))
+    return _refill_or_finish(t)
+
+
+def _refill_or_finish(t: TableState) -> TableState:
+    assert t.rules is not None
+    if refill_count(t.game, t.rules) == 0:
+        return _finish_turn(t)
+    return replace(t, phase=REFILL, to_clear=())
+
+
+def _finish_turn(t: TableState) -> TableState:
+    assert t.rules is not None
+    rules = end_turn(t.game, t.rules)
+    line: dict[str, Any] = {"turn": rules.turn}
+    if t.drew:
+        line["draw"] = True
+    else:
+        line["shifts"] = [str(s) for s in t.shifts]
+    line["refill"] = (t.turn_laid_from, len(t.cards))
+    return replace(
+        t, phase=OVER if rules.ended else PLAY, rules=rules, turn_start=rules, shifts=(),
+        drew=False, last_rounds=t.rounds, rounds=(), last_turn_player=t.rules.active,
+        to_clear=(), turn_origin=t.origin, turn_laid_from=len(t.cards),
+        turns=t.turns + (line,),
+    )
+
+
+def _index(cell: Cell) -> int:
+    return (cell[0] - 1) * SIZE + (cell[1] - 1)
+
+
+def _pay_shifts(game: Game, state: State, moves: Iterable[Shift]) -> State:
+    for move in moves:
+        state = shift(game, state, move)
+    return state
+
+
+def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
+    """The state after ``event``; ``ValueError`` (with the rule ID) when it cannot happen."""
+    check_event(event)
+    kind = event["kind"]
+    t = replace(t, notice="")
+    if kind == "misread":
+        return replace(t, misreads=t.misreads | {str(event.get("reading", ""))})
+    if kind == "setup":
+        if t.phase != OPENING:
+            raise EventError("the game has already started")
+        grid = Grid.parse(event["grid"])
+        if t.game.options.setup_lines == "replace" and find_combinations(grid, t.game.pearl):
+            raise RuleError("N2", "the opening grid holds a combination: return its cards to "
+                            "the deck, shuffle, and deal new ones")
+        rules = start(t.game, grid)
+        origin = tuple(range(SIZE * SIZE))
+        return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
+                       origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE)
+    if t.rules is None or t.turn_start is None:
+        raise EventError("lay out the opening grid first")
+    if t.phase == OVER and kind != "fix":
+        raise RuleError("P9" if t.game.pearl else "N12", "the game is over")
+    if kind == "fix":
+        return _fix(t, event)
+    if kind == "shifts":
+        if t.phase != PLAY:
+            raise EventError("the turn is being scored: no shifts now")
+        if t.drew:
+            raise RuleError("N3", "this turn was a draw: a turn is a draw or shifts, not both")
+        moves = tuple(Shift.parse(s) for s in event["shifts"])
+        rules = _pay_shifts(t.game, t.rules, moves)
+        origin = t.origin
+        for move in moves:
+            origin = _permute(origin, move)
+        return replace(t, rules=rules, shifts=t.shifts + moves, origin=origin)
+    if kind == "wildcard":
+        if t.phase != PLAY or not t.shifts:
+            raise RuleError("N5", "no shift this turn to pay with three cards")
+        last = t.shifts[-1]
+        if last.wildcard:
+            raise RuleError("N5", f"{last} is already paid with three cards")
+        moves = t.shifts[:-1] + (last.with_wildcard(),)
+        return replace(t, rules=_pay_shifts(t.game, t.turn_start, moves), shifts=moves)
+    if kind == "draw":
+        if t.phase != PLAY:
+            raise EventError("the turn is being scored: no draw now")
+        if t.shifts:
+            raise RuleError("N3", "this turn has shifts: a turn is a draw or shifts, not both")
+        before = t.rules
+        rules = draw(t.game, before, RefillChance(""))
+        t = replace(t, drew=True, notice=_runs_out_notice(t.game, before, rules))
+        rules, scoring = score(t.game, rules)
+        return _keep_notice(t, _after_scoring(t, rules, scoring))
+    if kind == "end_turn":
+        if t.phase != PLAY:
+            raise EventError("the turn is already being scored")
+        if not t.shifts:
+            raise RuleError("N3", "draw or shift first: a turn is a draw or shifts")
+        rules, scoring = score(t.game, t.rules)
+        return _after_scoring(t, rules, scoring)
+    if kind == "cleared":
+        if t.phase != CLEAR:
+            raise EventError("no scored cards are waiting to be cleared")
+        return _refill_or_finish(t)
+    if kind == "refill":
+        return _refill(t, event["cards"])
+    raise EventError(f"an {kind} event cannot be applied here")
+
+
+def _keep_notice(before: TableState, after: TableState) -> TableState:
+    return replace(after, notice=after.notice or before.notice)
+
+
+def _refill(t: TableState, cards: str) -> TableState:
+    assert t.rules is not None
+    if t.phase != REFILL:
+        raise EventError("no empty cells are waiting for cards")
+    want = refill_count(t.game, t.rules)
+    if len(cards) != want:
+        raise RuleError("N9", f"{want} cards go into the empty cells, {len(cards)} were read")
+    empty = t.rules.grid.empty_cells()[:want]
+    before = t.rules
+    rules, laid = refill(t.game, t.rules, RefillChance(cards))
+    origin = list(t.origin)
+    for k, cell in enumerate(empty):
+        origin[_index(cell)] = len(t.cards) + k
+    t = replace(t, rules=rules, cards=t.cards + laid, origin=tuple(origin),
+                notice=_runs_out_notice(t.game, before, rules))
+    if t.game.options.cascades == "leave":
+        return _keep_notice(t, _finish_turn(t))
+    rules, scoring = score(t.game, rules)
+    if not scoring.combinations:
+        return _keep_notice(t, _finish_turn(replace(t, rules=rules)))
+    return _keep_notice(t, _after_scoring(t, rules, scoring))
+
+
+def _fix(t: TableState, event: Mapping[str, Any]) -> TableState:
+    assert t.rules is not None and t.turn_start is not None
+    row, col = (int(x) for x in event["cell"])
+    letter = event["letter"]
+    if not (1 <= row <= SIZE and 1 <= col <= SIZE):
+        raise EventError(f"there is no cell r{row}c{col}")
+    allowed = GEMS + (PEARL if t.game.pearl else "")
+    if letter not in allowed:
+        raise EventError(f"{letter!r} is not a card letter ({allowed})")
+    was = t.rules.grid.at(row, col)
+    if was == EMPTY:
+        raise EventError(f"r{row}c{col} is empty: lay a card there and the camera reads it")
+    if (was == PEARL) != (letter == PEARL):
+        raise RuleError("P2", "the pearl stays one card: fix the other cell instead")
+    source = t.origin[_index((row, col))]
+    cards = t.cards[:source] + letter + t.cards[source + 1 :]
+    rules = replace(t.rules, grid=t.rules.grid.replace({(row, col): letter}))
+    turn_cells = {
+        (i // SIZE + 1, i % SIZE + 1): letter for i, o in enumerate(t.turn_origin) if o == source
+    }
+    turn_start = replace(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
+    return replace(t, rules=rules, turn_start=turn_start, cards=cards)
+
+
+def fold(game: Game, events: Iterable[Mapping[str, Any]]) -> list[TableState]:
+    """Every state the log passes through, undone ones dropped: the last is the current one.
+
+    An event that cannot be applied (a log written by an older version, say) is skipped,
+    so one bad line never loses the game; ``apply`` is what keeps bad events out.
+    """
+    history = [TableState(game)]
+    for event in events:
+        if event.get("kind") == "undo":
+            if len(history) > 1:
+                history.pop()
+            continue
+        try:
+            history.append(apply(history[-1], event))
+        except ValueError:
+            continue
+    return history
+
+
+def record_lines(t: TableState) -> list[dict[str, Any]]:
+    """The game record's lines after the header (DESIGN.md), fixes applied."""
+    if t.rules is None:
+        return []
+    lines: list[dict[str, Any]] = [{"setup": str(Grid(t.cards[: SIZE * SIZE]))}]
+    for turn in t.turns:
+        start_at, end_at = turn["refill"]
+        line = {k: v for k, v in turn.items() if k != "refill"}
+        if end_at > start_at:
+            line["refill"] = t.cards[start_at:end_at]
+        lines.append(line)
+    return lines

@@ -1,0 +1,165 @@
+"""The session turns stable readings and taps into a scored game (N3–N13, P5–P9)."""
+
+import random
+
+import pytest
+
+from companion.rules.combination import cleared_cells
+from companion.rules.game import Game, Options
+from companion.rules.grid import EMPTY, PEARL, Grid
+from companion.rules.record import parse_record
+from companion.rules.replay import replay
+from companion.rules.simulate import greedy, simulate
+from companion.session.live import TableSession
+from companion.store import GameStore
+
+SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
+
+
+def rows(grid):
+    return str(grid).split("/")
+
+
+def new_session(tmp_path, players=2, mode="classic", **options):
+    store = GameStore(tmp_path / "games.sqlite")
+    game = Game(mode, players, Options(**options))
+    return store, TableSession.new(store, game, [f"P{i}" for i in range(players)])
+
+
+def drive(session, played):
+    """Feed the session what the camera and the players would give for a simulated game."""
+    session.on_reading(rows(played.states[0].grid))
+    for before, report in zip(played.states, played.reports, strict=False):
+        grid = before.grid
+        if report.turn.is_draw:
+            session.tap("draw")
+        else:
+            for move in report.turn.shifts:
+                grid = move.plain().apply(grid)
+                session.on_reading(rows(grid))
+                if move.wildcard and not session.state.shifts[-1].wildcard:
+                    session.tap("wildcard")
+            session.tap("end_turn")
+        for scoring in report.rounds:
+            if scoring.cleared and scoring.combinations:
+                cells = [c for c in cleared_cells(scoring.combinations) if grid.at(*c) != PEARL]
+                grid = grid.replace({cell: EMPTY for cell in cells})
+                session.on_reading(rows(grid))
+            if scoring.laid:
+                empty = grid.empty_cells()
+                grid = grid.replace(dict(zip(empty, scoring.laid, strict=False)))
+                session.on_reading(rows(grid))
+        assert session.message == "", (report, session.message)
+
+
+@pytest.mark.parametrize(
+    "mode, players, seed", [("classic", 2, 1), ("classic", 3, 5), ("pearl", 2, 3),
+                            ("pearl", 4, 8), ("classic", 1, 11)]
+)
+def test_N13_P9_session_follows_a_whole_game_to_its_winner(tmp_path, mode, players, seed):
+    game = Game(mode, players)
+    played = simulate(game, random.Random(seed), greedy, max_turns=400)
+    store, session = new_session(tmp_path, players, mode)
+    drive(session, played)
+    state = session.state
+    assert state.rules.scores == played.state.scores
+    assert state.rules.runs_out == played.state.runs_out
+    assert session.view().ended == played.state.ended
+    # The exported record replays to the same end (the record is the game's truth).
+    again = replay(parse_record(session.record()))
+    assert again.summary() == played.summary()
+
+
+def test_session_reopens_after_a_restart_where_it_was(tmp_path):
+    game = Game("classic", 3)
+    played = simulate(game, random.Random(2), greedy, max_turns=400)
+    store, session = new_session(tmp_path, 3)
+    drive(session, played)
+    reopened = TableSession(GameStore(tmp_path / "games.sqlite"), session.game_id)
+    assert reopened.view() == session.view()
+    assert reopened.record() == session.record()
+
+
+def test_N4_shift_the_hand_cannot_pay_is_refused_with_how_to_put_it_back(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    grid = Grid(SETUP)
+    for text in ("r2<", "r3<", "r4<"):  # 3 cards in hand pay three shifts
+        from companion.rules.shift import Shift
+
+        grid = Shift.parse(text).apply(grid)
+        session.on_reading(rows(grid))
+        assert session.verdict.legal, session.verdict
+    fourth = Shift.parse("r5<").apply(grid)
+    session.on_reading(rows(fourth))
+    verdict = session.verdict
+    assert not verdict.legal and "holds 0 cards" in verdict.reason
+    assert verdict.undo_hint == "to put it back: r5>"
+    assert session.state.grid == grid  # not applied
+    session.on_reading(rows(grid))  # put back
+    assert session.verdict is None
+
+
+def test_N3_draw_then_shift_is_refused(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    session.tap("draw")
+    assert session.state.rules.hands == (6, 3)  # scored at once, next player's turn
+    assert session.state.rules.active == 1
+    session.tap("end_turn")
+    assert "draw or shift first" in session.message
+
+
+def test_N5_wildcard_tap_needs_a_shift_before_it(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    session.tap("wildcard")
+    assert session.message.startswith("N5")
+    from companion.rules.shift import Shift
+
+    session.on_reading(rows(Shift.parse("r2<").apply(Grid(SETUP))))
+    session.tap("wildcard")
+    assert session.message == ""
+    assert session.state.rules.hands == (0, 3)
+    assert session.verdict.shifts == ("r2<!3",)
+
+
+def test_N2_opening_grid_with_a_combination_is_refused_under_replace(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV")))
+    assert session.state.phase == "opening"
+    assert not session.verdict.legal and session.verdict.cells == ((1, 1), (1, 2), (1, 3))
+
+
+def test_fix_and_undo_are_new_events_and_correct_the_record(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    session.tap("fix", 5, 5, "R")
+    assert session.state.grid.at(5, 5) == "R"
+    assert '"setup": "RGOGY/CRVPB/RGYOC/BVPRO/YGCBR"' in session.record()
+    session.tap("undo")
+    assert session.state.grid.at(5, 5) == "V"
+    kinds = [e.payload["kind"] for e in store.events(session.game_id)]
+    assert kinds == ["setup", "fix", "undo"]
+
+
+def test_N10_cascade_scores_for_active_player(tmp_path):
+    # r2< makes RRR in column 1; the refill lays G G G... chosen to make a new line.
+    store, session = new_session(tmp_path)
+    setup = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
+    session.on_reading(rows(setup))
+    from companion.rules.shift import Shift
+
+    grid = Shift.parse("r2<").apply(setup)
+    session.on_reading(rows(grid))
+    session.tap("end_turn")
+    assert session.state.phase == "clear"
+    assert session.view().turn_points == 3
+    cleared = grid.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    session.on_reading(rows(cleared))
+    assert session.state.phase == "refill"
+    # Y at r1c1 makes nothing; O at r2c1 with... lay "OOO" -> column 1 OOO cascades.
+    session.on_reading(rows(cleared.replace({(1, 1): "O", (2, 1): "O", (3, 1): "O"})))
+    view = session.view()
+    assert session.state.phase == "clear"
+    assert view.players[0].score == 3 + 3 + 1  # N8 flat bonus continues in the cascade
