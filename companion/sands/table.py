@@ -1,0 +1,157 @@
+"""A solved Desert Sands table: look up a position's chances, solving it or reading it from disk.
+
+The cache file (one per full bag) is a JSON header line, the table's float64 values row after
+row, then one 64-bit checksum per row. A header for other bag counts, another solver version,
+another D3 table or any other layout, a file of the wrong size, or a row whose checksum does
+not match means a silent re-solve (and a fresh file): no answer comes from a damaged table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from platformdirs import user_cache_dir
+
+from companion.rules.sands import CALLS, GOAL, Bag, Sands
+
+from .solver import LOSE, SIDE, SOLVER_VERSION, WIN, Layout, score_class, solve, solve_layers
+
+CACHE_ENV = "COMPANION_CACHE_DIR"
+APP_NAME = "nizam-companion"
+FORMAT = "nizam-companion sands table"
+ROW_WORDS = 2 * SIDE * SIDE
+_WEIGHTS = (np.arange(ROW_WORDS, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+_ROW_SALT = np.uint64(0xD6E8FEB86659FD93)
+
+
+def row_sums(values: np.ndarray, first_row: int) -> np.ndarray:
+    """One checksum per row: any changed word, or a row moved to another place, changes it."""
+    words = np.ascontiguousarray(values).reshape(len(values), ROW_WORDS).view(np.uint64)
+    rows = np.arange(first_row + 1, first_row + 1 + len(values), dtype=np.uint64)
+    sums: np.ndarray = (words * _WEIGHTS).sum(axis=1, dtype=np.uint64) + rows * _ROW_SALT
+    return sums
+
+
+def default_cache_dir() -> Path:
+    """``$COMPANION_CACHE_DIR``, else the platform's per-user cache folder for the app
+    (on Linux ``$XDG_CACHE_HOME/nizam-companion``, by default ``~/.cache/nizam-companion``)."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    return Path(user_cache_dir(APP_NAME))
+
+
+def cache_path(full: Bag, directory: str | os.PathLike[str] | None = None) -> Path:
+    folder = Path(directory) if directory is not None else default_cache_dir()
+    return folder / f"sands-{full}.table"
+
+
+def _header(layout: Layout) -> dict[str, object]:
+    calls = [[c.colour, list(c.succeeds_on), c.points, c.penalty] for c in CALLS.values()]
+    return {"format": FORMAT, "solver": SOLVER_VERSION, "full": str(layout.full), "goal": GOAL,
+            "calls": calls, "rows": layout.rows, "side": SIDE, "dtype": "<f8", "checksum": "<u8"}
+
+
+class SandsTable:
+    """Every position's (P(mover wins), P(mover loses)) for one full bag."""
+
+    def __init__(self, layout: Layout, values: np.ndarray, sums: np.ndarray | None = None,
+                 resolve: Callable[[], SandsTable] | None = None) -> None:
+        self.layout = layout
+        self.values = values
+        self._sums = sums
+        self._checked = np.zeros(layout.rows, dtype=bool)
+        self._resolve = resolve
+
+    @property
+    def full(self) -> Bag:
+        return self.layout.full
+
+    def chances(self, bag: Bag, mover: int, other: int) -> tuple[float, float]:
+        """(P(mover wins), P(mover loses)) with best play; scores are exact, 16+ is pending.
+
+        For a bag with stones left; an empty bag is D6, which the rules decide exactly.
+        """
+        if bag.total == 0:
+            raise ValueError("the bag is empty: the game is over (D6)")
+        row = self.layout.row(bag)
+        if self._sums is not None and not self._checked[row]:
+            if row_sums(self.values[row : row + 1], row)[0] != self._sums[row]:
+                self._replace_with(self._fresh())
+            else:
+                self._checked[row] = True
+        cell = self.values[row, :, score_class(mover), score_class(other)]
+        return float(cell[WIN]), float(cell[LOSE])
+
+    def _fresh(self) -> SandsTable:
+        return self._resolve() if self._resolve else SandsTable(self.layout, solve(self.full))
+
+    def _replace_with(self, other: SandsTable) -> None:
+        self.values, self._sums, self._checked = other.values, other._sums, other._checked
+
+
+def load_table(full: Bag | None = None,
+               cache_dir: str | os.PathLike[str] | None = None) -> SandsTable:
+    """The table for ``full`` (D1's 12 of each by default): from the cache when it is sound,
+    else solved (and cached). A cache folder that cannot be written only means solving in memory.
+    """
+    layout = Layout.of(full or Sands().full)
+    path = cache_path(layout.full, cache_dir)
+
+    def resolve() -> SandsTable:
+        return _solve_to_file(layout, path)
+
+    table = _read(layout, path)
+    if table is None:
+        return resolve()
+    table._resolve = resolve
+    return table
+
+
+def _read(layout: Layout, path: Path) -> SandsTable | None:
+    try:
+        with open(path, "rb") as f:
+            line = f.readline(4096)
+        header = json.loads(line)
+        if header != _header(layout):
+            return None
+        offset = len(line)
+        data_bytes = layout.rows * ROW_WORDS * 8
+        if path.stat().st_size != offset + data_bytes + layout.rows * 8:
+            return None
+        values = np.memmap(path, dtype="<f8", mode="r", offset=offset,
+                           shape=(layout.rows, 2, SIDE, SIDE))
+        sums = np.fromfile(path, dtype="<u8", count=layout.rows, offset=offset + data_bytes)
+    except (OSError, ValueError):
+        return None
+    return SandsTable(layout, values, sums)
+
+
+def _solve_to_file(layout: Layout, path: Path) -> SandsTable:
+    """Solve layer by layer straight into a temporary file beside ``path``, then rename it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError:
+        return SandsTable(layout, solve(layout.full))
+    sums = np.empty(layout.rows, dtype=np.uint64)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write((json.dumps(_header(layout)) + "\n").encode())
+            for n, values in enumerate(solve_layers(layout)):
+                first = int(layout.starts[n])
+                sums[first : first + len(values)] = row_sums(values, first)
+                f.write(np.ascontiguousarray(values).data)
+            f.write(sums.astype("<u8").tobytes())
+        # No fsync: a file cut short by a crash fails the size or checksum test and is solved
+        # again, and the rename means no reader ever sees a file still being written.
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        return SandsTable(layout, solve(layout.full))
+    table = _read(layout, path)
+    return table if table is not None else SandsTable(layout, solve(layout.full))
