@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import calibrate_cmd, demo_cmd, detect_cmd, rules_cmd, sands_cmd
+from . import calibrate_cmd, demo_cmd, detect_cmd, doctor_cmd, replay_cmd, rules_cmd, sands_cmd
 
-COMMANDS = (rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, demo_cmd)
+COMMANDS = (rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, replay_cmd, doctor_cmd, demo_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -70,6 +70,10 @@ class TableSession:
         self.verdict: Verdict | None = None
         self.message = ""
         self.reading: str | None = None
+        self.stamp: dict[str, Any] = {}
+        """Merged into each event logged (e.g. the frame a recording was at)."""
+        self.committed: list[Mapping[str, Any]] = []
+        """Events logged since the caller last emptied this list."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -86,11 +90,19 @@ class TableSession:
     def _commit(self, event: Mapping[str, Any]) -> TableState:
         """Apply, then log (synced) before anyone sees the result; ValueError if refused."""
         new = apply(self.state, event)
-        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
+        self._log({**event, **self.stamp})
         self.history.append(new)
         if new.phase == OVER:
             self.store.finish(self.game_id)
         return new
+
+    def _log(self, event: Mapping[str, Any]) -> None:
+        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
+        self.committed.append(event)
+
+    def events(self) -> list[Mapping[str, Any]]:
+        """Every event of this game as logged, undone ones included."""
+        return [e.payload for e in self.store.events(self.game_id)]
 
     def tap(self, action: str, *args: Any) -> None:
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
@@ -99,8 +111,7 @@ class TableSession:
             if action == "undo":
                 if len(self.history) <= 1:
                     raise ValueError("nothing to undo")
-                self.seq = self.store.append(self.game_id, {"kind": "undo"},
-                                             expect_seq=self.seq + 1)
+                self._log({"kind": "undo", **self.stamp})
                 self.history.pop()
                 self.verdict = None
             elif action == "fix":

@@ -1,0 +1,175 @@
+"""`companion replay`: the whole pipeline over a recording, with no screen.
+
+frame source → vision (find the grid, read each cell) → stability filter → session →
+rules. Every event is committed to a game store as it happens; killed and started again
+with the same store, a replay resumes where the log ends, so no event is lost or doubled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.palette import Palette, learn_palette
+from companion.recording import Recording, open_recording
+from companion.rules.game import Game, Options
+from companion.session.live import TableSession
+from companion.store import GameStore
+from vision.cells import extract_patches
+from vision.lattice import find_grid
+from vision.reader import read_grid
+from vision.stability import StabilityFilter
+
+STABLE_FRAMES = 3
+
+
+class PlaybackError(ValueError):
+    """A recording that cannot be played at all (no readable calibration, say)."""
+
+
+def recording_game(rec: Recording) -> tuple[Game, list[str]]:
+    players = rec.game.get("players")
+    if isinstance(players, list):
+        names = [str(p) for p in players]
+    elif isinstance(players, int):
+        names = [f"Player {i + 1}" for i in range(players)]
+    else:
+        raise PlaybackError(f"{rec.root / 'game.json'}: 'players' must be names or a number")
+    mode = "pearl" if rec.game["game"] == "pearl" else "classic"
+    return Game(mode, len(names), Options.from_json(rec.game.get("options", {}))), names
+
+
+def palette_from_calibration(rec: Recording) -> Palette:
+    """Learn the recording's palette from its calibration layout (calib.jpg + calib.json)."""
+    if rec.calib_image is None or rec.calib_grid is None:
+        raise PlaybackError(f"{rec.root}: no calib.jpg and calib.json to learn colours from; "
+                            f"give --palette FILE")
+    image = cv2.imread(str(rec.calib_image))
+    if image is None:
+        raise PlaybackError(f"{rec.calib_image}: not a readable image")
+    labels = rec.calib_grid.split("/")
+    geometry = find_grid(image, len(labels), len(labels[0]))
+    if geometry is None:
+        raise PlaybackError(f"{rec.calib_image}: no {len(labels)}×{len(labels[0])} grid found")
+    return learn_palette([(extract_patches(image, geometry), "".join(labels))])
+
+
+@dataclass
+class Playback:
+    """What a replay did: one entry per event or refusal, and the turns it could not resolve."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    unresolved: list[dict[str, Any]] = field(default_factory=list)
+    frames_read: int = 0
+    frames_unreadable: int = 0
+
+
+def _frames(rec: Recording, start: int) -> Iterator[tuple[int, np.ndarray | None]]:
+    for number, path in rec.frames:
+        if number >= start:
+            yield number, cv2.imread(str(path))
+
+
+def play(
+    rec: Recording, palette: Palette, store: GameStore,
+    emit: Callable[[dict[str, Any]], None] = lambda line: None,
+) -> tuple[TableSession, Playback]:
+    """Run the recording through vision and the session, resuming a game already begun."""
+    game, names = recording_game(rec)
+    key = str(rec.root.resolve())
+    session = None
+    for stored in store.games():
+        if stored.header.get("recording") == key:
+            session = TableSession(store, stored.id)
+            break
+    if session is None:
+        header = {"game": rec.game["game"], "players": game.players,
+                  "options": game.options.to_json(), "names": names, "recording": key}
+        session = TableSession(store, store.new_game(header))
+    done = [e for e in session.events() if "frame" in e]
+    start = max((int(e["frame"]) for e in done), default=0)
+    taps_done = max((int(e["tap"]) for e in done if "tap" in e), default=-1)
+    out = Playback()
+    stability = StabilityFilter(STABLE_FRAMES)
+    for number, frame in _frames(rec, start):
+        out.frames_read += 1
+        if frame is None:
+            out.frames_unreadable += 1
+            stability.reset()
+            line = {"frame": number, "problem": "frame is not a readable image"}
+            out.lines.append(line)
+            emit(line)
+            continue
+        reading = read_grid(frame, palette, 5, 5)
+        stable = stability.push(reading.cells)
+        if stable is not None:
+            before = session.verdict
+            session.stamp = {"frame": number}
+            session.on_reading(stable)
+            _report(session, number, before, out, emit)
+        for index, tap in enumerate(rec.taps):
+            if tap.frame != number or index <= taps_done:
+                continue
+            before = session.verdict
+            session.stamp = {"frame": number, "tap": index}
+            session.tap(tap.tap, *tap.args)
+            if session.message:
+                line = {"frame": number, "tap": tap.tap, "refused": session.message}
+                out.lines.append(line)
+                emit(line)
+            _report(session, number, before, out, emit)
+    if session.verdict is not None and not session.verdict.legal:
+        out.unresolved.append({"turn": session.view().turn, "reason": session.verdict.reason})
+    return session, out
+
+
+def _report(session: TableSession, frame: int, before: Any, out: Playback,
+            emit: Callable[[dict[str, Any]], None]) -> None:
+    for event in session.committed:
+        view = session.view()
+        line = {"frame": frame, "event": dict(event), "scores": [p.score for p in view.players],
+                "deck": view.deck, "discard": view.discard}
+        if event.get("kind") == "shifts" and session.verdict is not None:
+            line["verdict"] = {"legal": True, "payment": session.verdict.payment}
+        out.lines.append(line)
+        emit(line)
+    session.committed.clear()
+    verdict = session.verdict
+    if verdict is not None and not verdict.legal and verdict is not before:
+        line = {"frame": frame, "verdict": {"legal": False, "reason": verdict.reason,
+                                            "cells": [list(c) for c in verdict.cells],
+                                            "hint": verdict.undo_hint}}
+        out.lines.append(line)
+        emit(line)
+
+
+def summary(session: TableSession, playback: Playback) -> dict[str, Any]:
+    """DESIGN.md's final line of ``replay``: the ``rules replay`` keys, plus what went wrong."""
+    state = session.state
+    view = session.view()
+    out: dict[str, Any] = {
+        "scores": [p.score for p in view.players],
+        "deck": view.deck,
+        "discard": view.discard,
+        "deck_runs_out": view.deck_runs_out,
+        "ended": view.ended,
+        "winners": list(view.winners),
+    }
+    if session.game.pearl:
+        out["tasks_left"] = [list(p.tasks_left) for p in view.players]
+    out["turns"] = len(state.turns)
+    out["frames"] = playback.frames_read
+    out["unresolved"] = playback.unresolved
+    return out
+
+
+def open_and_play(path: str | Path, palette: Palette | None, store: GameStore,
+                  emit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    rec = open_recording(path)
+    session, playback = play(rec, palette or palette_from_calibration(rec), store, emit)
+    return summary(session, playback)
