@@ -65,6 +65,7 @@ class TableView:
     problem: str = ""  # what is wrong right now (no camera, no palette…) and what to do
     message: str = ""  # the answer to the last tap when it could not be done, e.g. "N3: …"
     options: dict[str, Any] = field(default_factory=dict)
+    game_id: int | None = None  # the game in the store: what "export the record" exports
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,8 @@ class SandsView:
     ended: bool = False
     winners: tuple[int, ...] = ()
     target: int = 16
+    message: str = ""  # the answer to the last tap when it could not be done
+    problem: str = ""  # what is wrong right now (odds table, camera) and what to do
     called: str = ""  # the colour named, while the drawn stone is awaited (D2); "" otherwise
     game_id: int | None = None  # the game in the store: what "export the record" exports
 

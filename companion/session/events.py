@@ -21,8 +21,10 @@ kind            fields
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+S = TypeVar("S")
 
 KINDS = (
     "setup", "shifts", "wildcard", "draw", "end_turn", "cleared", "refill", "fix",
@@ -50,3 +52,24 @@ def check_event(event: Mapping[str, Any]) -> None:
         cell, letter = event.get("cell"), event.get("letter")
         if not (isinstance(cell, list) and len(cell) == 2 and isinstance(letter, str)):
             raise EventError("a fix event needs a cell [row, col] and a letter")
+
+
+def fold_log(
+    start: S, apply: Callable[[S, Mapping[str, Any]], S], events: Iterable[Mapping[str, Any]]
+) -> list[S]:
+    """Every state a log passes through, undone ones dropped: the last is the current one.
+
+    An event that cannot be applied (a log written by an older version, say) is skipped,
+    so one bad line never loses the game; ``apply`` is what keeps bad events out of the log.
+    """
+    history = [start]
+    for event in events:
+        if event.get("kind") == "undo":
+            if len(history) > 1:
+                history.pop()
+            continue
+        try:
+            history.append(apply(history[-1], event))
+        except ValueError:
+            continue
+    return history

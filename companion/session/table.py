@@ -23,7 +23,7 @@ from companion.rules.nizam import Scoring, draw, end_turn, refill, score, shift,
 from companion.rules.shift import Shift
 from companion.rules.state import State
 
-from .events import EventError, check_event
+from .events import EventError, check_event, fold_log
 
 OPENING, PLAY, CLEAR, REFILL, OVER = "opening", "play", "clear", "refill", "over"
 
@@ -268,22 +268,8 @@ def _fix(t: TableState, event: Mapping[str, Any]) -> TableState:
 
 
 def fold(game: Game, events: Iterable[Mapping[str, Any]]) -> list[TableState]:
-    """Every state the log passes through, undone ones dropped: the last is the current one.
-
-    An event that cannot be applied (a log written by an older version, say) is skipped,
-    so one bad line never loses the game; ``apply`` is what keeps bad events out.
-    """
-    history = [TableState(game)]
-    for event in events:
-        if event.get("kind") == "undo":
-            if len(history) > 1:
-                history.pop()
-            continue
-        try:
-            history.append(apply(history[-1], event))
-        except ValueError:
-            continue
-    return history
+    """Every state the log passes through (``events.fold_log``): the last is the current one."""
+    return fold_log(TableState(game), apply, events)
 
 
 def record_lines(t: TableState) -> list[dict[str, Any]]:

@@ -1,0 +1,375 @@
+"""The Desert Sands at the table (RULES.md D1–D6): calls and drawn stones in, events out.
+
+The game is a log of events in the game store, one per tap or camera read; each is committed
+(synced) before the state it makes is shown, and the state is a fold over the log:
+
+==========  ==========================================================================
+kind        fields
+==========  ==========================================================================
+``call``    ``colour``: the colour the player to move names (D2)
+``drawn``   ``colour``: the stone that came out of the bag; ``by``: ``tap`` or ``camera``
+``undo``    cancels the latest event not yet undone (a call or a drawn stone)
+==========  ==========================================================================
+
+The odds come from the solved table (``companion.sands``), which takes a second or two to
+solve the first time a bag is played. The session never waits for it: it asks
+``table_provider()``, which returns the table or None while it is not ready
+(``TableLoader`` loads it on a thread of its own). Until then each call's ``p_success`` and
+``expected_points`` are exact all the same (they need only the bag), ``p_win`` is NaN and
+``best`` is ``""``: no call is marked best before it is known to be.
+
+>>> from companion.store import GameStore
+>>> s = SandsSession.new(GameStore(":memory:"), Bag.parse("r2y2g2l2"), ["Ann", "Bob"],
+...                      table_provider=lambda: None)
+>>> s.tap("call", "green"); s.tap("drawn", "green")
+>>> v = s.view()
+>>> v.last, v.scores, v.bag["green"], v.calls["green"].p_success, v.best
+('Ann called green and drew green: +5', (5, 0), 1, 0.14285714285714285, '')
+>>> s.tap("drawn", "red"); s.message
+'D2: name a colour before the stone is drawn'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.rules.record import format_record
+from companion.rules.sands import (
+    CALLS,
+    COLOURS,
+    GOAL,
+    LETTERS,
+    PLAYERS,
+    Bag,
+    Sands,
+    SandsError,
+    SandsState,
+    check_colour,
+    game_from_header,
+)
+from companion.sands.advice import advise
+from companion.sands.table import SandsTable, load_table
+from companion.store import GameStore
+from companion.view import CallOdds, SandsView
+
+from .events import fold_log
+
+TableProvider = Callable[[], SandsTable | None]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One call and the stone it drew: who called, and the rules' state before and after."""
+
+    player: int
+    call: str
+    drawn: str
+    before: SandsState
+    after: SandsState
+
+    @property
+    def success(self) -> bool:
+        return self.drawn in CALLS[self.call].succeeds_on
+
+
+@dataclass(frozen=True)
+class SandsMoment:
+    """What the session knows at one moment: the rules' state, the colour called while its
+    stone is awaited (``""`` otherwise), and every draw so far."""
+
+    rules: SandsState
+    called: str = ""
+    draws: tuple[Draw, ...] = ()
+
+
+def _over(state: SandsState) -> SandsError:
+    return SandsError("the game has ended: no more calls", "D6" if state.bag.total == 0 else "D5")
+
+
+def apply(moment: SandsMoment, event: Mapping[str, Any]) -> SandsMoment:
+    """The moment after ``event``; SandsError (with the rule ID) when it cannot happen now."""
+    kind, colour = event.get("kind"), event.get("colour")
+    state = moment.rules
+    if kind == "call":
+        if state.ended:
+            raise _over(state)
+        if moment.called:
+            raise SandsError(f"{moment.called} is already called: tap the stone that came "
+                             "out of the bag, or Undo", "D2")
+        return replace(moment, called=check_colour(colour, "call"))
+    if kind == "drawn":
+        if not moment.called:
+            raise _over(state) if state.ended else SandsError(
+                "name a colour before the stone is drawn", "D2")
+        after = state.after(moment.called, check_colour(colour, "drawn stone"))
+        draw = Draw(state.turn, moment.called, str(colour), state, after)
+        return SandsMoment(after, "", moment.draws + (draw,))
+    raise SandsError(f"unknown event kind {kind!r}")
+
+
+def fold(game: Sands, events: Iterable[Mapping[str, Any]]) -> list[SandsMoment]:
+    """Every moment the log passes through (``events.fold_log``): the last is the current one."""
+    return fold_log(SandsMoment(game.start()), apply, events)
+
+
+def outcome_text(draw: Draw, names: Sequence[str]) -> str:
+    """The last draw as the players read it.
+
+    >>> state = Sands().start()
+    >>> outcome_text(Draw(0, "lilac", "red", state, state.after("lilac", "red")), ["Ann", "Bob"])
+    "Ann called lilac and drew red: Bob +2; Bob's turn"
+    """
+    me, other = names[draw.player], names[1 - draw.player]
+    row = CALLS[draw.call]
+    text = f"{me} called {draw.call} and drew {draw.drawn}: "
+    if draw.success:
+        text += f"+{row.points}"
+    else:
+        text += f"{other} +{row.penalty}" if row.penalty else "no points"
+    after = draw.after
+    if draw.success and after.scores[draw.player] >= GOAL:
+        return f"{text}; {me} wins"
+    if after.ended:
+        who = f"{names[after.winners[0]]} wins" if after.winners else "a draw"
+        return f"{text}; the bag is empty: {who}"
+    return text if draw.success else f"{text}; {other}'s turn"
+
+
+def stone_colour(label: str) -> str | None:
+    """A stone read by the camera: a palette letter of the bag notation (``r``, ``y``, ``g``,
+    ``l``) or a colour name; None for ``.`` (no stone) and ``?`` (unsure).
+
+    >>> stone_colour("l"), stone_colour("green"), stone_colour("?")
+    ('lilac', 'green', None)
+    """
+    if label in (".", "?"):
+        return None
+    if len(label) == 1 and label.lower() in LETTERS:
+        return COLOURS[LETTERS.index(label.lower())]
+    return check_colour(label, "stone read by the camera")
+
+
+class TableLoader:
+    """Loads the solved table for one full bag on a thread of its own; calling the loader
+    returns the table, or None while it is still loading (and raises what loading raised)."""
+
+    def __init__(self, full: Bag, cache_dir: str | os.PathLike[str] | None = None,
+                 load: Callable[[Bag, Any], SandsTable] = load_table) -> None:
+        self.full = full
+        self._table: SandsTable | None = None
+        self._error: Exception | None = None
+        self._done = threading.Event()
+        threading.Thread(target=self._run, args=(load, cache_dir), name="sands-table",
+                         daemon=True).start()
+
+    def _run(self, load: Callable[[Bag, Any], SandsTable], cache_dir: Any) -> None:
+        try:
+            self._table = load(self.full, cache_dir)
+        except Exception as err:  # kept for the session, which shows it and plays on
+            self._error = err
+        finally:
+            self._done.set()
+
+    def __call__(self) -> SandsTable | None:
+        if self._error is not None:
+            raise self._error
+        return self._table
+
+    def wait(self, timeout: float | None = None) -> SandsTable | None:
+        self._done.wait(timeout)
+        return self()
+
+
+def _names(header: Mapping[str, Any]) -> tuple[str, str]:
+    given = header.get("players")
+    names = given if isinstance(given, list) else header.get("names") or []
+    out = [str(names[i]).strip() if i < len(names) else "" for i in range(PLAYERS)]
+    return (out[0] or "Player 1", out[1] or "Player 2")
+
+
+class SandsSession:
+    """One Desert Sands game in the store, with what the players and the camera tell it.
+
+    Taps: ``("call", colour)``, then ``("drawn", colour)``, or the camera's ``on_stone``;
+    ``("undo",)``. A tap that cannot be done sets ``message`` and changes nothing.
+    ``problem`` says why the odds are missing when the table could not be had.
+    """
+
+    def __init__(self, store: GameStore, game_id: int,
+                 table_provider: TableProvider | None = None) -> None:
+        self.store = store
+        self.game_id = game_id
+        header = store.game(game_id).header
+        if header.get("game") != "sands":
+            raise SandsError(f"game {game_id} is {header.get('game')!r}, not The Desert Sands")
+        self.game = game_from_header(header)
+        self.names = _names(header)
+        events = store.events(game_id)
+        self.seq = events[-1].seq if events else 0
+        self.history = fold(self.game, (e.payload for e in events))
+        self.message = ""
+        self.problem = ""
+        self._provider = table_provider or TableLoader(self.game.full)
+        self._table: SandsTable | None = None
+        self._lock = threading.RLock()
+        self._view: SandsView | None = None
+        self._view_of: tuple[SandsMoment, str, bool] | None = None
+
+    @classmethod
+    def new(cls, store: GameStore, full: Bag | None = None, names: Sequence[str] = (),
+            table_provider: TableProvider | None = None) -> SandsSession:
+        """A new game with ``full`` in the bag (D1's 12 of each by default)."""
+        if len(names) not in (0, PLAYERS):
+            raise SandsError(f"The Desert Sands has {PLAYERS} players, not {len(names)}", "D1")
+        full = full or Sands().full
+        if full.total == 0:
+            raise SandsError("the bag needs at least one stone", "D1")
+        header = {"game": "sands", "players": list(_names({"players": list(names)})),
+                  "bag": full.to_json()}
+        return cls(store, store.new_game(header), table_provider)
+
+    @classmethod
+    def from_header(cls, store: GameStore, header: Mapping[str, Any],
+                    table_provider: TableProvider | None = None) -> SandsSession:
+        """A new game from the start screen's ``{"game": "sands", "players": [names],
+        "bag": {...}}``."""
+        players = header.get("players")
+        names = players if isinstance(players, list) else ()
+        return cls.new(store, game_from_header(header).full, names, table_provider)
+
+    @property
+    def state(self) -> SandsMoment:
+        return self.history[-1]
+
+    # -- events ------------------------------------------------------------------------
+
+    def _commit(self, event: Mapping[str, Any]) -> None:
+        """Apply, then log (synced) before anyone sees the result; ValueError if refused."""
+        new = apply(self.state, event)
+        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
+        self.history.append(new)
+        if new.rules.ended:
+            self.store.finish(self.game_id)
+
+    def tap(self, action: str, *args: Any) -> None:
+        """``"call", colour``, ``"drawn", colour`` or ``"undo"``; committed before returning."""
+        with self._lock:
+            self.message = ""
+            try:
+                if action == "undo" and not args:
+                    if len(self.history) <= 1:
+                        raise SandsError("nothing to undo")
+                    self.seq = self.store.append(self.game_id, {"kind": "undo"},
+                                                 expect_seq=self.seq + 1)
+                    self.history.pop()
+                elif action in ("call", "drawn") and len(args) == 1:
+                    extra = {"by": "tap"} if action == "drawn" else {}
+                    self._commit({"kind": action, "colour": args[0], **extra})
+                else:
+                    raise SandsError(f"unknown tap {(action, *args)!r}")
+            except ValueError as err:
+                self.message = str(err)
+
+    def on_stone(self, label: str) -> None:
+        """A stone the camera has read on the stone spot, counted once per draw (e.g. by
+        ``vision.spot.StoneWatcher``): a palette letter ``r y g l`` or a colour name.
+
+        It is the drawn stone of the colour called. When the same stone was already entered
+        by a tap, it is ignored; when no colour is called, it is refused with a message.
+        """
+        with self._lock:
+            self.message = ""
+            try:
+                colour = stone_colour(label)
+                if colour is None:
+                    return
+                moment = self.state
+                if moment.called:
+                    self._commit({"kind": "drawn", "colour": colour, "by": "camera"})
+                    return
+                last = moment.draws[-1] if moment.draws else None
+                if last is not None and last.drawn == colour:
+                    return  # the players tapped it in before the camera was sure
+                if last is not None:
+                    raise SandsError(f"the camera read {colour} but {last.drawn} was entered: "
+                                     f"if the stone is {colour}, tap Undo and then {colour}")
+                raise SandsError(f"a {colour} stone is on the spot but no colour is called",
+                                 "D2")
+            except ValueError as err:
+                self.message = str(err)
+
+    def events(self) -> list[Mapping[str, Any]]:
+        """Every event of this game as logged, undone ones included."""
+        return [e.payload for e in self.store.events(self.game_id)]
+
+    # -- what the screen shows ---------------------------------------------------------
+
+    def table(self) -> SandsTable | None:
+        """The solved table once the provider has it; None before (or when it failed)."""
+        if self._table is None and not self.problem:
+            try:
+                table = self._provider()
+            except Exception as err:  # the odds are an aid: the game goes on without them
+                self.problem = f"no chances to win: {err}"
+                return None
+            if table is not None and table.full != self.game.full:
+                self.problem = (f"no chances to win: the table is for the bag {table.full}, "
+                                f"this game's is {self.game.full}")
+                return None
+            self._table = table
+        return self._table
+
+    @property
+    def odds_ready(self) -> bool:
+        return self.table() is not None
+
+    def view(self) -> SandsView:
+        """What the screen shows now; cheap when nothing changed (the screen polls it)."""
+        moment, message, table = self.state, self.message, self.table()
+        seen = self._view_of
+        if (self._view is not None and seen is not None and seen[0] is moment
+                and seen[1:] == (message, table is not None)):
+            return self._view
+        view = self._build(moment, table)
+        self._view, self._view_of = view, (moment, message, table is not None)
+        return view
+
+    def _build(self, moment: SandsMoment, table: SandsTable | None) -> SandsView:
+        state = moment.rules
+        calls: dict[str, CallOdds] = {}
+        best = ""
+        if not state.ended:
+            mover = (state.scores[state.turn], state.scores[1 - state.turn])
+            advice = advise(table, state.bag, mover) if table is not None else None
+            for colour in COLOURS:
+                p = state.p_success(colour)
+                p_win = advice.calls[colour].p_win if advice else math.nan
+                calls[colour] = CallOdds(float(p), float(p * CALLS[colour].points), p_win)
+            best = advice.best if advice else ""
+        return SandsView(
+            players=self.names,
+            scores=state.scores,
+            active=state.turn,
+            bag=state.bag.to_json(),
+            calls=calls,
+            best=best,
+            last=outcome_text(moment.draws[-1], self.names) if moment.draws else "",
+            ended=state.ended,
+            winners=state.winners,
+            target=GOAL,
+            called=moment.called,
+            game_id=self.game_id,
+            message=self.message,
+            problem=self.problem,
+        )
+
+    def record(self) -> str:
+        """The game record of DESIGN.md: the header, then one ``{"call", "drawn"}`` a line."""
+        header = {"game": "sands", "players": list(self.names), "bag": self.game.full.to_json()}
+        lines = [{"call": d.call, "drawn": d.drawn} for d in self.state.draws]
+        return format_record(header, lines)
