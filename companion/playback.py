@@ -20,12 +20,9 @@ from companion.recording import Recording, open_recording
 from companion.rules.game import Game, Options
 from companion.session.live import TableSession
 from companion.store import GameStore
+from companion.watcher import GridFollower
 from vision.cells import extract_patches
 from vision.lattice import find_grid
-from vision.reader import read_grid
-from vision.stability import StabilityFilter
-
-STABLE_FRAMES = 3
 
 
 class PlaybackError(ValueError):
@@ -95,22 +92,17 @@ def play(
     start = max((int(e["frame"]) for e in done), default=0)
     taps_done = max((int(e["tap"]) for e in done if "tap" in e), default=-1)
     out = Playback()
-    stability = StabilityFilter(STABLE_FRAMES)
+    follower = GridFollower(session, palette)
     for number, frame in _frames(rec, start):
         out.frames_read += 1
         if frame is None:
             out.frames_unreadable += 1
-            stability.reset()
             line = {"frame": number, "problem": "frame is not a readable image"}
             out.lines.append(line)
             emit(line)
-            continue
-        reading = read_grid(frame, palette, 5, 5)
-        stable = stability.push(reading.cells)
-        if stable is not None:
-            before = session.verdict
-            session.stamp = {"frame": number}
-            session.on_reading(stable)
+        before = session.verdict
+        session.stamp = {"frame": number}
+        if follower.follow(follower.read(frame)):
             _report(session, number, before, out, emit)
         for index, tap in enumerate(rec.taps):
             if tap.frame != number or index <= taps_done:

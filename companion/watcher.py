@@ -1,0 +1,191 @@
+"""The table watcher: frames → vision → stability → session, off the screen's thread.
+
+It is the ``TableController`` the Nizam screen talks to. A capture thread keeps only the
+newest frame (``vision.sources.LatestFrame``); the watcher's own thread reads the grid in
+each frame it gets and hands stable readings to the session. The screen polls ``view()``
+and ``camera()``, cheap reads under a lock; taps reach the session under the same lock, so
+the session only ever runs one thing at a time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from calibration.lens import LensModel
+from calibration.palette import Palette
+from companion.recording import Recording
+from companion.session.live import TableSession
+from companion.view import TableView
+from vision.reader import GridReading, read_grid
+from vision.sources import FrameSource, LatestFrame, SourceError
+from vision.stability import StabilityFilter
+
+STABLE_FRAMES = 3
+FrameFeed = Callable[[Callable[[str], None]], Iterator[tuple[int, np.ndarray | None]]]
+"""Given a way to report trouble (one line, "" when it is over), yields (number, image)."""
+
+
+class GridFollower:
+    """Reads the grid in each frame and gives the session every new stable reading."""
+
+    def __init__(self, session: TableSession, palette: Palette, lens: LensModel | None = None,
+                 stable_frames: int = STABLE_FRAMES) -> None:
+        self.session = session
+        self.palette = palette
+        self.lens = lens
+        self.stability = StabilityFilter(stable_frames)
+        self.last: tuple[str, ...] | None = None
+
+    def read(self, image: np.ndarray | None) -> GridReading | None:
+        """The frame's reading (slow: call it outside any lock); None for a missing frame."""
+        if image is None:
+            self.stability.reset()
+            return None
+        return read_grid(image, self.palette, 5, 5, self.lens)
+
+    def follow(self, reading: GridReading | None) -> bool:
+        """Pass a new stable reading to the session; True when one was passed."""
+        if reading is None:
+            return False
+        stable = self.stability.push(reading.cells)
+        if stable is None or stable == self.last:
+            return False
+        self.last = stable
+        self.session.on_reading(stable)
+        return True
+
+
+class TableWatcher:
+    """Watches one game. ``feed`` yields (frame number, image or None); ``taps`` are taps
+    scripted at frame numbers (a recording's), applied after that frame is read."""
+
+    def __init__(
+        self, session: TableSession, feed: FrameFeed, palette: Palette, *,
+        lens: LensModel | None = None, taps: dict[int, list[tuple[str, tuple[Any, ...]]]] | None
+        = None, pace: float = 0.0, on_end: Callable[[TableWatcher], None] | None = None,
+    ) -> None:
+        self.session = session
+        self.feed = feed
+        self.palette = palette
+        self.lens = lens
+        self.taps = taps or {}
+        self.pace = pace
+        self.on_end = on_end
+        self.problem = ""
+        self.frames_read = 0
+        self._lock = threading.RLock()
+        self._frame: np.ndarray | None = None
+        self._corners: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._view: TableView | None = None
+        self._view_key: tuple[Any, ...] = ()
+
+    # -- the controller the screen uses ----------------------------------------------------
+
+    def view(self) -> TableView:
+        with self._lock:
+            s = self.session
+            key = (len(s.history), s.seq, id(s.verdict), s.message, self.problem, s.reading)
+            if self._view is None or key != self._view_key:
+                view = s.view()
+                self._view = replace(view, problem=self.problem) if self.problem else view
+                self._view_key = key
+            return self._view
+
+    def camera(self) -> tuple[np.ndarray | None, Any]:
+        with self._lock:
+            return self._frame, self._corners
+
+    def tap(self, action: str, *args: Any) -> None:
+        with self._lock:
+            self.session.tap(action, *args)
+
+    def record(self) -> str:
+        with self._lock:
+            return self.session.record()
+
+    # -- the thread ----------------------------------------------------------------------
+
+    def _report(self, problem: str) -> None:
+        with self._lock:
+            self.problem = problem
+
+    def start(self) -> TableWatcher:
+        self._thread = threading.Thread(target=self._run, name="table watcher", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        follower = GridFollower(self.session, self.palette, self.lens)
+        try:
+            for number, image in self.feed(self._report):
+                if self._stop.is_set():
+                    return
+                started = time.monotonic()
+                reading = follower.read(image)
+                with self._lock:
+                    if reading is not None:
+                        self._frame, self._corners = image, reading.corners
+                        self.frames_read += 1
+                    follower.follow(reading)
+                for action, args in self.taps.get(number, ()):
+                    self.tap(action, *args)
+                if self.pace:
+                    self._stop.wait(max(0.0, self.pace - (time.monotonic() - started)))
+        except (SourceError, OSError) as err:
+            with self._lock:
+                self.problem = f"the camera stopped: {err}. Check its cable, then start again."
+        if self.on_end is not None and not self._stop.is_set():
+            self.on_end(self)
+
+
+def recording_feed(rec: Recording) -> FrameFeed:
+    """A recording's frames in order (an unreadable one as None)."""
+    import cv2
+
+    def frames(report: Callable[[str], None]) -> Iterator[tuple[int, np.ndarray | None]]:
+        for number, path in rec.frames:
+            yield number, cv2.imread(str(path))
+
+    return frames
+
+
+def recording_taps(rec: Recording) -> dict[int, list[tuple[str, tuple[Any, ...]]]]:
+    taps: dict[int, list[tuple[str, tuple[Any, ...]]]] = {}
+    for tap in rec.taps:
+        taps.setdefault(tap.frame, []).append((tap.tap, tap.args))
+    return taps
+
+
+def camera_feed(source: FrameSource) -> FrameFeed:
+    """Frames from a live source through a capture thread where the newest frame wins."""
+
+    def frames(on_problem: Callable[[str], None]) -> Iterator[tuple[int, np.ndarray | None]]:
+        with LatestFrame(source) as latest:
+            while not latest.ended:
+                frame = latest.get(timeout=1.0)
+                status = getattr(source, "status", "open")
+                on_problem("" if status in ("open", "back") else
+                           f"the camera is {status}: check its cable; the game is kept")
+                if frame is not None:
+                    yield frame.index, frame.image
+            if latest.error:
+                raise SourceError(latest.error)
+
+    return frames
