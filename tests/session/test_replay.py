@@ -72,3 +72,11 @@ def test_replay_resumes_from_its_store_without_doubling_events(tmp_path, capsys)
         (game,) = db.games()
         taps = [e.payload["tap"] for e in db.events(game.id) if "tap" in e.payload]
         assert len(taps) == len(set(taps))
+
+
+def test_replay_killed_twice_resumes_to_the_same_game(tmp_path):
+    from companion.crashcheck import check
+
+    result = check(RECORDING, kills=2, seed=3, work=tmp_path)
+    assert result["same_final_state"] and result["same_record"], result
+    assert result["same_events"] and result["taps_once"], result
