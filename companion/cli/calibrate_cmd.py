@@ -1,15 +1,176 @@
-"""`companion calibrate`: PLACEHOLDER, to be written by its owner before anything lands."""
+"""`companion calibrate colors|camera`: learn this table's palette and this camera's lens.
+
+colors: from photos whose layout is given (``--labels``, rows joined by "/"; their shape
+gives rows x cols) or whose counts alone are known (``--counts "R3O3Y3G3C3B3V3P3*1"``).
+camera: from chessboard photos. Both save small versioned JSON files (by default in the
+user's configuration folder, where the app looks for them).
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.counts import learn_palette_from_counts, parse_counts
+from calibration.lens import calibrate_camera
+from calibration.palette import Palette, learn_palette
+from calibration.store import lens_path, palette_path
+
+from .common import print_json
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("calibrate", help="(being written)")
-    p.set_defaults(handler=_todo)
+    p = sub.add_parser("calibrate", help="learn the colour palette or the camera's lens")
+    what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    colors = what.add_parser("colors", help="learn the colour classes from laid-out cards")
+    colors.add_argument("--image", action="append", required=True, metavar="IMG")
+    colors.add_argument(
+        "--labels",
+        action="append",
+        metavar="GRID",
+        help='true layout of each --image in order, rows joined by "/", e.g. "RGB/GGR"',
+    )
+    colors.add_argument("--counts", help='counts of each class in every image: "R3O3...*1"')
+    colors.add_argument("--rows", type=int, help="grid rows (else from --labels)")
+    colors.add_argument("--cols", type=int, help="grid columns (else from --labels)")
+    colors.add_argument("--out", help=f"palette file to write (default {palette_path()})")
+    colors.add_argument("--json", action="store_true")
+    colors.set_defaults(handler=run_colors)
+
+    camera = what.add_parser("camera", help="learn the lens model from chessboard photos")
+    camera.add_argument("images", nargs="+", metavar="IMAGE")
+    camera.add_argument("--board", default="9x6", help="inner corners, COLSxROWS (9x6)")
+    camera.add_argument("--square-mm", type=float, default=25.0)
+    camera.add_argument("--out", help=f"lens file to write (default {lens_path()})")
+    camera.add_argument("--json", action="store_true")
+    camera.set_defaults(handler=run_camera)
 
 
-def _todo(args: argparse.Namespace) -> int:
-    raise NotImplementedError("companion calibrate is being written")
+def grid_shape(labels: str) -> tuple[int, int]:
+    """Rows and columns of a layout written as rows joined by "/".
+
+    >>> grid_shape("RGB/GGR")
+    (2, 3)
+    """
+    rows = labels.split("/")
+    widths = {len(r) for r in rows}
+    if len(widths) != 1 or 0 in widths:
+        raise ValueError(f"labels {labels!r}: rows differ in length or one is empty")
+    return len(rows), widths.pop()
+
+
+def read_image(path: str) -> np.ndarray:
+    """The image in ``path`` as BGR; ValueError (not OpenCV's warning) when unreadable."""
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as err:
+        raise ValueError(f"cannot read image {path}: {err.strerror or err}") from None
+    frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if frame is None:
+        raise ValueError(f"cannot read image {path}: not an image file")
+    return frame
+
+
+def _layout(args: argparse.Namespace) -> tuple[int, int, list[str] | None, dict[str, int] | None]:
+    """(rows, cols, labels per image or None, counts or None) from the options, checked."""
+    if (args.labels is None) == (args.counts is None):
+        raise ValueError("give --labels for every --image, or --counts (not both)")
+    if args.labels is not None:
+        if len(args.labels) != len(args.image):
+            raise ValueError(f"{len(args.image)} --image but {len(args.labels)} --labels")
+        shapes = {grid_shape(lab) for lab in args.labels}
+        if len(shapes) != 1:
+            raise ValueError(f"--labels differ in shape: {sorted(shapes)}")
+        rows, cols = shapes.pop()
+        for option, value in (("--rows", args.rows), ("--cols", args.cols)):
+            wanted = rows if option == "--rows" else cols
+            if value is not None and value != wanted:
+                raise ValueError(f"{option} {value} but the labels have {wanted}")
+        return rows, cols, [lab.replace("/", "") for lab in args.labels], None
+    counts = parse_counts(args.counts)
+    total = sum(counts.values())
+    rows, cols = args.rows, args.cols
+    if rows is None and cols is None:
+        side = math.isqrt(total)
+        if side * side != total:
+            raise ValueError(f"counts add up to {total}: give --rows and --cols")
+        rows = cols = side
+    elif rows is None or cols is None:
+        rows = rows if rows is not None else total // cols
+        cols = cols if cols is not None else total // rows
+    if rows * cols != total:
+        raise ValueError(f"counts add up to {total}, not to {rows}x{cols} cells")
+    return rows, cols, None, counts
+
+
+def cell_patches(frame: np.ndarray, rows: int, cols: int, name: str) -> np.ndarray:
+    """The grid's cell patches in reading order, found by vision."""
+    from vision.cells import extract_patches
+    from vision.lattice import find_grid
+
+    geometry = find_grid(frame, rows=rows, cols=cols)
+    if geometry is None:
+        raise ValueError(f"no {rows}x{cols} grid found in {name}")
+    return extract_patches(frame, geometry)
+
+
+def run_colors(args: argparse.Namespace) -> int:
+    rows, cols, labels, counts = _layout(args)
+    if rows < 1 or cols < 1:
+        raise ValueError(f"a grid needs at least one row and column, not {rows}x{cols}")
+    images = [cell_patches(read_image(path), rows, cols, path) for path in args.image]
+    palette: Palette
+    if labels is not None:
+        palette = learn_palette(list(zip(images, labels, strict=True)))
+    else:
+        assert counts is not None
+        palette = learn_palette_from_counts(images, counts)
+    out = Path(args.out) if args.out else palette_path()
+    palette.save(out)
+    if args.json:
+        print_json(
+            {"palette": str(out), "classes": list(palette.classes), "samples": palette.samples}
+        )
+    else:
+        print(f"palette {''.join(palette.classes)} from {palette.samples} cells saved to {out}")
+    return 0
+
+
+def parse_board(text: str) -> tuple[int, int]:
+    """``"9x6"`` -> (9, 6): inner corners along the board's columns and rows."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"--board {text!r}: expected COLSxROWS such as 9x6")
+    cols, rows = int(parts[0]), int(parts[1])
+    if cols < 2 or rows < 2:
+        raise ValueError(f"--board {text!r}: needs at least 2x2 inner corners")
+    return cols, rows
+
+
+def run_camera(args: argparse.Namespace) -> int:
+    board = parse_board(args.board)
+    lens = calibrate_camera((read_image(p) for p in args.images), board, args.square_mm)
+    out = Path(args.out) if args.out else lens_path()
+    lens.save(out)
+    if args.json:
+        print_json(
+            {
+                "rms": round(lens.rms, 4),
+                "camera_matrix": lens.camera_matrix.tolist(),
+                "dist": lens.dist.tolist(),
+                "images_used": lens.images_used,
+            }
+        )
+    else:
+        fx, fy = lens.camera_matrix[0, 0], lens.camera_matrix[1, 1]
+        print(
+            f"lens from {lens.images_used} of {len(args.images)} images: "
+            f"rms {lens.rms:.3f} px, fx {fx:.1f}, fy {fy:.1f}; saved to {out}"
+        )
+    return 0

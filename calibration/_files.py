@@ -1,0 +1,67 @@
+"""Small JSON files written whole or not at all (calibration may not use companion's helper)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
+    """Write ``obj`` as JSON to a temporary file beside ``path``, then rename it into place."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = (json.dumps(obj, indent=1) + "\n").encode()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_json(path: str | os.PathLike[str], what: str, error: type[ValueError]) -> Any:
+    """The JSON in ``path``; ``error`` naming the file when it is missing or not JSON."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{what} file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise error(f"cannot read {what} file {path}: {err}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise error(
+            f"{what} file {path} is not valid JSON ({err.msg}, line {err.lineno})"
+        ) from None
+
+
+def check_header(obj: object, kind: str, what: str, version: int, error: type[ValueError]) -> dict:
+    """``obj`` as a dict if it is a ``kind`` file of ``version``; ``error`` otherwise."""
+    if not isinstance(obj, dict) or obj.get("format") != kind:
+        raise error(f"not a {what} (no 'format': '{kind}')")
+    if obj.get("version") != version:
+        raise error(
+            f"{what} version {obj.get('version')!r} is not supported (this reads {version})"
+        )
+    return obj
+
+
+def load_json_file(
+    path: str | os.PathLike[str], what: str, error: type[ValueError], parse: Callable[[Any], T]
+) -> T:
+    """``parse`` of the JSON in ``path``; its errors (type ``error``) name the file."""
+    obj = read_json(path, what, error)
+    try:
+        return parse(obj)
+    except error as err:
+        raise error(f"{path}: {err}") from None
