@@ -12,21 +12,29 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
-    """Write ``obj`` as JSON to a temporary file beside ``path``, then rename it into place."""
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write to a temporary file beside ``path``, then rename: never a half file.
+
+    The one copy of this for the whole project: calibration may not import companion,
+    so companion imports it from here.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    data = (json.dumps(obj, indent=1) + "\n").encode()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            f.write(data.encode() if isinstance(data, str) else data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
+    """Write ``obj`` as JSON, whole or not at all."""
+    write_atomic(path, json.dumps(obj, indent=1) + "\n")
 
 
 def read_json(path: str | os.PathLike[str], what: str, error: type[ValueError]) -> Any:
