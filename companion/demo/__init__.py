@@ -1,11 +1,19 @@
-"""The bundled demo: a short recorded game (2 players, 6 turns, hands over the grid, a
-combination scored and refilled, a cascade) that ``companion`` plays when there is no camera.
+"""The bundled demos: short recorded games that ``companion`` plays when there is no camera.
 
-It was made by ``python -m companion.recorder companion/demo/recording --players 2
---turns 6 --seed 3 --size 640x360 --quality 75``; ``truth.json`` is what the rules say
-happened, which the tests check the replay against.
+``nizam``: 2 players, 6 turns, hands over the grid while shifting, combinations scored and
+refilled, a cascade, a three-card payment and draws. ``pearl``: Pearl of the East, 2 players,
+5 turns, tasks completed. Each was made by the recorder, e.g.::
+
+    python -m companion.recorder companion/demo/nizam --players 2 --turns 6 --seed 3 \\
+        --size 640x360 --quality 70
+    python -m companion.recorder companion/demo/pearl --mode pearl --players 2 --turns 5 \\
+        --seed 6 --size 640x360 --quality 70
+
+``truth.json`` beside each is what the rules say happened; the tests check replays against it.
 """
 
 from pathlib import Path
 
-RECORDING = Path(__file__).resolve().parent / "recording"
+HERE = Path(__file__).resolve().parent
+RECORDINGS = {"nizam": HERE / "nizam", "pearl": HERE / "pearl"}
+RECORDING = RECORDINGS["nizam"]

@@ -80,3 +80,15 @@ def test_replay_killed_twice_resumes_to_the_same_game(tmp_path):
     result = check(RECORDING, kills=2, seed=3, work=tmp_path)
     assert result["same_final_state"] and result["same_record"], result
     assert result["same_events"] and result["taps_once"], result
+
+
+def test_P6_pearl_demo_recording_completes_its_tasks(capsys):
+    from companion.demo import RECORDINGS
+
+    rec = RECORDINGS["pearl"]
+    assert main(["replay", str(rec), "--json"]) == 0
+    result = final_line(capsys)
+    expected = json.loads((rec / "truth.json").read_text())
+    for key in ("scores", "deck", "discard", "tasks_left", "ended"):
+        assert result[key] == expected[key], key
+    assert result["unresolved"] == []
