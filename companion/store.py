@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -85,10 +86,14 @@ class GameStore:
 
     def __init__(self, path: str | Path, *, timeout: float = 2.0) -> None:
         self.path = str(path)
+        self._lock = threading.RLock()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            # The app's threads (screen worker, camera watcher) share one store; the lock
+            # below keeps them to one statement or transaction at a time.
+            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
+                                       check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             # FULL: a commit survives a power cut, not only a crash of the process.
             self._db.execute("PRAGMA synchronous=FULL")
@@ -118,6 +123,10 @@ class GameStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
+        with self._lock:
+            yield from self._transaction_locked()
+
+    def _transaction_locked(self) -> Iterator[None]:
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -204,6 +213,7 @@ class GameStore:
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         try:
-            return list(self._db.execute(sql, params))
+            with self._lock:
+                return list(self._db.execute(sql, params))
         except sqlite3.Error as err:
             raise _explain(err, self.path) from None

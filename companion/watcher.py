@@ -27,6 +27,8 @@ from vision.sources import FrameSource, LatestFrame, SourceError
 from vision.stability import StabilityFilter
 
 STABLE_FRAMES = 3
+RESTART_PAUSE = 6.0
+"""Seconds a finished demo stays on the screen before it plays again."""
 FrameFeed = Callable[[Callable[[str], None]], Iterator[tuple[int, np.ndarray | None]]]
 """Given a way to report trouble (one line, "" when it is over), yields (number, image)."""
 
@@ -68,7 +70,7 @@ class TableWatcher:
     def __init__(
         self, session: TableSession, feed: FrameFeed, palette: Palette, *,
         lens: LensModel | None = None, taps: dict[int, list[tuple[str, tuple[Any, ...]]]] | None
-        = None, pace: float = 0.0, on_end: Callable[[TableWatcher], None] | None = None,
+        = None, pace: float = 0.0, restart: Callable[[], TableSession] | None = None,
     ) -> None:
         self.session = session
         self.feed = feed
@@ -76,7 +78,9 @@ class TableWatcher:
         self.lens = lens
         self.taps = taps or {}
         self.pace = pace
-        self.on_end = on_end
+        self.restart = restart
+        self.restart_pause = RESTART_PAUSE
+        """For a demo: when the frames run out, a new session to play them again with."""
         self.problem = ""
         self.frames_read = 0
         self._lock = threading.RLock()
@@ -132,6 +136,14 @@ class TableWatcher:
         return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
+        while not self._stop.is_set():
+            self._watch()
+            if self.restart is None or self._stop.wait(self.restart_pause):
+                return
+            with self._lock:
+                self.session = self.restart()
+
+    def _watch(self) -> None:
         follower = GridFollower(self.session, self.palette, self.lens)
         try:
             for number, image in self.feed(self._report):
@@ -151,8 +163,6 @@ class TableWatcher:
         except (SourceError, OSError) as err:
             with self._lock:
                 self.problem = f"the camera stopped: {err}. Check its cable, then start again."
-        if self.on_end is not None and not self._stop.is_set():
-            self.on_end(self)
 
 
 def recording_feed(rec: Recording) -> FrameFeed:

@@ -1,0 +1,162 @@
+"""`companion`: the touchscreen app, wired to the camera, the game store and the sessions.
+
+It uses the Pi camera when there is one, else a USB camera, else it plays the bundled demo
+recording, so it always shows something. Everything the screens call is built here; the
+screens themselves (``companion.ui``) know nothing of cameras or files.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration._files import write_atomic
+from calibration.palette import Palette, learn_palette
+from calibration.store import palette_path, saved_lens, saved_palette
+from companion import paths
+from companion.demo import RECORDINGS
+from companion.playback import palette_from_calibration, recording_game
+from companion.recording import open_recording
+from companion.rules.game import Game, Options
+from companion.session.live import TableSession
+from companion.session.sands import SandsSession
+from companion.store import GameStore
+from companion.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
+from vision.cells import extract_patches
+from vision.lattice import find_grid
+from vision.reader import read_grid
+from vision.sources import FrameSource, OpenCVCamera, SourceError
+
+DEMO_PACE = 0.2
+"""Seconds a demo frame stays up: the recordings are 5 frames a second."""
+
+NO_CAMERA = ("No camera found: connect the Pi camera or a USB camera and start the game "
+             "again (`companion doctor` says what is missing).")
+
+
+def find_camera() -> FrameSource | None:
+    """The Pi camera when picamera2 sees one, else the first USB camera that opens."""
+    if importlib.util.find_spec("picamera2") is not None:
+        from vision.sources.picamera import PiCamera
+
+        camera: FrameSource = PiCamera()
+        try:
+            camera.open()
+            camera.close()
+            return PiCamera()
+        except (SourceError, OSError):
+            pass
+    for index in range(2):
+        if not Path(f"/dev/video{index}").exists():
+            continue
+        camera = OpenCVCamera(index)
+        try:
+            camera.open()
+            camera.close()
+            return OpenCVCamera(index)
+        except (SourceError, OSError):
+            continue
+    return None
+
+
+def demo_watcher(mode: str = "nizam", pace: float = DEMO_PACE) -> TableWatcher:
+    """A watcher playing a bundled recording in real time, again and again, in a throwaway
+    store (a demo is no game of the players')."""
+    rec = open_recording(RECORDINGS["pearl" if mode == "pearl" else "nizam"])
+    game, names = recording_game(rec)
+
+    def session() -> TableSession:
+        return TableSession.new(GameStore(":memory:"), game, names)
+
+    return TableWatcher(session(), recording_feed(rec), palette_from_calibration(rec),
+                        taps=recording_taps(rec), pace=pace, restart=session)
+
+
+def _no_frames(report: Callable[[str], None]) -> Iterator[tuple[int, np.ndarray | None]]:
+    report(NO_CAMERA)
+    return iter(())
+
+
+@dataclass
+class Companion:
+    """The app's services: the store, the camera, the palette and lens."""
+
+    store: GameStore
+    camera: Callable[[], FrameSource | None] = find_camera
+    demo_games: bool = False
+    """Start games on the demo recordings (screenshots, shows) instead of the camera."""
+    palette: Palette = field(default_factory=saved_palette)
+
+    def start_game(self, header: dict[str, Any]) -> Any:
+        if header.get("game") == "sands":
+            return SandsSession.from_header(self.store, header)
+        mode = "pearl" if header.get("game") == "pearl" else "classic"
+        names = [str(n) for n in header.get("players", [])]
+        if self.demo_games:
+            return demo_watcher(header["game"]).start()
+        game = Game(mode, len(names), Options.from_json(header.get("options", {})))
+        return self._watch(TableSession.new(self.store, game, names))
+
+    def resume_game(self, game_id: int) -> Any:
+        header = self.store.game(game_id).header
+        if header.get("game") == "sands":
+            return SandsSession(self.store, game_id)
+        return self._watch(TableSession(self.store, game_id))
+
+    def _watch(self, session: TableSession) -> TableWatcher:
+        source = self.camera()
+        feed = camera_feed(source) if source is not None else _no_frames
+        return TableWatcher(session, feed, self.palette, lens=saved_lens()).start()
+
+    def games(self) -> list[Any]:
+        return [g for g in self.store.games() if "recording" not in g.header]
+
+    def export_record(self, game_id: int) -> str:
+        header = self.store.game(game_id).header
+        session: Any = (SandsSession(self.store, game_id) if header.get("game") == "sands"
+                        else TableSession(self.store, game_id))
+        out = paths.data_dir() / "records" / f"game-{game_id}.jsonl"
+        write_atomic(out, session.record())
+        return str(out)
+
+    # The calibration wizard ------------------------------------------------------------
+
+    def read_layout(self) -> tuple[Any, Any, tuple[str, ...] | None, str]:
+        frame = self._snapshot()
+        reading = read_grid(frame, self.palette)
+        return frame, reading.corners, reading.cells, reading.reason
+
+    def save_palette(self, frame: Any, cells: tuple[str, ...]) -> str:
+        geometry = find_grid(frame, len(cells), len(cells[0]))
+        if geometry is None:
+            raise ValueError("the grid is not in view any more: lay it out and read again")
+        palette = learn_palette([(extract_patches(frame, geometry), "".join(cells))])
+        palette.save(palette_path())
+        self.palette = palette
+        return f"Colours saved to {palette_path()}"
+
+    def _snapshot(self) -> np.ndarray:
+        source = self.camera()
+        if source is None:
+            rec = open_recording(RECORDINGS["nizam"])
+            if rec.calib_image is None:
+                raise ValueError(NO_CAMERA)
+            import cv2
+
+            image = cv2.imread(str(rec.calib_image))
+            if image is None:
+                raise ValueError(NO_CAMERA)
+            return np.asarray(image)
+        with source:
+            for frame in source:
+                return frame.image
+        raise ValueError("the camera gave no picture")
+
+
+def open_companion(demo_games: bool = False) -> Companion:
+    return Companion(GameStore(paths.database_path()), demo_games=demo_games)
