@@ -1,0 +1,53 @@
+"""The touchscreen (Kivy): screens that draw ``companion.view`` values and send taps.
+
+Importing this package does not import Kivy; ``run_app`` and ``write_screenshots`` set Kivy
+up first (``env.prepare_kivy``), then build the app (``app.CompanionApp``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .env import prepare_kivy
+
+SCREENSHOT_SIZES = ((800, 480), (1280, 800))
+
+
+def run_app(
+    start_game: Callable[[dict[str, Any]], Any],
+    *,
+    games: Callable[[], Sequence[Any]] | None = None,
+    resume_game: Callable[[int], Any] | None = None,
+    calibration: Any = None,
+    export_record: Callable[[int], str] | None = None,
+    size: tuple[int, int] | None = None,
+    fullscreen: bool | None = None,
+) -> None:
+    """Open the touchscreen and run until it is closed. See ``app.CompanionApp`` for what
+    each argument must do; ``calibration`` is a ``calibration.CalibrationHooks``."""
+    prepare_kivy(size=size, fullscreen=fullscreen)
+    from .app import CompanionApp
+
+    CompanionApp(
+        start_game,
+        games=games,
+        resume_game=resume_game,
+        calibration=calibration,
+        export_record=export_record,
+    ).run()
+
+
+def write_screenshots(
+    directory: str | Path,
+    sizes: Sequence[tuple[int, int]] = SCREENSHOT_SIZES,
+    **kwargs: Any,
+) -> list[Path]:
+    """Every screen as ``<screen>_<W>x<H>.png`` in ``directory`` at each size; the keyword
+    arguments are ``run_app``'s, plus ``headers`` and ``play`` (see ``screenshots.py``)."""
+    biggest = (max(w for w, _ in sizes), max(h for _, h in sizes))
+    prepare_kivy(size=biggest, fullscreen=False, virtual_keyboard=False, max_fps=0)
+    from .screenshots import write_screenshots as write
+
+    return write(directory, sizes, **kwargs)

@@ -1,0 +1,228 @@
+"""The touchscreen app: the screens, the poll of the session, and the way taps reach it.
+
+The app is handed everything it talks to, so tests (and the demo) pass their own:
+
+- ``start_game(header) -> controller``: a new game from the start screen's header
+  (``{"game": "nizam", "players": ["Ann", "Bob"], "options": {…}}``, see ``start.py``);
+  the controller is a ``TableController`` or a ``SandsController`` (``companion.view``).
+- ``games() -> [StoredGame]``: the saved games, newest first (``GameStore.games``).
+- ``resume_game(game_id) -> controller``: reopen a saved game.
+- ``calibration``: ``CalibrationHooks`` for the calibration wizard.
+- ``export_record(game_id) -> str``: write the game record somewhere; returns where.
+
+Controllers are asked for ``view()`` and ``camera()`` on the main thread about 30 times a
+second, so those must be cheap reads of what the session already has. ``tap`` runs on the
+worker thread, one at a time, in the order of the taps. A controller may have ``close()``;
+it is called when the players leave the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import NumericProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.view import SandsView
+
+from . import theme
+from .calibration import CalibrationHooks, CalibrationScreen
+from .gameover import GameOverScreen
+from .sands import SandsScreen
+from .start import StartScreen
+from .table import TableScreen
+from .widgets import Banner
+from .worker import Worker
+
+POLL_INTERVAL = 1 / 30
+
+
+class CompanionApp(App):
+    scale = NumericProperty(1.0)
+    title = "Nizam companion"
+
+    def __init__(
+        self,
+        start_game: Callable[[dict[str, Any]], Any],
+        *,
+        games: Callable[[], Sequence[Any]] | None = None,
+        resume_game: Callable[[int], Any] | None = None,
+        calibration: CalibrationHooks | None = None,
+        export_record: Callable[[int], str] | None = None,
+        poll_interval: float = POLL_INTERVAL,
+        size: tuple[int, int] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.root_size = size  # None: fill the window; else a fixed size at its bottom-left
+        self._start_game = start_game
+        self._games = games
+        self._resume_game = resume_game
+        self._export_record = export_record
+        self.calibration_hooks = calibration
+        self.poll_interval = poll_interval
+        self.controller: Any = None
+        self.worker = Worker(self.show_error)
+        self._last_error = ""
+        self._last_message = ""
+        self._before_calibration = "start"
+
+    @property
+    def can_resume(self) -> bool:
+        return self._resume_game is not None
+
+    @property
+    def can_export(self) -> bool:
+        return self._export_record is not None
+
+    # Building -------------------------------------------------------------------------
+
+    def build(self) -> FloatLayout:
+        from kivy.core.window import Window
+
+        # The screens draw no background of their own: clearing is free, a full-screen
+        # rectangle is not (a software GL fills every pixel of every layer).
+        Window.clearcolor = theme.BACKGROUND
+        if self.root_size is None:
+            root = FloatLayout()
+        else:
+            root = FloatLayout(size_hint=(None, None), size=self.root_size, pos=(0, 0))
+        root.bind(size=self._resized)
+        self._resized(root, Window.size if self.root_size is None else self.root_size)
+        self.manager = ScreenManager(transition=NoTransition())
+        self.start_screen = StartScreen(name="start")
+        self.table_screen = TableScreen(name="table")
+        self.sands_screen = SandsScreen(name="sands")
+        self.calibration_screen = CalibrationScreen(self.calibration_hooks, name="calibration")
+        self.gameover_screen = GameOverScreen(name="gameover")
+        for screen in (self.start_screen, self.table_screen, self.sands_screen,
+                       self.calibration_screen, self.gameover_screen):
+            self.manager.add_widget(screen)
+        root.add_widget(self.manager)
+        self.banner = Banner()
+        root.add_widget(self.banner)
+        self._poll = Clock.schedule_interval(self.refresh, self.poll_interval)
+        return root
+
+    def _resized(self, _window: Any, size: tuple[int, int]) -> None:
+        self.scale = theme.ui_scale(*size)
+
+    def on_stop(self) -> None:
+        poll = getattr(self, "_poll", None)
+        if poll is not None:
+            poll.cancel()
+        self.worker.close()
+        self._close_controller()
+
+    # The poll ---------------------------------------------------------------------------
+
+    def refresh(self, *_: Any) -> None:
+        """Show what the session has now; errors go to the banner, the app keeps running."""
+        screen = self.manager.current_screen
+        refresh = getattr(screen, "refresh", None)
+        if refresh is None:
+            return
+        try:
+            refresh()
+        except Exception as err:  # a session fault must not take the screen down
+            text = f"{type(err).__name__}: {err}" if not isinstance(err, ValueError) else str(err)
+            if text != self._last_error:
+                self._last_error = text
+                self.show_error(text)
+            return
+        self._last_error = ""
+        view = getattr(screen, "view", None)
+        message = getattr(view, "message", "")
+        if message != self._last_message:
+            self._last_message = message
+            if message:
+                self.banner.say(message)
+
+    def show_error(self, err: Exception | str) -> None:
+        self.banner.say(str(err))
+
+    def notify(self, text: str) -> None:
+        self.banner.say(text, tone="info")
+
+    # Games ----------------------------------------------------------------------------
+
+    def send(self, action: str, *args: Any) -> None:
+        """A tap for the current game, committed by the session off the main thread."""
+        controller = self.controller
+        if controller is None:
+            return
+        self.worker.submit(lambda: controller.tap(action, *args), lambda _r: self.refresh())
+
+    def begin_game(self, header: dict[str, Any]) -> None:
+        self.worker.submit(lambda: self._start_game(header), self.attach)
+
+    def resume_game(self, game_id: int) -> None:
+        resume = self._resume_game
+        if resume is None:
+            return
+        self.worker.submit(lambda: resume(game_id), self.attach)
+
+    def attach(self, controller: Any) -> None:
+        self._close_controller()
+        self.controller = controller
+        self.show_game()
+
+    def show_game(self) -> None:
+        controller = self.controller
+        if controller is None:
+            self.manager.current = "start"
+            return
+        sands = isinstance(controller.view(), SandsView)
+        screen = self.sands_screen if sands else self.table_screen
+        if screen.controller is not controller:
+            screen.attach(controller)
+        self.manager.current = screen.name
+
+    def game_over(self, view: Any) -> None:
+        self.gameover_screen.show(view)
+        self.manager.current = "gameover"
+
+    def leave_game(self) -> None:
+        self._close_controller()
+        self.table_screen.attach(None)
+        self.sands_screen.attach(None)
+        self.manager.current = "start"
+
+    def _close_controller(self) -> None:
+        controller, self.controller = self.controller, None
+        close = getattr(controller, "close", None)
+        if callable(close):
+            try:
+                close()
+            except Exception as err:  # leaving must work even when closing fails
+                self.show_error(err)
+
+    def load_past_games(self, done: Callable[[Sequence[Any]], None]) -> None:
+        games = self._games
+        if games is None:
+            done([])
+            return
+        self.worker.submit(games, done)
+
+    def export_record(self, game_id: int, done: Callable[[str], None] | None = None) -> None:
+        export = self._export_record
+        if export is None:
+            return
+        self.worker.submit(
+            lambda: export(game_id),
+            done or (lambda where: self.notify(f"Game record saved: {where}")),
+        )
+
+    # Calibration --------------------------------------------------------------------------
+
+    def open_calibration(self) -> None:
+        if self.manager.current != "calibration":
+            self._before_calibration = self.manager.current
+        self.manager.current = "calibration"
+
+    def close_calibration(self) -> None:
+        self.manager.current = self._before_calibration

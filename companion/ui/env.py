@@ -1,0 +1,45 @@
+"""Kivy's settings, made before Kivy is imported (it reads its environment on import)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def prepare_kivy(
+    size: tuple[int, int] | None = None,
+    fullscreen: bool | None = None,
+    virtual_keyboard: bool | None = None,
+    max_fps: int | None = None,
+) -> None:
+    """Set Kivy up for the companion; call it before anything imports ``kivy``.
+
+    Kivy must not read the companion's command line (``KIVY_NO_ARGS``). On a Raspberry Pi
+    the app fills the screen and docks an on-screen keyboard for the players' names.
+    """
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # SDL2's own clipboard: the others Kivy tries first (xclip, xsel, …) are not installed
+    # on a Pi and each failed probe logs a traceback.
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
+    pi = on_raspberry_pi()
+    from kivy.config import Config
+
+    if size is not None:
+        Config.set("graphics", "width", str(size[0]))
+        Config.set("graphics", "height", str(size[1]))
+    if fullscreen if fullscreen is not None else pi:
+        Config.set("graphics", "fullscreen", "auto")
+    if virtual_keyboard if virtual_keyboard is not None else pi:
+        Config.set("kivy", "keyboard_mode", "systemanddock")
+    if max_fps is not None:
+        Config.set("graphics", "maxfps", str(max_fps))
+    # A right click must not leave a red multitouch dot; Esc must not quit mid-game.
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+    Config.set("kivy", "exit_on_escape", "0")

@@ -1,0 +1,160 @@
+"""The Desert Sands screen: the stones left in the bag, each call's chance of success, expected
+points and chance to win (the best call marked), both scores against the 16 line, and buttons
+for the call and for the stone that came out. It draws ``SandsView`` values and sends taps."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Line, Rectangle
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.widget import Widget
+
+from companion.view import SandsView
+
+from . import theme
+from .screen import GameScreen
+from .textures import text_texture
+
+
+class StoneButton(Button):
+    stone = StringProperty("red")
+
+
+class BagRow(BoxLayout):
+    stone = StringProperty("red")
+    count = StringProperty("0")
+
+
+class CallRow(BoxLayout):
+    stone = StringProperty("red")
+    success = StringProperty("")
+    points = StringProperty("")
+    win = StringProperty("")
+    best = BooleanProperty(False)
+    screen = ObjectProperty(None, allownone=True)
+
+
+class ScoreBars(Widget):
+    """Both players' scores as bars, with the winning line (D5: 16) drawn across them."""
+
+    scale = NumericProperty(1.0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.names: tuple[str, ...] = ()
+        self.scores: tuple[int, ...] = ()
+        self.active = -1
+        self.target = 16
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._redraw, size=self._redraw, scale=self._redraw)
+
+    def show(self, names: tuple[str, ...], scores: tuple[int, ...], active: int,
+             target: int) -> None:
+        state = (tuple(names), tuple(scores), active, target)
+        if state != (self.names, self.scores, self.active, self.target):
+            self.names, self.scores, self.active, self.target = state
+            self._redraw()
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        n = max(1, len(self.scores))
+        lane = self.height / n
+        name_w = self.width * 0.22
+        number_w = self.width * 0.08
+        bar_x = self.x + name_w
+        bar_w = self.width - name_w - number_w
+        top = max(self.target + 4, *(s + 1 for s in self.scores)) if self.scores else 20
+        unit = bar_w / top
+        font = int(min(lane * 0.6, 20 * self.scale))
+        with self.canvas:
+            for i, (name, score) in enumerate(zip(self.names, self.scores, strict=True)):
+                y = self.top - (i + 1) * lane
+                ink = theme.ACCENT if i == self.active else theme.TEXT
+                tex = text_texture(name, font, ink, i == self.active)
+                Color(1, 1, 1, 1)
+                width = min(tex.width, name_w - 6)
+                Rectangle(texture=tex, pos=(self.x, y + (lane - tex.height) / 2),
+                          size=(width, tex.height))
+                Color(*theme.PANEL)
+                Rectangle(pos=(bar_x, y + lane * 0.15), size=(bar_w, lane * 0.7))
+                Color(*theme.player_colour(i))
+                Rectangle(pos=(bar_x, y + lane * 0.15), size=(unit * score, lane * 0.7))
+                tex = text_texture(str(score), font, theme.TEXT)
+                Color(1, 1, 1, 1)
+                Rectangle(texture=tex, pos=(self.right - tex.width, y + (lane - tex.height) / 2),
+                          size=tex.size)
+            line_x = bar_x + unit * self.target
+            Color(*theme.BAD)
+            Line(points=[line_x, self.y, line_x, self.top], width=max(2.0, 2 * self.scale))
+            tex = text_texture(str(self.target), int(font * 0.8), theme.BAD)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(line_x + 4, self.top - tex.height), size=tex.size)
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+def percent(p: float) -> str:
+    """A chance as players read it; "…" while it is not known yet (NaN).
+
+    >>> percent(0.4567), percent(1.0), percent(float("nan"))
+    ('46%', '100%', '…')
+    """
+    return "…" if math.isnan(p) else f"{p * 100:.0f}%"
+
+
+class SandsScreen(GameScreen):
+    bag_total = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bag_rows: dict[str, BagRow] = {}
+        self.call_rows: dict[str, CallRow] = {}
+        self.drawn_buttons: dict[str, StoneButton] = {}
+        for stone in theme.STONES:
+            row = BagRow(stone=stone)
+            self.ids.bag.add_widget(row)
+            self.bag_rows[stone] = row
+            call = CallRow(stone=stone, screen=self)
+            self.ids.calls.add_widget(call)
+            self.call_rows[stone] = call
+            button = StoneButton(stone=stone, text=stone)
+            button.bind(on_release=lambda _b, s=stone: self.send("drawn", s))
+            self.ids.drawn.add_widget(button)
+            self.drawn_buttons[stone] = button
+
+    def show(self, view: SandsView) -> None:
+        name = view.players[view.active]
+        called = view.called
+        self.ids.turn.text = f"{name} to call" if not view.ended else "The game is over"
+        for stone in theme.STONES:
+            self.bag_rows[stone].count = str(view.bag.get(stone, 0))
+            odds = view.calls.get(stone)
+            row = self.call_rows[stone]
+            row.success = percent(odds.p_success) if odds else "-"
+            row.points = f"{odds.expected_points:.2f}" if odds else "-"
+            row.win = percent(odds.p_win) if odds else "-"
+            row.best = stone == view.best and not called
+            row.ids.call.disabled = bool(called) or view.ended or view.bag.get(stone, 0) == 0
+            self.drawn_buttons[stone].disabled = (
+                not called or view.ended or view.bag.get(stone, 0) == 0
+            )
+        self.bag_total = str(sum(view.bag.values()))
+        self.ids.scores.show(view.players, view.scores, view.active, view.target)
+        if view.problem:
+            self.ids.status.text = f"[color=#ff5252]{view.problem}[/color]"
+        elif view.ended:
+            self.ids.status.text = ""
+        elif called:
+            self.ids.status.text = f"{name} called {called}: which stone came out of the bag?"
+        else:
+            best = f" (best: {view.best})" if view.best else ""
+            self.ids.status.text = f"{name}: name a colour{best}"
+        self.ids.last.text = view.last

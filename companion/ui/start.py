@@ -1,0 +1,221 @@
+"""The start screen: choose the game, the players and the rule options; continue a saved game;
+browse past games.
+
+Starting a game hands a header to the app's ``start_game`` in the form of DESIGN.md's
+``recording/game.json``: ``{"game": "nizam", "players": ["Ann", "Bob"], "options": {…}}``;
+The Desert Sands adds its bag instead of options: ``"bag": {"red": 12, …}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from . import theme
+from .widgets import Sheet, running_app, scale
+
+MIN_PLAYERS, MAX_PLAYERS = 1, 5
+SANDS_PLAYERS = 2
+BAG_DEFAULT = 12
+
+
+class OptionRow(BoxLayout):
+    title = StringProperty("")
+
+    def __init__(self, key: str, value: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.key = key
+        self.value = value
+        self.title = theme.OPTION_TITLES[key]
+        self.buttons: dict[str, Any] = {}
+        for choice in theme.RULE_OPTIONS[key]:
+            default = " (default)" if choice == theme.RULE_OPTIONS[key][0] else ""
+            button = Factory.ChoiceButton(
+                text=choice + default, group=f"option-{key}",
+                state="down" if choice == value else "normal",
+                size_hint_x=0.25,
+            )
+            button.bind(on_release=lambda _b, c=choice: self.choose(c))
+            self.add_widget(button)
+            self.buttons[choice] = button
+
+    def choose(self, choice: str) -> None:
+        self.value = choice
+        for name, button in self.buttons.items():
+            button.state = "down" if name == choice else "normal"
+
+
+class StoneCount(BoxLayout):
+    stone = StringProperty("red")
+    count = NumericProperty(BAG_DEFAULT)
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+def describe_game(game: Any) -> str:
+    """One line for a stored game (``companion.store.StoredGame``) in the past-games list."""
+    header: Mapping[str, Any] = game.header
+    title = theme.GAME_TITLES.get(str(header.get("game")), str(header.get("game")))
+    players = header.get("names") or header.get("players") or []
+    if isinstance(players, int):
+        players = [f"Player {i + 1}" for i in range(players)]
+    when = str(game.started)[:16].replace("T", " ")
+    state = "finished" if game.finished else "not finished"
+    return f"#{game.id} {title}: {', '.join(map(str, players))}\n{when} · {state}"
+
+
+class StartScreen(Screen):
+    game = StringProperty("nizam")
+    count = NumericProperty(2)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.options: dict[str, str] = {k: v[0] for k, v in theme.RULE_OPTIONS.items()}
+        self.past: list[Any] = []
+        self.game_buttons: dict[str, Any] = {}
+        for game, title in theme.GAME_TITLES.items():
+            button = Factory.ChoiceButton(text=title, group="game-choice",
+                                          state="down" if game == self.game else "normal")
+            button.bind(on_release=lambda _b, g=game: self.set_game(g))
+            self.ids.games.add_widget(button)
+            self.game_buttons[game] = button
+        self.name_inputs = [
+            Factory.NameInput(hint_text=f"Player {i + 1}") for i in range(MAX_PLAYERS)
+        ]
+        self.option_rows: dict[str, OptionRow] = {}
+        self.stone_counts = {s: StoneCount(stone=s) for s in theme.STONES}
+        self._layout()
+        self.show_past([])
+
+    # Choices ---------------------------------------------------------------------------
+
+    def set_game(self, game: str) -> None:
+        for name, button in self.game_buttons.items():
+            button.state = "down" if name == game else "normal"
+        for key, row in self.option_rows.items():
+            self.options[key] = row.value
+        self.game = game
+        if game == "sands":
+            self.count = SANDS_PLAYERS
+        self._layout()
+
+    def set_count(self, count: int) -> None:
+        if self.game == "sands":
+            count = SANDS_PLAYERS
+        self.count = max(MIN_PLAYERS, min(MAX_PLAYERS, count))
+        self._layout()
+
+    def _layout(self) -> None:
+        sands = self.game == "sands"
+        self.ids.fewer.disabled = sands or self.count <= MIN_PLAYERS
+        self.ids.more.disabled = sands or self.count >= MAX_PLAYERS
+        names = self.ids.names
+        names.clear_widgets()
+        for field in self.name_inputs[: self.count]:
+            names.add_widget(field)
+        box = self.ids.options
+        box.clear_widgets()
+        self.option_rows = {}
+        if sands:
+            box.add_widget(Factory.UiLabel(text="Stones in the bag (D1)", color=theme.MUTED))
+            for pair in (theme.STONES[:2], theme.STONES[2:]):
+                row = BoxLayout(size_hint_y=None, height=52 * scale(), spacing=12 * scale())
+                for stone in pair:
+                    count = self.stone_counts[stone]
+                    if count.parent is not None:
+                        count.parent.remove_widget(count)
+                    row.add_widget(count)
+                box.add_widget(row)
+        else:
+            for key in theme.GAME_OPTIONS[self.game]:
+                row = OptionRow(key, self.options[key])
+                box.add_widget(row)
+                self.option_rows[key] = row
+
+    def header(self) -> dict[str, Any]:
+        """The game the players chose, as DESIGN.md's recording/game.json writes it."""
+        names = [
+            field.text.strip() or f"Player {i + 1}"
+            for i, field in enumerate(self.name_inputs[: self.count])
+        ]
+        if self.game == "sands":
+            return {
+                "game": "sands",
+                "players": names,
+                "bag": {s: int(c.count) for s, c in self.stone_counts.items()},
+            }
+        options = {k: row.value for k, row in self.option_rows.items()}
+        return {"game": self.game, "players": names, "options": options}
+
+    # Buttons ---------------------------------------------------------------------------
+
+    def start_game(self) -> None:
+        running_app().begin_game(self.header())
+
+    def on_pre_enter(self, *_: Any) -> None:
+        running_app().load_past_games(self.show_past)
+
+    def show_past(self, games: Sequence[Any]) -> None:
+        self.past = list(games)
+        unfinished = self.unfinished()
+        app = running_app()
+        can_resume = unfinished is not None and app.can_resume
+        self.ids.resume.disabled = not can_resume
+        if can_resume:
+            title = theme.GAME_TITLES.get(str(unfinished.header.get("game")), "game")
+            self.ids.resume.text = f"Continue {title} #{unfinished.id}"
+        else:
+            self.ids.resume.text = "Continue (no saved game)"
+        self.ids.past.disabled = not self.past
+
+    def unfinished(self) -> Any:
+        return next((g for g in self.past if not g.finished), None)
+
+    def resume_game(self, game_id: int | None = None) -> None:
+        if game_id is None:
+            game = self.unfinished()
+            if game is None:
+                return
+            game_id = game.id
+        running_app().resume_game(game_id)
+
+    def open_past_games(self) -> Sheet:
+        app = running_app()
+        s = scale()
+        rows = GridLayout(cols=1, spacing=6 * s, size_hint_y=None)
+        rows.bind(minimum_height=rows.setter("height"))
+        content = BoxLayout(orientation="vertical", spacing=6 * s)
+        sheet = Sheet("Past games", content)
+        for game in self.past:
+            row = BoxLayout(size_hint_y=None, height=64 * s, spacing=6 * s)
+            label = Factory.Caption(text=describe_game(game), font_size=17 * s, shorten=False)
+            row.add_widget(label)
+            if not game.finished and app.can_resume:
+                button = Factory.BigButton(text="Continue", size_hint_x=None, width=170 * s,
+                                           height=60 * s)
+                button.bind(on_release=lambda _b, i=game.id: (sheet.dismiss(),
+                                                              self.resume_game(i)))
+                row.add_widget(button)
+            if app.can_export:
+                button = Factory.BigButton(text="Export record", size_hint_x=None,
+                                           width=170 * s, height=60 * s)
+                button.bind(on_release=lambda _b, i=game.id: app.export_record(i))
+                row.add_widget(button)
+            rows.add_widget(row)
+        scroller = ScrollView(do_scroll_x=False)
+        scroller.add_widget(rows)
+        close = Factory.BigButton(text="Close")
+        close.bind(on_release=lambda _b: sheet.dismiss())
+        content.add_widget(scroller)
+        content.add_widget(close)
+        return sheet.open()

@@ -1,0 +1,233 @@
+"""Small widgets the screens share: the error banner, pop-up menus, the cell picker, player
+markers and Pearl of the East's task cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+from kivy.lang import Builder
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.button import Button
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from . import theme
+from .textures import SEGMENTS, Snapshot, text_texture
+
+Builder.load_file(str(Path(__file__).with_name("common.kv")))
+
+
+def running_app() -> Any:
+    """The app these widgets belong to (``CompanionApp``)."""
+    return App.get_running_app()
+
+
+def scale() -> float:
+    return float(getattr(running_app(), "scale", 1.0))
+
+
+class Banner(Label):
+    """What went wrong, across the top; a tap or a few seconds clear it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._clear = Clock.create_trigger(lambda _dt: self.dismiss(), 10)
+
+    tone = StringProperty("error")
+
+    def say(self, text: str, tone: str = "error") -> None:
+        self.tone = tone
+        self.text = text
+        self._clear.cancel()
+        self._clear()
+
+    def dismiss(self) -> None:
+        self.text = ""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.text and self.collide_point(*touch.pos):
+            self.dismiss()
+            return True
+        return False
+
+
+class Sheet(FloatLayout):
+    """A modal pane over the app (inside its root widget, not the window, so the app is
+    self-contained at any size). A tap outside the pane closes it."""
+
+    title = StringProperty("")
+    box_hint = ListProperty([0.94, 0.94])
+
+    def __init__(self, title: str, content: Widget, size_hint: Sequence[float] = (0.94, 0.94),
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = title
+        self.box_hint = list(size_hint)
+        self.content = content
+        self.ids.box.add_widget(content)
+
+    def open(self) -> Sheet:
+        root = running_app().root
+        root.add_widget(self, index=1 if root.children else 0)  # under the error banner
+        return self
+
+    def dismiss(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        if self.ids.box.collide_point(*touch.pos):
+            super().on_touch_down(touch)
+        else:
+            self.dismiss()
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        super().on_touch_move(touch)
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        super().on_touch_up(touch)
+        return True
+
+
+class ChoicePopup(Sheet):
+    """A pane of big buttons; choosing one closes it and calls back."""
+
+    def __init__(self, title: str, choices: Sequence[tuple[str, Callable[[], None]]],
+                 cols: int = 1, **kwargs: Any) -> None:
+        box = GridLayout(cols=cols, spacing=6 * scale())
+        super().__init__(title, box, **kwargs)
+        for text, action in choices:
+            button = Factory.BigButton(text=text)
+            button.bind(on_release=lambda _b, a=action: self._choose(a))
+            box.add_widget(button)
+
+    def _choose(self, action: Callable[[], None]) -> None:
+        self.dismiss()
+        action()
+
+
+class GemButton(Button):
+    """A button the colour of a gem with its letter and name on it (never colour alone)."""
+
+    def __init__(self, letter: str, now: bool = False, **kwargs: Any) -> None:
+        colour = theme.gem_colour(letter)
+        name = theme.CELL_NAMES.get(letter, letter)
+        super().__init__(
+            text=f"[b][size={int(30 * scale())}]{letter}[/size][/b]\n{name}"
+                 + (" (read)" if now else ""),
+            markup=True,
+            halign="center",
+            font_size=17 * scale(),
+            background_normal="",
+            background_down="",
+            background_color=colour,
+            color=theme.ink_for(colour),
+            **kwargs,
+        )
+        self.letter = letter
+
+
+class CellPicker(Sheet):
+    """One tap on a cell opens this; one tap on a letter fixes the cell."""
+
+    def __init__(self, row: int, col: int, current: str, letters: Iterable[str],
+                 on_pick: Callable[[str], None], **kwargs: Any) -> None:
+        letters = list(letters)
+        grid = GridLayout(cols=min(6, len(letters) + 1), spacing=6 * scale())
+        name = theme.CELL_NAMES.get(current, current)
+        super().__init__(f"Row {row}, column {col} reads {current} ({name}). What card is there?",
+                         grid, **kwargs)
+        self.buttons: dict[str, Button] = {}
+        for letter in letters:
+            button = GemButton(letter, now=letter == current)
+            button.bind(on_release=lambda _b, x=letter: self._pick(x, on_pick))
+            grid.add_widget(button)
+            self.buttons[letter] = button
+        cancel = Factory.BigButton(text="Cancel")
+        cancel.size_hint_y = 1
+        cancel.bind(on_release=lambda _b: self.dismiss())
+        grid.add_widget(cancel)
+
+    def _pick(self, letter: str, on_pick: Callable[[str], None]) -> None:
+        self.dismiss()
+        on_pick(letter)
+
+
+class PlayerMarker(Widget):
+    """The player's marker as on the track: their colour and their number."""
+
+    number = NumericProperty(1)
+    active = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # Drawn once the layout has settled (a trigger), not on each of its steps.
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._redraw, size=self._redraw, number=self._redraw, active=self._redraw)
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        d = min(self.width, self.height) * 0.9
+        cx, cy = self.center
+        colour = theme.player_colour(int(self.number) - 1)
+        with self.canvas:
+            Color(*(theme.ACCENT if self.active else theme.DARK_INK))
+            Ellipse(pos=(cx - d / 2 - 2, cy - d / 2 - 2), size=(d + 4, d + 4), segments=SEGMENTS)
+            Color(*colour)
+            Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d), segments=SEGMENTS)
+            tex = text_texture(str(int(self.number)), int(d * 0.7), theme.ink_for(colour))
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
+
+
+class TaskStrip(Widget):
+    """A player's 8 task cards (P1): a done task is dimmed and struck through."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.left: tuple[str, ...] = tuple(theme.GEMS)
+        self._snapshot = Snapshot()
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def show(self, tasks_left: Iterable[str]) -> None:
+        left = tuple(tasks_left)
+        if left != self.left:
+            self.left = left
+            self._redraw()
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        n = len(theme.GEMS)
+        w = min(self.width / n, self.height * 0.8)
+        gap = max(1.0, w * 0.08)
+        with self._snapshot.drawing(self):
+            for i, letter in enumerate(theme.GEMS):
+                x = self.x + i * w
+                done = letter not in self.left
+                colour = theme.gem_colour(letter)
+                Color(*(colour[:3] + ((0.25,) if done else (1.0,))))
+                RoundedRectangle(pos=(x + gap, self.y + gap),
+                                 size=(w - 2 * gap, self.height - 2 * gap), radius=[gap * 2])
+                ink = theme.MUTED if done else theme.ink_for(colour)
+                tex = text_texture(letter, int(min(w, self.height) * 0.6), ink)
+                Color(1, 1, 1, 1)
+                Rectangle(texture=tex, pos=(x + (w - tex.width) / 2,
+                                            self.y + (self.height - tex.height) / 2),
+                          size=tex.size)
+                if done:
+                    Color(*theme.TEXT)
+                    Line(points=[x + gap, self.y + gap, x + w - gap, self.top - gap],
+                         width=max(1.5, w * 0.06))

@@ -1,0 +1,196 @@
+"""The app as a whole: the calibration wizard, every screen fitting the 7" display and a
+1280×800 one with big touch targets, the screenshots, and the helpers' doctests."""
+
+import doctest
+from dataclasses import replace
+
+import cv2
+import pytest
+
+from companion.view import PlayerView
+
+from .helpers import (
+    CORNERS,
+    SandsDouble,
+    TableDouble,
+    button,
+    camera_frame,
+    nizam_views,
+    pearl_view,
+    sands_views,
+    tap,
+    tap_cell,
+    window_button,
+)
+
+FIVE = ("Alexandra", "Bartholomew", "Catherine", "Dmitri", "Evangeline")
+
+
+def test_calibration_wizard_reads_fixes_and_saves_the_palette(start_app):
+    from companion.ui.calibration import CalibrationHooks
+
+    saved = []
+    read = ("RRO?Y", "CBVPR", "GGYOC", "BVPRO", "YGCBV")
+    hooks = CalibrationHooks(
+        read=lambda: (camera_frame(), CORNERS, read, ""),
+        save=lambda frame, cells: saved.append((frame.shape, cells)) or "palette.json",
+    )
+    driver = start_app(calibration=hooks)
+    tap(driver, button(driver.app.start_screen, "Calibrate"))
+    screen = driver.app.calibration_screen
+    tap(driver, button(screen, "Read the layout"))
+    assert screen.status == "1 cell unread: tap to choose."
+    assert button(screen, "Save the palette").disabled
+    tap_cell(driver, screen.ids.grid, 1, 4)
+    tap(driver, screen.picker.buttons["G"])
+    assert not button(screen, "Save the palette").disabled
+    tap(driver, button(screen, "Save the palette"))
+    assert saved == [((720, 1280, 3), ("RROGY",) + read[1:])]
+    assert screen.status == "Saved. palette.json"
+    tap(driver, button(screen, "Back"))
+    assert driver.app.manager.current == "start"
+
+
+def test_calibration_says_when_no_grid_is_found(start_app):
+    from companion.ui.calibration import CalibrationHooks
+
+    hooks = CalibrationHooks(read=lambda: (camera_frame(), None, None, "no card lattice in view"),
+                             save=lambda frame, cells: "")
+    driver = start_app(calibration=hooks)
+    driver.app.open_calibration()
+    tap(driver, button(driver.app.calibration_screen, "Read the layout"))
+    assert driver.app.calibration_screen.status == "No grid found: no card lattice in view"
+
+
+def test_calibration_without_hooks_says_it_is_not_available(start_app):
+    driver = start_app()
+    driver.app.open_calibration()
+    screen = driver.app.calibration_screen
+    assert screen.status == "Calibration is not available here."
+    assert button(screen, "Read the layout").disabled
+
+
+def crowded_games():
+    five = tuple(PlayerView(name, 38, 11) for name in FIVE)
+    nizam = replace(nizam_views()[4], players=five, active=4)
+    pearl = replace(pearl_view(), players=tuple(
+        replace(p, tasks_left=tuple("RYCV")) for p in five), active=2)
+    return {"nizam": nizam, "pearl": pearl}
+
+
+def visible(widget, root):
+    while widget is not None and widget is not root:
+        if widget.opacity == 0 or widget.height <= 0:
+            return False
+        widget = widget.parent
+    return True
+
+
+def check_layout(root, where):
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    width, height = root.size
+    problems = []
+    for w in root.walk():
+        if w is root or not visible(w, root):
+            continue
+        x, y = w.to_window(w.x, w.y)
+        if x < -1 or y < -1 or x + w.width > width + 1 or y + w.height > height + 1:
+            problems.append(f"{where}: {w.__class__.__name__} {getattr(w, 'text', '')!r} "
+                            f"at {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f} is off the screen")
+        if isinstance(w, Button) and (w.width < 48 or w.height < 48):
+            problems.append(f"{where}: button {w.text!r} is {w.width:.0f}x{w.height:.0f}")
+        if isinstance(w, Label) and w.text:
+            tw, th = w.texture_size
+            if tw > w.width + 1 or th > w.height + 1:
+                problems.append(f"{where}: text {w.text[:30]!r} ({tw}x{th}) is cut "
+                                f"in {w.width:.0f}x{w.height:.0f}")
+    return problems
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_every_screen_fits_and_every_button_is_a_big_touch_target(start_app, size):
+    games = crowded_games()
+
+    def start_game(header):
+        if header["game"] == "sands":
+            return SandsDouble(sands_views())
+        return TableDouble([games[header["game"]]], frame=camera_frame(), corners=CORNERS)
+
+    driver = start_app(size=size, start_game=start_game, games=lambda: [],
+                       resume_game=lambda i: None)
+    app = driver.app
+    problems = []
+    start = app.start_screen
+    for game in ("Nizam", "Pearl of the East", "The Desert Sands"):
+        tap(driver, button(start, game))
+        if game == "Nizam":
+            for _ in range(4):
+                start.set_count(start.count + 1)
+            driver.settle()
+        problems += check_layout(app.root, f"start/{game}")
+    for game in ("Nizam", "Pearl of the East", "The Desert Sands"):
+        tap(driver, button(start, game))
+        tap(driver, button(start, "Start the game"))
+        problems += check_layout(app.root, game)
+        if game != "The Desert Sands":
+            app.table_screen.cell_tapped(1, 1)
+            driver.settle()
+            problems += check_layout(app.root, f"{game} picker")
+            app.table_screen.picker.dismiss()
+            tap(driver, window_button(driver, "Menu"))
+            problems += check_layout(app.root, f"{game} menu")
+            tap(driver, window_button(driver, "Back to the game"))
+        app.game_over(app.controller.view())
+        driver.settle()
+        problems += check_layout(app.root, f"{game} over")
+        tap(driver, button(app.gameover_screen, "New game"))
+    app.open_calibration()
+    driver.settle()
+    problems += check_layout(app.root, "calibration")
+    assert problems == []
+
+
+def test_write_screenshots_renders_every_screen(tmp_path):
+    from companion.ui import write_screenshots
+
+    def start_game(header):
+        if header["game"] == "sands":
+            return SandsDouble(sands_views())
+        if header["game"] == "pearl":
+            return TableDouble([pearl_view()])
+        return TableDouble(nizam_views(), frame=camera_frame(), corners=CORNERS)
+
+    played = []
+    paths = write_screenshots(tmp_path, sizes=((800, 480),), start_game=start_game,
+                              play=lambda controller: played.append(controller))
+    names = sorted(p.name for p in paths)
+    assert names == sorted(f"{n}_800x480.png" for n in (
+        "start", "nizam", "nizam_fix_cell", "nizam_over", "pearl", "pearl_fix_cell",
+        "pearl_over", "sands", "sands_over", "calibration"))
+    assert len(played) == 3
+    image = cv2.imread(str(tmp_path / "nizam_800x480.png"))
+    assert image.shape == (480, 800, 3) and image.std() > 20
+    assert not list(tmp_path.glob(".*"))
+
+
+def test_an_app_bigger_than_the_window_is_refused():
+    from kivy.base import EventLoop
+
+    from companion.ui.app import CompanionApp
+    from companion.ui.driver import AppDriver
+
+    EventLoop.ensure_window()
+    w, h = EventLoop.window.size
+    with pytest.raises(ValueError, match="too small"):
+        AppDriver(CompanionApp(lambda header: None), (w + 1, h))
+
+
+@pytest.mark.parametrize("module", ["theme", "geometry", "track", "table", "sands", "gameover"])
+def test_doctests(module):
+    import importlib
+
+    mod = importlib.import_module(f"companion.ui.{module}")
+    result = doctest.testmod(mod)
+    assert result.failed == 0 and (result.attempted > 0)

@@ -1,0 +1,123 @@
+"""The start screen, driven by touches: the game, the players, the rule options (N2, N8,
+N10), The Desert Sands' bag (D1), continuing a saved game and the past games."""
+
+from types import SimpleNamespace
+
+from .helpers import TableDouble, button, nizam_views, tap, window_button
+
+
+def stored(id, game, finished):
+    return SimpleNamespace(id=id, header={"game": game, "players": 2, "names": ["Ann", "Bob"]},
+                           started="2026-11-30T10:00:00.000+00:00", finished=finished, events=4)
+
+
+def test_N1_N2_N8_N10_start_a_nizam_game_with_names_count_and_options(start_app):
+    headers = []
+
+    def start_game(header):
+        headers.append(header)
+        return TableDouble(nizam_views())
+
+    driver = start_app(start_game=start_game)
+    start = driver.app.start_screen
+    tap(driver, button(start, "+"))
+    start.name_inputs[0].text = "Ann"
+    start.name_inputs[2].text = "Cid"
+    for choice in ("keep", "rising", "leave"):
+        tap(driver, button(start, choice))
+    tap(driver, button(start, "Start the game"))
+    assert headers == [{
+        "game": "nizam",
+        "players": ["Ann", "Player 2", "Cid"],
+        "options": {"setup_lines": "keep", "bonus": "rising", "cascades": "leave"},
+    }]
+    assert driver.app.manager.current == "table"
+    assert driver.app.table_screen.ids.turn.text == "Turn 1: Ann to play"
+
+
+def test_N1_player_count_stays_between_1_and_5(start_app):
+    driver = start_app()
+    start = driver.app.start_screen
+    tap(driver, button(start, "-"))
+    assert start.count == 1 and button(start, "-").disabled
+    for _ in range(4):
+        tap(driver, button(start, "+"))
+    assert start.count == 5 and button(start, "+").disabled
+    assert len(start.ids.names.children) == 5
+
+
+def test_P2_P7_pearl_offers_setup_lines_and_cascades_but_no_bonus(start_app):
+    headers = []
+    driver = start_app(start_game=lambda h: headers.append(h))
+    start = driver.app.start_screen
+    tap(driver, button(start, "Pearl of the East"))
+    texts = {getattr(w, "text", "") for w in start.walk()}
+    assert "rising" not in texts and "keep" in texts
+    tap(driver, button(start, "Start the game"))
+    assert headers[0]["game"] == "pearl"
+    assert headers[0]["options"] == {"setup_lines": "replace", "cascades": "score"}
+
+
+def test_D1_sands_has_two_players_and_a_configurable_bag(start_app):
+    headers = []
+    driver = start_app(start_game=lambda h: headers.append(h))
+    start = driver.app.start_screen
+    tap(driver, button(start, "+"))
+    tap(driver, button(start, "The Desert Sands"))
+    assert start.count == 2
+    assert start.ids.fewer.disabled and start.ids.more.disabled
+    lilac = start.stone_counts["lilac"]
+    minus = next(w for w in lilac.walk() if getattr(w, "text", None) == "-")
+    tap(driver, minus)
+    tap(driver, button(start, "Start the game"))
+    assert headers == [{"game": "sands", "players": ["Player 1", "Player 2"],
+                        "bag": {"red": 12, "yellow": 12, "green": 12, "lilac": 11}}]
+
+
+def test_continue_the_newest_unfinished_game(start_app):
+    resumed = []
+    games = [stored(3, "sands", "2026-11-30T11:00"), stored(2, "nizam", None)]
+
+    def resume(game_id):
+        resumed.append(game_id)
+        return TableDouble(nizam_views())
+
+    driver = start_app(games=lambda: games, resume_game=resume)
+    driver.settle()
+    tap(driver, button(driver.app.start_screen, "Continue Nizam #2"))
+    assert resumed == [2]
+    assert driver.app.manager.current == "table"
+
+
+def test_past_games_list_and_export(start_app):
+    exported = []
+    games = [stored(3, "sands", "2026-11-30T11:00"), stored(2, "nizam", None)]
+    driver = start_app(games=lambda: games, resume_game=lambda i: None,
+                       export_record=lambda i: exported.append(i) or f"/tmp/game-{i}.jsonl")
+    driver.settle()
+    tap(driver, button(driver.app.start_screen, "Past games"))
+    sheet = driver.app.root.children[1]
+    text = " ".join(getattr(w, "text", "") for w in sheet.walk())
+    assert "#3 The Desert Sands: Ann, Bob" in text and "not finished" in text
+    exports = [w for w in sheet.walk() if getattr(w, "text", "") == "Export record"]
+    tap(driver, exports[0])
+    assert exported == [3]
+    assert driver.app.banner.text == "Game record saved: /tmp/game-3.jsonl"
+    tap(driver, window_button(driver, "Close"))
+    assert sheet.parent is None
+
+
+def test_no_saved_game_means_no_continue(start_app):
+    driver = start_app(games=lambda: [], resume_game=lambda i: None)
+    driver.settle()
+    assert button(driver.app.start_screen, "Continue (no saved game)").disabled
+
+
+def test_a_game_that_cannot_start_says_why_and_stays(start_app):
+    def start_game(header):
+        raise ValueError("no camera found: plug one in or play the demo")
+
+    driver = start_app(start_game=start_game)
+    tap(driver, button(driver.app.start_screen, "Start the game"))
+    assert driver.app.manager.current == "start"
+    assert driver.app.banner.text == "no camera found: plug one in or play the demo"

@@ -1,0 +1,178 @@
+"""The Nizam and Pearl of the East screen, driven by touches: the turn's buttons reach the
+session in order, a misread cell is fixed through the picker, verdicts and scoring show,
+and the game ends on the game-over screen."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from .helpers import (
+    CORNERS,
+    TableDouble,
+    button,
+    camera_frame,
+    export_at_game_over,
+    nizam_views,
+    pearl_view,
+    start_game_on_screen,
+    tap,
+    tap_cell,
+    window_button,
+)
+
+
+@pytest.fixture
+def table(start_app):
+    """``table(controller, **app_kwargs)``: the app on the Nizam screen of a scripted game."""
+    return lambda controller, **kwargs: start_game_on_screen(start_app, controller, **kwargs)
+
+
+def test_N3_N5_draw_paid_with_three_end_turn_and_undo_reach_the_session_in_order(table):
+    game = TableDouble(nizam_views())
+    driver, screen = table(game)
+    assert screen.ids.turn.text == "Turn 1: Ann to play"
+    tap(driver, button(screen, "Draw"))
+    assert screen.ids.turn.text == "Turn 2: Bob to play"
+    tap(driver, button(screen, "Paid with 3 cards"))
+    tap(driver, button(screen, "End turn"))
+    tap(driver, button(screen, "Undo"))
+    assert game.taps == [("draw",), ("wildcard",), ("end_turn",), ("undo",)]
+    assert screen.ids.turn.text == "Turn 2: Bob to play"
+
+
+def test_N4_legal_shift_shows_its_payment_and_cells(table):
+    game = TableDouble(nizam_views())
+    game.index = 2
+    driver, screen = table(game)
+    assert "OK" in screen.ids.verdict.text and "r3<, paid with 1 emerald" in screen.ids.verdict.text
+    marks = screen.ids.grid.marks
+    assert marks.verdict == ((3, 1), (3, 2), (3, 3)) and marks.verdict_legal
+
+
+def test_N4_illegal_shift_says_why_and_a_misread_can_be_confirmed(table):
+    game = TableDouble(nizam_views())
+    game.index = 4
+    driver, screen = table(game)
+    assert "Not allowed:" in screen.ids.verdict.text
+    assert "Cid has no card to pay for it" in screen.ids.verdict.text
+    assert "Put it back: shift column 2 down" in screen.ids.verdict.text
+    assert not screen.ids.grid.marks.verdict_legal
+    tap(driver, button(screen, "It was a misread"))
+    assert game.taps == [("confirm_misread",)]
+
+
+def test_N7_N8_last_turn_combinations_are_highlighted_with_their_points(table):
+    game = TableDouble(nizam_views())
+    game.index = 3
+    driver, screen = table(game)
+    assert screen.ids.scored.text == "Last turn [b]+3[/b]: 3 emerald +3"
+    assert screen.ids.grid.marks.combinations == ((((3, 1), (3, 2), (3, 3)), "+3"),)
+    assert [row.score for row in screen._rows] == ["0", "3", "0"]
+    assert screen.ids.track.scores == (0, 3, 0)
+    assert screen.ids.prompt.text == "Take the highlighted cards to the discard pile."
+
+
+def test_N11_N12_deck_discard_and_run_outs_are_shown(table):
+    driver, screen = table(TableDouble(nizam_views()))
+    assert screen.ids.counts.text == "Deck 65 · Discard 0 · Deck ran out 0 of 3 times"
+
+
+def test_fix_a_misread_cell_through_the_picker(table):
+    game = TableDouble(nizam_views())
+    driver, screen = table(game)
+    tap_cell(driver, screen.ids.grid, 2, 3)
+    picker = screen.picker
+    assert picker.parent is not None
+    assert "Row 2, column 3 reads V" in picker.title
+    tap(driver, picker.buttons["C"])
+    assert picker.parent is None
+    assert game.taps == [("fix", 2, 3, "C")]
+    assert screen.ids.grid.cells[1] == "CBCPR"
+
+
+def test_fix_a_cell_tapped_on_the_camera_picture(table):
+    game = TableDouble(nizam_views(), frame=camera_frame(), corners=CORNERS)
+    driver, screen = table(game)
+    grid = screen.ids.grid
+    assert grid._placement is not None
+    tap_cell(driver, grid, 5, 1)
+    tap(driver, screen.picker.buttons["."])
+    assert game.taps == [("fix", 5, 1, ".")]
+
+
+def test_camera_picture_is_shown_upright_in_its_colours(table):
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    frame[:360] = (0, 0, 255)  # BGR red on top
+    frame[360:] = (255, 0, 0)  # blue below
+    game = TableDouble(nizam_views(), frame=frame, corners=None)
+    driver, screen = table(game)
+    grid = screen.ids.grid
+    pixels = driver.pixels()
+    h = pixels.shape[0]
+    x = int(grid.center_x)
+    top = pixels[h - int(grid.center_y + grid.height * 0.12), x]
+    bottom = pixels[h - int(grid.center_y - grid.height * 0.12), x]
+    assert top[0] > 200 and top[2] < 60
+    assert bottom[2] > 200 and bottom[0] < 60
+
+
+def test_a_cell_misread_stays_told_by_its_letter(table):
+    view = nizam_views()[0]
+    unsure = replace(view, grid=("?ROGY",) + view.grid[1:],
+                     confidence=((0.2,) + (0.9,) * 4,) + ((0.9,) * 5,) * 4)
+    game = TableDouble([unsure])
+    driver, screen = table(game)
+    assert screen.ids.grid._letter(1, 1) == "?"
+    assert screen.ids.grid._unsure(1, 1) and not screen.ids.grid._unsure(1, 2)
+
+
+def test_N12_N13_game_over_shows_the_winner_and_exports_the_record(table):
+    exported = []
+    game = TableDouble(nizam_views())
+    game.index = 4
+    driver, screen = table(game, export_record=lambda i: exported.append(i) or "/tmp/g7.jsonl")
+    tap(driver, button(screen, "It was a misread"))
+    over = export_at_game_over(driver, "Bob wins!")
+    assert exported == [7]
+    assert over.ids.status.text == "Game record saved: /tmp/g7.jsonl"
+    tap(driver, button(over, "Back to the table"))
+    assert driver.app.manager.current == "table"
+    assert button(screen, "Draw").disabled
+    tap(driver, window_button(driver, "Menu"))
+    tap(driver, window_button(driver, "Leave this game (it is saved)"))
+    assert driver.app.manager.current == "start" and game.closed
+
+
+def test_P1_P4_pearl_shows_tasks_struck_through_and_the_pearl(table):
+    driver, screen = table(TableDouble([pearl_view()]))
+    ann, bob = screen._rows
+    assert ann.ids.tasks.left == tuple("ROYGCBVP")
+    assert bob.ids.tasks.left == tuple("RYCV")
+    assert screen.ids.grid.marks.pearl == (2, 3)
+    assert screen.ids.track.scores == (0, 4) and screen.ids.track.length == 9
+    tap_cell(driver, screen.ids.grid, 2, 3)
+    assert "*" in screen.picker.buttons
+
+
+def test_a_session_error_shows_in_the_banner_and_the_app_keeps_running(table):
+    class Failing(TableDouble):
+        def tap(self, action, *args):
+            raise ValueError("the game database is locked by another program")
+
+    game = Failing(nizam_views())
+    driver, screen = table(game)
+    tap(driver, button(screen, "Draw"))
+    assert driver.app.banner.text == "the game database is locked by another program"
+    tap(driver, driver.app.banner)
+    assert driver.app.banner.text == ""
+
+
+def test_the_session_answer_to_a_refused_tap_is_shown(table):
+    views = nizam_views()
+    refused = replace(views[0], message="N3: nothing to undo")
+    game = TableDouble([views[0], refused], advance_on=("undo_refused",))
+    driver, screen = table(game)
+    game.index = 1
+    driver.settle()
+    assert driver.app.banner.text == "N3: nothing to undo"
