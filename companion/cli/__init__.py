@@ -8,12 +8,24 @@ Each ``*_cmd`` module adds its subcommand with ``register(subparsers)`` and sets
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from . import calibrate_cmd, demo_cmd, detect_cmd, doctor_cmd, replay_cmd, rules_cmd, sands_cmd
+from . import (
+    app_cmd,
+    calibrate_cmd,
+    demo_cmd,
+    detect_cmd,
+    doctor_cmd,
+    replay_cmd,
+    rules_cmd,
+    sands_cmd,
+)
 
-COMMANDS = (rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, replay_cmd, doctor_cmd, demo_cmd)
+COMMANDS = (
+    app_cmd, rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, replay_cmd, doctor_cmd, demo_cmd
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="Nizam table companion. With no command it starts the companion itself.",
     )
+    app_cmd.add_arguments(parser)  # `companion --screenshot DIR` and the like start the app
+    parser.set_defaults(handler=app_cmd.run)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)
@@ -28,10 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Kivy parses sys.argv as its own unless told not to; the command line is ours.
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["demo", *(argv or [])])
     try:
         return int(args.handler(args))
     except (ValueError, OSError) as err:

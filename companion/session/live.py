@@ -305,6 +305,7 @@ class TableSession:
             winners=tuple(winners(game, rules)) if rules and t.phase == OVER else (),
             message=self.message,
             options=game.options.to_json(),
+            game_id=self.game_id,
         )
 
     def _prompt(self, t: TableState) -> str:

@@ -24,19 +24,27 @@ def run_app(
     export_record: Callable[[int], str] | None = None,
     size: tuple[int, int] | None = None,
     fullscreen: bool | None = None,
+    initial: Callable[[], Any] | None = None,
+    seconds: float | None = None,
 ) -> None:
     """Open the touchscreen and run until it is closed. See ``app.CompanionApp`` for what
     each argument must do; ``calibration`` is a ``calibration.CalibrationHooks``."""
     prepare_kivy(size=size, fullscreen=fullscreen)
     from .app import CompanionApp
 
-    CompanionApp(
+    app = CompanionApp(
         start_game,
         games=games,
         resume_game=resume_game,
         calibration=calibration,
         export_record=export_record,
-    ).run()
+        initial=initial,
+    )
+    if seconds is not None:  # a timed run: smoke tests, a shop-window show
+        from kivy.clock import Clock
+
+        Clock.schedule_once(lambda _dt: app.stop(), seconds)
+    app.run()
 
 
 def write_screenshots(

@@ -53,6 +53,7 @@ class CompanionApp(App):
         resume_game: Callable[[int], Any] | None = None,
         calibration: CalibrationHooks | None = None,
         export_record: Callable[[int], str] | None = None,
+        initial: Callable[[], Any] | None = None,
         poll_interval: float = POLL_INTERVAL,
         size: tuple[int, int] | None = None,
         **kwargs: Any,
@@ -63,6 +64,7 @@ class CompanionApp(App):
         self._games = games
         self._resume_game = resume_game
         self._export_record = export_record
+        self._initial = initial
         self.calibration_hooks = calibration
         self.poll_interval = poll_interval
         self.controller: Any = None
@@ -106,6 +108,8 @@ class CompanionApp(App):
         self.banner = Banner()
         root.add_widget(self.banner)
         self._poll = Clock.schedule_interval(self.refresh, self.poll_interval)
+        if self._initial is not None:  # e.g. the demo, when there is no camera
+            self.worker.submit(self._initial, self.attach)
         return root
 
     def _resized(self, _window: Any, size: tuple[int, int]) -> None:

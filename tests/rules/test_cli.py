@@ -167,6 +167,8 @@ def test_P9_demo_pearl_reports_tasks(capsys):
     assert code == 0 and "tasks left" in out and "wins" in out
 
 
-def test_demo_runs_with_no_arguments(capsys):
-    code, out, _ = run(capsys)
-    assert code == 0 and "seed" in out.splitlines()[0]
+def test_no_arguments_starts_the_app_and_demo_is_its_own_command():
+    from companion.cli import app_cmd, build_parser, demo_cmd
+
+    assert build_parser().parse_args([]).handler is app_cmd.run
+    assert build_parser().parse_args(["demo"]).handler is demo_cmd.run
