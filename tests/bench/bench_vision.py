@@ -1,0 +1,264 @@
+"""Vision benchmark: grid finding and cell reading on synthetic scenes across every
+condition, a hand over the grid, the real photos in ../shared/data, and speed on one core.
+
+    .venv/bin/python tests/bench/bench_vision.py [--scenes 300] [--hands 90] [--seed 1]
+
+Prints figures; asserts nothing. The palette is learned from two calm synthetic layouts,
+as a player calibrates once; scenes are then shot under light, tilt and clutter it never saw.
+A "wrong" cell is a class letter that is not the truth; "sure" means at or above the
+palette's own confidence threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from calibration import learn_palette  # noqa: E402
+from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
+from tests.vision.scenes import (  # noqa: E402
+    GEMS,
+    corner_error,
+    cube_photos,
+    gem_palette,
+    set_card_photos,  # noqa: E402
+)
+from vision.cells import extract_patches, extract_table_patches  # noqa: E402
+from vision.lattice import find_grid, search_grid  # noqa: E402
+from vision.reader import read_grid  # noqa: E402
+from vision.synthetic import random_conditions, render_scene  # noqa: E402
+
+SIZES = [(5, 5)] * 8 + [(3, 4), (4, 4), (6, 6), (8, 8)]
+
+
+def say(*parts: object) -> None:
+    print("".join(str(p) for p in parts))
+
+
+def pct(a: float, b: float) -> str:
+    return f"{100.0 * a / b:.2f}%" if b else "-"
+
+
+def tally(reading, truth: tuple[str, ...]) -> Counter:
+    out: Counter = Counter()
+    for r, row in enumerate(truth):
+        for c, t in enumerate(row):
+            got = reading.cells[r][c]
+            out["cells"] += 1
+            if got == "?":
+                out["unsure"] += 1
+            elif got != t:
+                out["wrong"] += 1
+                out["wrong_sure"] += reading.confidence[r, c] >= SURE
+    return out
+
+
+def synthetic(args: argparse.Namespace, palette) -> list[np.ndarray]:
+    rng = np.random.default_rng(args.seed)
+    found = placed = 0
+    counts: Counter = Counter()
+    misses: list[str] = []
+    frames = []
+    drawing = 0.0
+    for i in range(args.scenes):
+        rows, cols = SIZES[i % len(SIZES)]
+        cond = random_conditions(rng, hand=False)
+        t0 = time.perf_counter()
+        scene = render_scene(rng, GEMS, rows, cols, cond)
+        drawing += time.perf_counter() - t0
+        if (rows, cols) == (5, 5) and len(frames) < args.timed:
+            frames.append(scene.image)
+        reading = read_grid(scene.image, palette, rows, cols)
+        where = (
+            f"  scene {i} {rows}x{cols} ({cond.cloth}, tilt {cond.tilt:.0f}, {cond.kelvin:.0f} K)"
+        )
+        if reading.cells is None:
+            misses.append(f"{where}: {reading.reason}")
+            continue
+        found += 1
+        if corner_error(reading.corners, scene.corners, cols) > 0.25:
+            misses.append(f"{where}: corners off")
+            continue
+        placed += 1
+        counts += tally(reading, scene.labels)
+    n, cells = args.scenes, counts["cells"]
+    say(
+        f"synthetic, no hand: {n} scenes (5x5, 3x4, 4x4, 6x6, 8x8), ",
+        f"{drawing / n * 1000:.0f} ms to draw each",
+    )
+    say(
+        f"  grid found: {pct(found, n)}; corners within 1/4 cell: {pct(placed, n)}",
+        " (target >= 99.5%)",
+    )
+    say(
+        f"  cells {cells}: wrong {counts['wrong']} = {pct(counts['wrong'], cells)}",
+        " (target <= 0.1%),",
+        f" wrong and sure {counts['wrong_sure']}, unsure '?' {pct(counts['unsure'], cells)}",
+    )
+    for line in misses[:10]:
+        say(line)
+    return frames
+
+
+def hands(args: argparse.Namespace, palette) -> None:
+    """Each scene twice from one seed: bare, and with a hand over it."""
+    rng = np.random.default_rng(args.seed + 1000)
+    readings = caused = caused_sure = covered = covered_unsure = 0
+    counts: Counter = Counter()
+    for _ in range(args.hands):
+        cond = random_conditions(rng, hand=True)
+        seed = int(rng.integers(2**31))
+        bare = render_scene(np.random.default_rng(seed), GEMS, 5, 5, replace(cond, hand=False))
+        handy = render_scene(np.random.default_rng(seed), GEMS, 5, 5, cond)
+        before = read_grid(bare.image, palette, 5, 5)
+        after = read_grid(handy.image, palette, 5, 5)
+        if after.cells is None:
+            continue
+        readings += 1
+        counts += tally(after, handy.labels)
+        for r in range(5):
+            for c in range(5):
+                got, truth = after.cells[r][c], handy.labels[r][c]
+                if handy.covered[r, c] > 0.5 and truth != ".":
+                    covered += 1
+                    covered_unsure += got == "?"
+                right_before = before.cells is not None and before.cells[r][c] == truth
+                if right_before and got not in "?." and got != truth:
+                    caused += 1
+                    caused_sure += after.confidence[r, c] >= SURE
+    say(
+        f"synthetic, a hand over the grid: {args.hands} scenes;",
+        f" a reading in {readings}, none in the rest",
+    )
+    say(
+        f"  cells the hand turned into a wrong gem: {caused},",
+        f" of them sure: {caused_sure} (target 0)",
+    )
+    say(f"  all wrong and sure cells in those readings (hand or not): {counts['wrong_sure']}")
+    say(
+        f"  cards more than half under the hand: {covered},",
+        f" read '?': {pct(covered_unsure, covered)}",
+    )
+
+
+def set_cards() -> None:
+    sets = set_card_photos()
+    say("set-cards-webcam (3x4 SET cards on black cloth):")
+    for photo, _ in sets:
+        g = find_grid(cv2.imread(str(photo)), 3, 4)
+        seen = 0 if g is None else int(g.seen.sum())
+        say(
+            f"  {photo.name}: grid {'found' if g is not None else 'NOT found'},",
+            f" cards in their cells {seen}/12",
+        )
+    for k, (photo, labels) in enumerate(sets):
+        image = cv2.imread(str(photo))
+        palette = learn_palette([(extract_patches(image, find_grid(image, 3, 4)), labels)])
+        right = unsure = wrong_sure = 0
+        for j, (other, truth) in enumerate(sets):
+            if j == k:
+                continue
+            reading = read_grid(cv2.imread(str(other)), palette, 3, 4)
+            got = "".join(reading.cells) if reading.cells else "?" * 12
+            conf = reading.confidence.ravel()
+            right += sum(a == b for a, b in zip(got, truth, strict=True))
+            unsure += got.count("?")
+            wrong_sure += sum(
+                a not in "?" and a != b and p >= SURE
+                for a, b, p in zip(got, truth, conf, strict=True)
+            )
+        say(
+            f"  colours learned on {photo.name}: the other three {right}/36 right,",
+            f" {unsure} unsure, {wrong_sure} wrong and sure",
+        )
+
+
+def cubes() -> None:
+    say("cube-photos (2x2 and 4x4 stickers in a robot):")
+    photos = cube_photos()
+    found = stickers = 0
+    for photo, n, _ in photos:
+        image = cv2.imread(str(photo))
+        g = find_grid(image, n, n)
+        found += g is not None
+        stickers += 0 if g is None else int(g.seen.sum())
+        if g is None:
+            say(
+                f"  {photo.parent.name}/{photo.name}: NOT found ({search_grid(image, n, n).reason})"
+            )
+    total = sum(n * n for _, n, _ in photos)
+    say(f"  grids found {found}/{len(photos)}; sticker outlines seen {stickers}/{total}")
+
+
+def speed(frames: list[np.ndarray], palette) -> None:
+    cv2.setNumThreads(1)
+    say(
+        "speed, one core (cv2.setNumThreads(1)), median per frame;",
+        " wall time and this thread's CPU time:",
+    )
+    for size, target in (((1280, 720), 15), ((640, 480), 6)):
+        parts: dict[str, list[float]] = {
+            "wall": [],
+            "cpu": [],
+            "find": [],
+            "cells": [],
+            "classify": [],
+        }
+        for frame in frames:
+            img = (
+                frame
+                if size == (1280, 720)
+                else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+            )
+            t0, c0 = time.perf_counter(), time.thread_time()
+            read_grid(img, palette, 5, 5)
+            parts["wall"].append(time.perf_counter() - t0)
+            parts["cpu"].append(time.thread_time() - c0)
+            c0 = time.thread_time()
+            g = find_grid(img, 5, 5)
+            parts["find"].append(time.thread_time() - c0)
+            if g is None:
+                continue
+            c0 = time.thread_time()
+            patches, table = extract_patches(img, g), extract_table_patches(img, g)
+            parts["cells"].append(time.thread_time() - c0)
+            c0 = time.thread_time()
+            palette.classify(patches, table)
+            parts["classify"].append(time.thread_time() - c0)
+        m = {k: 1000 * float(np.median(v)) if v else float("nan") for k, v in parts.items()}
+        say(
+            f"  {size[0]}x{size[1]}: read {m['wall']:.1f} ms wall, {m['cpu']:.1f} ms CPU",
+            f" (target <= {target} ms);",
+            f" CPU of its parts: find grid {m['find']:.1f}, cut cells {m['cells']:.1f},",
+            f" classify (calibration) {m['classify']:.1f}",
+        )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scenes", type=int, default=300)
+    p.add_argument("--hands", type=int, default=90)
+    p.add_argument("--timed", type=int, default=40, help="5x5 frames timed at each size")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    cv2.setNumThreads(1)
+    palette = gem_palette()
+    frames = synthetic(args, palette)
+    hands(args, palette)
+    set_cards()
+    cubes()
+    speed(frames, palette)
+
+
+if __name__ == "__main__":
+    main()

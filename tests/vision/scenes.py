@@ -1,0 +1,87 @@
+"""Shared test material: the gem colours synthetic scenes are drawn in, where the real
+photos are, and a palette learned from one clean synthetic layout."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import learn_palette
+from calibration.deck import NOMINAL_RGB
+from vision.cells import extract_patches
+from vision.lattice import find_grid
+from vision.synthetic import Conditions, render_scene
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT.parent / "shared" / "data"
+SET_CARDS = DATA / "set-cards-webcam"
+CUBES = DATA / "cube-photos"
+
+GEMS = {letter: (b, g, r) for letter, (r, g, b) in NOMINAL_RGB.items() if letter != "*"}
+CALM = Conditions(tilt=12.0, roll=4.0, jitter_mm=1.0, jitter_deg=1.5, cloth="felt", kelvin=5000.0)
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"real photos not here: {path}")
+    return path
+
+
+def set_card_photos() -> list[tuple[Path, str]]:
+    """(photo, colour letters R/G/P in reading order) for the 3 x 4 SET layouts."""
+    out = []
+    for photo in sorted(need(SET_CARDS).glob("*.png")):
+        lines = [ln for ln in photo.with_suffix(".txt").read_text().splitlines() if ln.strip()]
+        out.append(
+            (
+                photo,
+                "".join({"red": "R", "green": "G", "purple": "P"}[ln.split()[1]] for ln in lines),
+            )
+        )
+    return out
+
+
+def cube_photos() -> list[tuple[Path, int, list[str]]]:
+    """(photo, n, rows of sticker letters as seen) for every cube-face photo."""
+    out = []
+    for labels in sorted(need(CUBES).glob("*/labels.json")):
+        info = json.loads(labels.read_text())
+        for side in info["sides"].values():
+            out.append(
+                (
+                    labels.parent / side["image"],
+                    int(info["cube_size"]),
+                    list(side["labels_rowmajor_as_seen"]),
+                )
+            )
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def gem_palette():
+    """A palette learned from two calm synthetic layouts (the way a player calibrates)."""
+    rng = np.random.default_rng(11)
+    samples = []
+    for _ in range(2):
+        scene = render_scene(rng, GEMS, 5, 5, CALM)
+        geometry = find_grid(scene.image, 5, 5)
+        assert geometry is not None
+        samples.append((extract_patches(scene.image, geometry), "".join(scene.labels)))
+    return learn_palette(samples)
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray, cols: int) -> float:
+    """Largest corner distance, in cell widths."""
+    cell = np.linalg.norm(truth[1] - truth[0]) / cols
+    return float(np.abs(found - truth).max() / cell)
+
+
+def imread(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    assert image is not None, path
+    return image

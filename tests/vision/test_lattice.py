@@ -1,0 +1,120 @@
+"""Finding the lattice: synthetic scenes under each hard condition, and real photos nobody
+made for us (SET cards on black cloth, cube faces in a robot)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.cells import extract_patches
+from vision.lattice import find_grid, search_grid
+from vision.synthetic import render_scene
+from vision.visible import cards_in_view
+
+from .scenes import CALM, GEMS, corner_error, cube_photos, imread, set_card_photos
+
+CONDITIONS = {
+    "calm": CALM,
+    "tilt 35": replace(CALM, tilt=35.0, tilt_dir=70.0),
+    "roll 20": replace(CALM, roll=-20.0),
+    "crooked cards": replace(CALM, jitter_mm=4.0, jitter_deg=5.0),
+    "warm lamp": replace(CALM, kelvin=2700.0, exposure=0.8),
+    "daylight": replace(CALM, kelvin=6500.0, exposure=1.3),
+    "shadow": replace(CALM, shadow=True),
+    "glare": replace(CALM, glare=3),
+    "clutter": replace(CALM, clutter=6),
+    "gingham": replace(CALM, cloth="gingham"),
+    "dots": replace(CALM, cloth="dots"),
+    "stripes": replace(CALM, cloth="stripes", roll=8.0),
+    "floral": replace(CALM, cloth="floral"),
+    "empty cells": replace(CALM, empty=3),
+    "cheap camera": replace(CALM, noise=5.0, blur=1.2, jpeg=60),
+    "small grid": replace(CALM, fill=0.45),
+}
+
+
+@pytest.mark.parametrize("name", list(CONDITIONS))
+def test_grid_found_with_corners_on_the_cards(name):
+    rng = np.random.default_rng(sorted(CONDITIONS).index(name) + 100)
+    scene = render_scene(rng, GEMS, 5, 5, CONDITIONS[name])
+    geometry = find_grid(scene.image, 5, 5)
+    assert geometry is not None, search_grid(scene.image, 5, 5).reason
+    assert corner_error(geometry.corners, scene.corners, 5) < 0.2
+    # Each card's centre falls inside its own cell.
+    for r in range(5):
+        for c in range(5):
+            centre = scene.card_quads[r, c].mean(axis=0)
+            quad = geometry.cell_quad(r, c)
+            assert quad[:, 0].min() < centre[0] < quad[:, 0].max()
+            assert quad[:, 1].min() < centre[1] < quad[:, 1].max()
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (3, 4), (4, 3), (6, 6), (8, 8)])
+def test_any_lattice_from_2x2_to_8x8(rows, cols):
+    rng = np.random.default_rng(rows * 10 + cols)
+    scene = render_scene(rng, GEMS, rows, cols, replace(CALM, fill=0.85), size=(1280, 720))
+    geometry = find_grid(scene.image, rows, cols)
+    assert geometry is not None
+    assert (geometry.rows, geometry.cols) == (rows, cols)
+    assert corner_error(geometry.corners, scene.corners, cols) < 0.2
+
+
+def test_a_lattice_of_the_wrong_shape_is_refused():
+    rng = np.random.default_rng(5)
+    scene = render_scene(rng, GEMS, 3, 4, CALM)
+    result = search_grid(scene.image, 4, 4)
+    assert result.geometry is None
+    assert result.reason
+
+
+def test_a_bare_table_has_no_grid():
+    rng = np.random.default_rng(6)
+    scene = render_scene(rng, GEMS, 3, 3, replace(CALM, cloth="dots"), labels=("...", "...", "..."))
+    result = search_grid(scene.image, 3, 3)
+    assert result.geometry is None
+    assert result.reason
+
+
+def test_bad_sizes_and_frames_are_one_line_errors():
+    with pytest.raises(ValueError, match="out of range"):
+        find_grid(np.zeros((100, 100, 3), np.uint8), 1, 5)
+    with pytest.raises(ValueError, match="BGR uint8"):
+        find_grid(np.zeros((100, 100), np.uint8), 5, 5)
+
+
+def test_set_cards_all_twelve_found_each_in_its_cell():
+    for photo, _ in set_card_photos():
+        image = imread(photo)
+        geometry = find_grid(image, 3, 4)
+        assert geometry is not None, photo.name
+        assert geometry.seen.all(), photo.name
+        # SET cards are white on black cloth: bright card fills most of every cell's patch.
+        patches = extract_patches(image, geometry)
+        white = (patches.max(axis=3) > 90).reshape(12, -1).mean(axis=1)
+        assert (white > 0.4).all(), (photo.name, white)
+        w, h = geometry.card_size
+        assert 0.6 < w < 0.95 and 0.6 < h < 0.95
+
+
+def test_cube_faces_every_grid_found_every_sticker_in_its_cell():
+    for photo, n, labels in cube_photos():
+        image = imread(photo)
+        geometry = find_grid(image, n, n)
+        assert geometry is not None, photo
+        # Every sticker's outline is found: by the search, or by the closer look at its cell.
+        assert (geometry.seen | cards_in_view(image, geometry, only=~geometry.seen)).all(), photo
+        # The middle of each patch is sticker, and stickers of one class look alike more
+        # than stickers of different classes.
+        patches = extract_patches(image, geometry).astype(float)
+        colour = patches[:, 16:32, 16:32].reshape(n * n, -1, 3).mean(axis=1)
+        assert (colour.max(axis=1) > 60).all(), photo
+        letters = np.array(list("".join(labels)))
+        for a in set(letters):
+            same = colour[letters == a]
+            if len(same) > 1 and len(set(letters)) > 1:
+                inner = np.linalg.norm(same - same.mean(axis=0), axis=1).max()
+                others = colour[letters != a]
+                outer = np.linalg.norm(others - same.mean(axis=0), axis=1).min()
+                assert inner < outer, (photo, a)

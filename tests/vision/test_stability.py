@@ -1,0 +1,56 @@
+"""The stability filter: a reading counts only after k equal frames with no ``?``."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.reader import no_reading
+from vision.stability import StabilityFilter
+
+A = ("RG", "B.")
+B = ("RG", "BY")
+
+
+def test_a_reading_counts_after_k_equal_frames():
+    f = StabilityFilter(3)
+    assert [f.push(A) for _ in range(4)] == [None, None, A, A]
+    assert f.stable == A and f.run == 4
+
+
+def test_a_change_starts_the_count_again():
+    f = StabilityFilter(2)
+    assert [f.push(x) for x in (A, B, A, A)] == [None, None, None, A]
+
+
+def test_an_unsure_cell_or_no_grid_breaks_the_run():
+    f = StabilityFilter(2)
+    assert f.push(A) is None
+    assert f.push(("R?", "B.")) is None
+    assert f.push(A) is None
+    assert f.push(A) == A
+    assert f.push(None) is None
+    assert f.push(no_reading(2, 2, "hand")) is None
+    assert f.push(A) is None
+    assert f.stable == A  # the last stable reading is remembered
+
+
+def test_readings_with_cells_are_accepted_directly():
+    class Reading:
+        cells = A
+
+    f = StabilityFilter(1)
+    assert f.push(Reading()) == A
+
+
+def test_reset_forgets_the_run_only():
+    f = StabilityFilter(2)
+    f.push(A)
+    f.push(A)
+    f.reset()
+    assert f.run == 0 and f.stable == A
+    assert f.push(A) is None
+
+
+def test_k_must_be_positive():
+    with pytest.raises(ValueError, match="at least 1"):
+        StabilityFilter(0)

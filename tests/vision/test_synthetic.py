@@ -1,0 +1,74 @@
+"""The synthetic scene generator: seeded, truthful, and steady enough to film a game."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.synthetic import Conditions, kelvin_gains, random_conditions, render_scene
+
+from .scenes import CALM, GEMS
+
+
+def test_one_seed_one_picture():
+    a = render_scene(np.random.default_rng(3), GEMS, 5, 5)
+    b = render_scene(np.random.default_rng(3), GEMS, 5, 5)
+    assert np.array_equal(a.image, b.image) and a.labels == b.labels
+    c = render_scene(np.random.default_rng(4), GEMS, 5, 5)
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_same_seed_other_layout_keeps_camera_cloth_and_light():
+    # A recording films many layouts with one camera: only the cards may change.
+    rows_a = ("RRGGB", "BYYOO", "CCVVP", "PRGBY", "OCVPR")
+    rows_b = ("GRGGB", "BYYOO", "CCV.P", "PRGBY", "OCVPB")
+    a = render_scene(np.random.default_rng(9), GEMS, 5, 5, CALM, labels=rows_a)
+    b = render_scene(np.random.default_rng(9), GEMS, 5, 5, CALM, labels=rows_b)
+    assert np.allclose(a.corners, b.corners) and np.allclose(a.card_quads, b.card_quads)
+    same = np.all(a.image == b.image, axis=2)
+    assert same.mean() > 0.8  # the table and untouched cards are pixel for pixel equal
+
+
+def test_ground_truth_matches_the_picture():
+    rng = np.random.default_rng(5)
+    scene = render_scene(rng, GEMS, 4, 6, replace(CALM, empty=3), size=(960, 540))
+    assert scene.image.shape == (540, 960, 3) and scene.image.dtype == np.uint8
+    assert len(scene.labels) == 4 and all(len(r) == 6 for r in scene.labels)
+    assert sum(r.count(".") for r in scene.labels) == 3
+    assert set("".join(scene.labels)) <= set(GEMS) | {"."}
+    # The grid lies in the frame and the corners go round it clockwise from top left.
+    assert (
+        (scene.corners >= 0).all()
+        and (scene.corners[:, 0] < 960).all()
+        and (scene.corners[:, 1] < 540).all()
+    )
+    assert scene.corners[0, 0] < scene.corners[1, 0] and scene.corners[0, 1] < scene.corners[3, 1]
+    assert scene.covered.shape == (4, 6) and scene.covered.max() == 0.0
+
+
+def test_a_hand_covers_cards_and_says_which():
+    rng = np.random.default_rng(6)
+    scene = render_scene(rng, GEMS, 5, 5, replace(CALM, hand=True))
+    assert 0.9 < scene.covered.max() <= 1.0
+    assert (scene.covered < 0.01).sum() >= 5  # most of the grid stays in view
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_conditions_stay_within_the_required_ranges(seed):
+    c = random_conditions(np.random.default_rng(seed))
+    assert 0 <= c.tilt <= 35 and -20 <= c.roll <= 20
+    assert 2700 <= c.kelvin <= 6500
+    assert random_conditions(np.random.default_rng(seed), hand=True).hand
+
+
+def test_light_colour_tints_white():
+    warm, cold = kelvin_gains(2700), kelvin_gains(6500)
+    assert warm[2] / warm[0] > 2 > 1 > cold[2] / cold[0]
+    assert Conditions().white_balance == 5000.0
+
+
+def test_labels_of_the_wrong_shape_are_refused():
+    with pytest.raises(ValueError, match="2 rows of 2"):
+        render_scene(np.random.default_rng(1), GEMS, 2, 2, CALM, labels=("RG", "B"))

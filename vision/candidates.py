@@ -1,0 +1,278 @@
+"""Card-like quadrilaterals in a (downscaled) frame: the raw material the lattice is fitted to.
+
+A card or tile stands out from what surrounds it in *some* channel, but which one depends on
+the scene: white cards on dark cloth (brightness), coloured stickers on black plastic
+(chroma), cards on a busy tablecloth (their outline). So the frame is cut several ways and
+every closed region that is convex, nearly rectangular and of a plausible size becomes a
+candidate. Duplicates found by several cuts are merged; the number of cuts that found a
+region (``votes``) is kept as a hint of how clearly it stands out.
+
+>>> import numpy as np
+>>> img = np.zeros((240, 320, 3), np.uint8)
+>>> for x in (40, 120, 200):
+...     _ = cv2.rectangle(img, (x, 60), (x + 60, 150), (230, 230, 230), -1)
+>>> cands = find_candidates(img, expected_cells=3)
+>>> card = (np.abs(cands.areas / (61 * 91) - 1) < 0.1) & (np.abs(cands.centres[:, 1] - 105) < 2)
+>>> sorted(int(round(x)) for x in cands.centres[card, 0])
+[70, 150, 230]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MIN_FILL = 0.85  # contour area / its enclosing quadrilateral: round corners pass, discs do not
+MIN_SOLIDITY = 0.90  # contour area / convex hull: rejects L-shapes and notched regions
+PARALLEL = 0.94  # cosine: opposite sides of a card within 20 degrees of parallel ...
+SIDE_RATIO = 1.5  # ... and of like length, however the camera tilts
+MAX_ASPECT = 2.8  # a 2:3 card seen at 35 degrees tilt stays well below this; stripes do not
+MIN_SIDE = 7.0  # pixels in the working image; below this nothing can be read anyway
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Parallel arrays, one entry per candidate region (working-image pixels)."""
+
+    centres: np.ndarray  # (N, 2) float
+    areas: np.ndarray  # (N,) float, contour area
+    boxes: np.ndarray  # (N, 4, 2) float, corners of the enclosing quadrilateral, in order
+    votes: np.ndarray  # (N,) int, how many cuts found it
+
+    def __len__(self) -> int:
+        return len(self.areas)
+
+
+def _channels(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Brightness as the largest channel (saturated dark colours still stand out from black),
+    whiteness as the smallest (a white border stays apart from a saturated cloth under warm
+    light), and chroma (their difference)."""
+    # A light blur first: sensor noise and cloth weave would otherwise cut flat areas into
+    # thousands of specks (each a contour to look at) while a card's rim survives it.
+    b, g, r = cv2.split(cv2.GaussianBlur(img, (3, 3), 0))
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    return hi, lo, cv2.subtract(hi, lo)
+
+
+def _otsu(channel: np.ndarray) -> np.ndarray:
+    return cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+
+
+def _local(channel: np.ndarray, block: int) -> np.ndarray:
+    # Local contrast survives a shadow across the grid and a lamp's falloff.
+    return cv2.adaptiveThreshold(
+        channel, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -6
+    )
+
+
+def _outlines(channel: np.ndarray) -> np.ndarray:
+    """Regions enclosed by edges: cards that differ from a busy cloth in texture more than
+    in level."""
+    edges = cv2.Canny(channel, 40, 100)
+    return cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+
+
+CUTS = (
+    "colour",
+    "local_white",
+    "coarse_white",
+    "white",
+    "local_bright",
+    "outline",
+    "coarse_bright",
+    "coarse_outline",
+    "bright",
+    "dark",
+    "local_colour",
+    "outline_white",
+)
+FIRST_CUTS = CUTS[:3]  # enough for most frames; the rest when these leave the grid unclear
+
+
+class CandidateFinder:
+    """Runs cuts on one image on demand and keeps every region found so far, so a search
+    can start cheap and add cuts only when it needs them."""
+
+    def __init__(self, img: np.ndarray, expected_cells: int) -> None:
+        self.img = img
+        h, w = img.shape[:2]
+        self.max_area = 1.3 * h * w / max(1, expected_cells)
+        self.done: set[str] = set()
+        self.found: list[tuple[float, float, float, np.ndarray]] = []
+        self._fine: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._coarse: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._bright: np.ndarray | None = None
+
+    def add(self, names: Sequence[str]) -> Candidates:
+        """Run the cuts not run yet; all regions so far, merged."""
+        for name in names:
+            if name in self.done:
+                continue
+            self.done.add(name)
+            cut, f = self._cut(name)
+            self._collect(cut, f)
+        return _merge(self.found)
+
+    def _cut(self, name: str) -> tuple[np.ndarray, float]:
+        if name.startswith("coarse_"):
+            if self._coarse is None:
+                # At half size a fine check or weave averages out; cards keep their shape.
+                h, w = self.img.shape[:2]
+                self._coarse = _channels(
+                    cv2.resize(self.img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+                )
+            hi, lo, _ = self._coarse
+            block = (min(hi.shape) // 4) | 1
+            kind, f = name[len("coarse_") :], 2.0
+        else:
+            if self._fine is None:
+                self._fine = _channels(self.img)
+            hi, lo, chroma = self._fine
+            block = (min(hi.shape) // 4) | 1
+            kind, f = name, 1.0
+        if kind in ("bright", "dark"):
+            if self._bright is None:
+                self._bright = _otsu(hi)
+            return (self._bright if kind == "bright" else cv2.bitwise_not(self._bright)), f
+        makers = {
+            "white": lambda: _otsu(lo),
+            "colour": lambda: _otsu(chroma),
+            "local_bright": lambda: _local(hi, block),
+            "local_white": lambda: _local(lo, block),
+            # Saturation falls with the light: a shadowed card's field needs a local cut.
+            "local_colour": lambda: _local(chroma, block),
+            "outline": lambda: _outlines(hi),
+            # A yellow or pink field is as bright as the white border; not as white.
+            "outline_white": lambda: _outlines(lo),
+        }
+        if kind not in makers:
+            raise ValueError(f"unknown cut {name!r}")
+        return makers[kind](), f
+
+    def _collect(self, cut: np.ndarray, f: float) -> None:
+        min_side = MIN_SIDE / f
+        # No opening first: a card's white rim may be under two pixels wide here.
+        contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for k in _plausible(contours, min_side, self.max_area / (f * f)):
+            contour = contours[k]
+            area = cv2.contourArea(contour)
+            rect = cv2.minAreaRect(contour)
+            rw, rh = rect[1]
+            if min(rw, rh) < min_side or max(rw, rh) > MAX_ASPECT * min(rw, rh):
+                continue
+            # Fill of the best enclosing quadrilateral, not of the upright rectangle: seen
+            # at a slant a card is a parallelogram; a disc or a blob still fills too little.
+            if area < 0.65 * rw * rh:
+                continue
+            hull = cv2.convexHull(contour)
+            if area < MIN_SOLIDITY * cv2.contourArea(hull):
+                continue
+            quad = cv2.approxPolyN(hull, 4)
+            if area < MIN_FILL * cv2.contourArea(quad):
+                continue
+            quad = quad.reshape(4, 2).astype(np.float64)
+            if not _parallelogram(quad):
+                continue
+            centre = quad.mean(axis=0) * f
+            self.found.append((centre[0], centre[1], area * f * f, quad * f))
+
+
+def _parallelogram(quad: np.ndarray) -> bool:
+    """Opposite sides nearly parallel and of like length: a card seen at a slant, not a
+    region with a corner bitten off (by a glare spot, a shadow, a finger)."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    sides = ((x1 - x0, y1 - y0), (x2 - x1, y2 - y1), (x3 - x2, y3 - y2), (x0 - x3, y0 - y3))
+    for (ax, ay), (bx, by) in ((sides[0], sides[2]), (sides[1], sides[3])):
+        la, lb = math.hypot(ax, ay), math.hypot(bx, by)
+        if la <= 0 or lb <= 0 or max(la, lb) > SIDE_RATIO * min(la, lb):
+            return False
+        if -(ax * bx + ay * by) < PARALLEL * la * lb:  # opposite sides run opposite ways
+            return False
+    return True
+
+
+def find_candidates(img: np.ndarray, expected_cells: int, cuts: Sequence[str] = CUTS) -> Candidates:
+    """Card-like regions in ``img`` (BGR); ``expected_cells`` bounds how big one may be."""
+    return CandidateFinder(img, expected_cells).add(cuts)
+
+
+def _plausible(contours: Sequence[np.ndarray], min_side: float, max_area: float) -> np.ndarray:
+    """Indices of contours whose area and bounding box could belong to a card: all contours
+    at once in numpy, since a textured cloth gives thousands and most are specks."""
+    if not contours:
+        return np.zeros(0, int)
+    lengths = np.fromiter(map(len, contours), int, len(contours))
+    pts = np.concatenate(contours).reshape(-1, 2).astype(np.float64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    nxt = np.arange(1, len(pts) + 1)
+    nxt[np.cumsum(lengths) - 1] = starts  # each contour closes on its first point
+    cross = pts[:, 0] * pts[nxt, 1] - pts[nxt, 0] * pts[:, 1]
+    area = 0.5 * np.abs(np.add.reduceat(cross, starts))
+    lo = np.minimum.reduceat(pts, starts)
+    hi = np.maximum.reduceat(pts, starts)
+    side = hi - lo + 1
+    box = side[:, 0] * side[:, 1]
+    ok = (lengths >= 4) & (area >= min_side * min_side) & (area <= max_area)
+    # A card's rectangle fills at least half its upright bounding box (at 45 degrees).
+    ok &= (side.min(axis=1) >= min_side) & (area >= 0.4 * box)
+    return np.flatnonzero(ok)
+
+
+def _merge(found: list[tuple[float, float, float, np.ndarray]]) -> Candidates:
+    """One candidate per region: the same region found by several cuts counts once, with
+    votes. Cuts disagree on a region's extent (a local threshold bleeds, an edge cut
+    shrinks, another finds only a card's coloured field), so a group is represented by its
+    median-sized member."""
+    if not found:
+        return Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4, 2)), np.zeros(0, int))
+    centres = np.array([(x, y) for x, y, _, _ in found], float)
+    areas = np.array([a for _, _, a, _ in found], float)
+    boxes = np.array([b for _, _, _, b in found], float)
+    order = np.argsort(-areas, kind="stable")  # label i < j means i is at least as big
+    centres, areas, boxes = centres[order], areas[order], boxes[order]
+    first, second = _same_region_pairs(centres, areas)
+    label = np.arange(len(areas))
+    for _ in range(len(areas)):
+        low = np.minimum(label[first], label[second])
+        new = label.copy()
+        np.minimum.at(new, first, low)
+        np.minimum.at(new, second, low)
+        if np.array_equal(new, label):
+            break
+        label = new
+    heads, inverse, votes = np.unique(label, return_inverse=True, return_counts=True)
+    # Members come in descending area. A cut that bled makes a member too big, one that
+    # caught only part of the card (a shadow, a glossy patch) too small: take the biggest
+    # member not much bigger than the group's middle one.
+    rank = np.argsort(inverse, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(votes)[:-1]])
+    middle = areas[rank[starts + votes // 2]]
+    fits = areas[rank] <= 1.1 * middle[inverse[rank]]
+    first_fit = np.minimum.reduceat(np.where(fits, np.arange(len(rank)), len(rank)), starts)
+    idx = rank[first_fit]
+    return Candidates(centres[idx], areas[idx], boxes[idx], votes.astype(int))
+
+
+def _same_region_pairs(centres: np.ndarray, areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs of regions with nearly the same centre and area within a factor two.
+    A sweep along x: only regions closer in x than the largest radius are compared."""
+    radius = 0.2 * np.sqrt(areas)
+    by_x = np.argsort(centres[:, 0], kind="stable")
+    xs = centres[by_x, 0]
+    reach = int((np.searchsorted(xs, xs + radius.max(), side="right") - np.arange(len(xs))).max())
+    firsts, seconds = [], []
+    for off in range(1, reach):
+        i, j = by_x[:-off], by_x[off:]
+        d = np.hypot(*(centres[i] - centres[j]).T)
+        small = np.minimum(areas[i], areas[j])
+        ok = (d < 0.2 * np.sqrt(small)) & (np.maximum(areas[i], areas[j]) < 2.0 * small)
+        firsts.append(i[ok])
+        seconds.append(j[ok])
+    if not firsts:
+        return np.zeros(0, int), np.zeros(0, int)
+    return np.concatenate(firsts), np.concatenate(seconds)

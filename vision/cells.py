@@ -1,0 +1,108 @@
+"""Cut the grid's cells out of a frame as small top-down patches.
+
+A patch is one cell pitch square (the card and a little of the gap around it), warped so
+the card is upright and centred: where the lattice saw the card itself, on the card's own
+centre (cards lie a few millimetres off their place), else on the lattice point.
+
+>>> import numpy as np
+>>> from vision.lattice import GridGeometry
+>>> h = np.array([[100.0, 0, 10], [0, 100.0, 20], [0, 0, 1]])  # 100 px per cell
+>>> centres = np.stack(np.meshgrid(np.arange(2) + 0.5, np.arange(2) + 0.5), -1)
+>>> g = GridGeometry(2, 2, np.zeros((4, 2)), h, (0.8, 0.8), np.ones((2, 2), bool), centres)
+>>> frame = np.zeros((300, 300, 3), np.uint8); frame[120:220, 110:210] = 255  # cell (1, 1)
+>>> p = extract_patches(frame, g, size=16)
+>>> p.shape, bool(p[3].mean() > 240), int(p[0].max())
+((4, 16, 16, 3), True, 0)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .lattice import GridGeometry
+
+PATCH_SIZE = 48
+TABLE_OFFSET = 0.75  # table samples sit this many cell pitches outside the grid's edge
+
+
+def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The frame, halved while a cell would still cover two patch widths (so warping does
+    not skip pixels), and the homography onto it."""
+    pitch = float(np.sqrt(abs(np.linalg.det(geometry.homography[:2, :2]))))
+    img, h = frame, geometry.homography
+    while pitch > 2.5 * size and min(img.shape[:2]) > 64:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        # pixel centres: x_half = (x + 0.5) / 2 - 0.5
+        h = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ h
+        pitch /= 2
+    return img, h
+
+
+def _warp(img: np.ndarray, h: np.ndarray, centre: np.ndarray, size: int) -> np.ndarray:
+    """The one-pitch square of grid units around ``centre`` as a ``size`` px patch."""
+    step = 1.0 / size
+    to_grid = np.array(
+        [[step, 0, centre[0] - 0.5 + step / 2], [0, step, centre[1] - 0.5 + step / 2], [0, 0, 1]]
+    )
+    return cv2.warpPerspective(
+        img,
+        h @ to_grid,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def extract_patches(
+    frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE
+) -> np.ndarray:
+    """(rows*cols, size, size, 3) uint8 BGR, one patch per cell in reading order."""
+    img, h = _source(frame, geometry, size)
+    out = np.empty((geometry.rows * geometry.cols, size, size, 3), np.uint8)
+    for r in range(geometry.rows):
+        for c in range(geometry.cols):
+            out[r * geometry.cols + c] = _warp(img, h, geometry.card_centres[r, c], size)
+    return out
+
+
+def table_points(geometry: GridGeometry, per_side: int = 2) -> np.ndarray:
+    """Grid-unit centres of the table samples: ``per_side`` on each side of the grid, just
+    outside its edge (a few are plenty to know the cloth, and each costs reading time)."""
+    rows, cols = geometry.rows, geometry.cols
+    d = TABLE_OFFSET
+    along_c = (np.arange(per_side) + 0.5) * cols / per_side
+    along_r = (np.arange(per_side) + 0.5) * rows / per_side
+    pts = [(x, -d) for x in along_c] + [(x, rows + d) for x in along_c]
+    pts += [(-d, y) for y in along_r] + [(cols + d, y) for y in along_r]
+    return np.array(pts, float)
+
+
+def extract_table_patches(
+    frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE
+) -> np.ndarray:
+    """(M, size, size, 3) patches of bare table around the grid, only those wholly in the
+    frame (M may be 0)."""
+    centres = table_points(geometry)
+    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    quads = geometry.to_image(centres[:, None, :] + square[None])
+    keep = _within(quads, frame.shape)
+    if not keep.any():
+        return np.zeros((0, size, size, 3), np.uint8)
+    img, h = _source(frame, geometry, size)
+    return np.stack([_warp(img, h, centre, size) for centre in centres[keep]])
+
+
+def _within(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which quads (N, 4, 2) lie wholly inside an image of ``shape``."""
+    fh, fw = shape[:2]
+    x, y = quads[..., 0], quads[..., 1]
+    return np.all((x >= 0) & (y >= 0) & (x <= fw - 1) & (y <= fh - 1), axis=-1)
+
+
+def inside_frame(frame: np.ndarray, geometry: GridGeometry, margin: float = 0.15) -> np.ndarray:
+    """(rows, cols) bool: the cell's card lies in the frame, bar ``margin`` of its size."""
+    w, h = geometry.card_size
+    corner = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) * (0.5 - margin)
+    quads = geometry.to_image(geometry.card_centres[:, :, None, :] + corner)
+    return _within(quads, frame.shape)

@@ -1,0 +1,540 @@
+"""Find a rows x cols lattice of cards or tiles in a camera frame.
+
+Grid units: cell (r, c) covers ``[c, c+1] x [r, r+1]``, so a card's centre sits at
+``(c + 0.5, r + 0.5)``. ``GridGeometry.homography`` maps grid units to image pixels.
+
+How: card-like regions are found on a downscaled copy of the frame (``vision.candidates``).
+From a seed region, the nearest regions of like size give two lattice steps; the lattice
+grows outwards, each round mapping every region back into grid units through the current
+fit (affine while little is known, then a homography) and taking those that fall near a
+lattice point with a card-like size. Several seeds are tried and the lattice with the most
+cards in a rows x cols window wins. Cells under a hand or left empty are simply missing;
+the fit is rejected when too few cells back it, when the lattice seen is not rows x cols,
+or when it does not reach every row and column.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .candidates import CUTS, FIRST_CUTS, CandidateFinder, Candidates
+from .visible import card_in_cell
+
+WORK_PIXELS = 512 * 288  # size of the image the lattice is searched in
+SNAP = 0.24  # how far (grid units) a card centre may sit from its lattice point
+SNAP_AFFINE = 0.4  # ... while the lattice is still an affine guess
+MIN_SUPPORT = 0.4  # share of cells that must show a card for the lattice to count
+CONFIDENT_SUPPORT = 0.8  # with this share seen, stop looking for a better lattice
+MIN_CELL_FILL = 0.3  # a card covers at least this share of its cell (gaps up to 80% of a card)
+RING_PATTERN = 0.4  # this share of the cells around the grid alike to its cards: a pattern
+MAX_SEEDS = 12
+AXIS_COS = 0.9  # a neighbour lies along a side of the seed card within 25 degrees
+
+
+@dataclass(frozen=True, eq=False)
+class GridGeometry:
+    """Where the grid is in the frame.
+
+    ``corners``: TL TR BR BL of the outer boundary of the cards (image pixels).
+    ``homography``: grid units -> image pixels. ``card_size``: a card's width and height in
+    grid units. ``seen``: (rows, cols) bool, a card outline was found in that cell.
+    ``card_centres``: (rows, cols, 2) grid-unit centre of the card found in each cell
+    (the cell's own centre where none was seen).
+    """
+
+    rows: int
+    cols: int
+    corners: np.ndarray
+    homography: np.ndarray
+    card_size: tuple[float, float]
+    seen: np.ndarray
+    card_centres: np.ndarray
+    residual: float = 0.0
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """Grid-unit points (..., 2) -> image pixels."""
+        return _apply(self.homography, points)
+
+    def cell_quad(self, r: int, c: int) -> np.ndarray:
+        """The cell's whole pitch (card and half the gaps around it) as TL TR BR BL pixels."""
+        return self.to_image(np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], float))
+
+    def card_quad(self, r: int, c: int) -> np.ndarray:
+        """The card in cell (r, c), from the lattice's card size, as TL TR BR BL pixels."""
+        cx, cy = self.card_centres[r, c]
+        hw, hh = self.card_size[0] / 2, self.card_size[1] / 2
+        quad = [[cx - hw, cy - hh], [cx + hw, cy - hh], [cx + hw, cy + hh], [cx - hw, cy + hh]]
+        return self.to_image(np.array(quad, float))
+
+    @property
+    def support(self) -> float:
+        """Share of cells in which a card was seen."""
+        return float(self.seen.mean())
+
+    def __repr__(self) -> str:
+        corners = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in self.corners)
+        return f"<GridGeometry {self.rows}x{self.cols} corners=[{corners}] seen={self.seen.sum()}>"
+
+
+@dataclass(frozen=True)
+class GridSearch:
+    """What ``search_grid`` found: a geometry, or None and the reason."""
+
+    geometry: GridGeometry | None
+    reason: str = ""
+    candidates: Candidates | None = field(default=None, repr=False)
+    # Work-image pixels (where the candidates are) -> frame pixels.
+    to_frame: np.ndarray = field(default_factory=lambda: np.eye(3), repr=False)
+
+
+def find_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridGeometry | None:
+    """The rows x cols grid in ``frame`` (BGR), or None (``search_grid`` says why)."""
+    return search_grid(frame, rows, cols).geometry
+
+
+def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
+    """Look for the rows x cols grid; on failure the result carries a one-line reason."""
+    if not (2 <= rows <= 12 and 2 <= cols <= 12):
+        raise ValueError(f"grid size {rows}x{cols} out of range 2x2..12x12")
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("frame must be a BGR uint8 image")
+    work = downscale(frame)
+    # Pixel centres: work pixel i spans frame pixels around (i + 0.5) / s - 0.5.
+    sx, sy = work.shape[1] / frame.shape[1], work.shape[0] / frame.shape[0]
+    to_frame = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
+    finder = CandidateFinder(work, rows * cols)
+    best = GridSearch(None, "no card-like shapes in the image", None, to_frame)
+    for stage in (FIRST_CUTS, CUTS):
+        cands = finder.add(stage)
+        if len(cands) < 3:
+            continue
+        fits, reason = _fits(cands, rows, cols, work.shape)
+        for fit in fits:
+            geometry = _geometry(cands, fit, rows, cols, to_frame)
+            if geometry is None:
+                reason = "lattice fit is degenerate"
+            elif not _cards_in_cells(frame, geometry):
+                reason = "the lattice's cells hold no card-shaped things"
+            else:
+                break
+        else:
+            geometry = None
+        if geometry is None:
+            if best.geometry is None:
+                best = GridSearch(None, reason, cands, to_frame)
+            continue
+        if best.geometry is None or geometry.support > best.geometry.support:
+            best = GridSearch(geometry, "", cands, to_frame)
+        if geometry.support >= CONFIDENT_SUPPORT:
+            break
+    return best
+
+
+def _cards_in_cells(frame: np.ndarray, geometry: GridGeometry, sample: int = 3) -> bool:
+    """Look at a few cells where a card was seen, at full resolution and top-down: are they
+    card-shaped there too? (Small discs of a polka-dot cloth pass for cards on the small
+    image the lattice is searched in; not up close.)"""
+    seen = np.argwhere(geometry.seen)
+    picks = seen[np.linspace(0, len(seen) - 1, min(sample, len(seen))).round().astype(int)]
+    passed = sum(card_in_cell(frame, geometry, int(r), int(c)) for r, c in picks)
+    return 2 * passed >= len(picks)
+
+
+def _fits(
+    cands: Candidates, rows: int, cols: int, shape: tuple[int, ...]
+) -> tuple[list[_Fit], str]:
+    """Lattices grown from the likeliest seeds, placed as rows x cols windows, best first;
+    or none and the commonest reason."""
+    fits: list[_Fit] = []
+    reasons: list[str] = []
+    used = np.zeros(len(cands), bool)
+    for seed in _seed_order(cands):
+        if used[seed]:
+            continue
+        grown = _grow(cands, int(seed), rows, cols)
+        if grown is None:
+            continue
+        used[list(grown.cells.values())] = True
+        fit, why = _window(cands, grown, rows, cols, shape)
+        if fit is None:
+            reasons.append(why)
+            continue
+        fits.append(fit)
+        if len(fit.cells) >= CONFIDENT_SUPPORT * rows * cols:
+            break
+    fits.sort(key=lambda f: -f.score)
+    if not fits:
+        return [], max(reasons, key=reasons.count) if reasons else "no lattice of cards found"
+    return fits, ""
+
+
+def downscale(frame: np.ndarray, pixels: int = WORK_PIXELS) -> np.ndarray:
+    """Shrink to about ``pixels`` pixels (the same work for any aspect ratio): halvings
+    (cheap, no aliasing) first, then one linear step of less than two."""
+    img = frame
+    while img.shape[0] * img.shape[1] >= 4 * pixels:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    f = math.sqrt(pixels / (img.shape[0] * img.shape[1]))
+    if f < 1.0:
+        size = (max(1, round(img.shape[1] * f)), max(1, round(img.shape[0] * f)))
+        img = cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
+    return img
+
+
+# ---------------------------------------------------------------- lattice growing
+
+
+@dataclass
+class _Grown:
+    model: np.ndarray  # lattice (a, b) -> work pixels, 3x3
+    cells: dict[tuple[int, int], int]  # lattice point -> candidate index
+
+
+@dataclass
+class _Fit:
+    model: np.ndarray  # grid units -> work pixels
+    cells: dict[tuple[int, int], int]  # (row, col) -> candidate index
+    score: float
+    residual: float
+
+
+def _apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, float)
+    flat = pts.reshape(-1, 2)
+    out = flat @ m[:, :2].T + m[:, 2]
+    out = out[:, :2] / out[:, 2:3]
+    return out.reshape(pts.shape)
+
+
+def _fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
+    """Lattice -> image: a homography when the points span enough of a 2-D lattice, else an
+    affine map (a homography from few or nearly collinear points extrapolates wildly)."""
+    span_a = int(np.ptp(lat[:, 0])) + 1
+    span_b = int(np.ptp(lat[:, 1])) + 1
+    if len(lat) >= 6 and span_a >= 3 and span_b >= 3 or len(lat) >= 4 and span_a == span_b == 2:
+        h = _homography(lat, img)
+        if h is not None:
+            return h
+    if len(lat) < 3:
+        return None
+    design = np.column_stack([lat, np.ones(len(lat))])
+    sol, _, rank, _ = np.linalg.lstsq(design, img, rcond=None)
+    if rank < 3:
+        return None
+    return np.vstack([sol.T, [0.0, 0.0, 1.0]])
+
+
+def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """Least-squares homography src -> dst (direct linear transform on normalised points)."""
+
+    def norm(p: np.ndarray) -> np.ndarray:
+        c = p.mean(axis=0)
+        s = math.sqrt(2) / max(float(np.mean(np.hypot(*(p - c).T))), 1e-9)
+        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
+
+    ts, td = norm(src), norm(dst)
+    a = src * ts[0, 0] + ts[:2, 2]
+    b = dst * td[0, 0] + td[:2, 2]
+    n = len(a)
+    m = np.zeros((2 * n, 9))
+    m[0::2, 0:2], m[0::2, 2] = a, 1
+    m[0::2, 6:8], m[0::2, 8] = -a * b[:, :1], -b[:, 0]
+    m[1::2, 3:5], m[1::2, 5] = a, 1
+    m[1::2, 6:8], m[1::2, 8] = -a * b[:, 1:], -b[:, 1]
+    if len(m) < 9:  # four points: pad so the null vector is among the returned ones
+        m = np.vstack([m, np.zeros((9 - len(m), 9))])
+    _, _, vt = np.linalg.svd(m, full_matrices=False)
+    h = np.linalg.inv(td) @ vt[-1].reshape(3, 3) @ ts
+    if abs(h[2, 2]) < 1e-12 or abs(np.linalg.det(h)) < 1e-12:
+        return None
+    return h / h[2, 2]
+
+
+def _jacobian_area(m: np.ndarray, lat: np.ndarray) -> np.ndarray:
+    """Image area of one lattice cell around each lattice point (local |det J|)."""
+    p = _apply(m, lat)
+    pa = _apply(m, lat + [1e-2, 0])
+    pb = _apply(m, lat + [0, 1e-2])
+    ja, jb = (pa - p) / 1e-2, (pb - p) / 1e-2
+    return np.abs(ja[:, 0] * jb[:, 1] - ja[:, 1] * jb[:, 0])
+
+
+def _seed_order(c: Candidates) -> np.ndarray:
+    """Candidates with many like-sized neighbours first: they sit inside a lattice."""
+    side = np.sqrt(c.areas)
+    d = np.hypot(*(c.centres[:, None, :] - c.centres[None, :, :]).transpose(2, 0, 1))
+    ratio = c.areas[:, None] / c.areas[None, :]
+    like = (ratio > 0.6) & (ratio < 1.67) & (d < 3.0 * side[:, None]) & (d > 0.5 * side[:, None])
+    # Cards stand out in many cuts, and are seldom smaller than a cloth's dots or checks.
+    size = np.log2(c.areas / np.median(c.areas))
+    score = c.votes + 0.25 * np.minimum(like.sum(axis=1), 8) + np.clip(size, -2, 3)
+    return np.argsort(-score, kind="stable")[:MAX_SEEDS]
+
+
+def _initial_steps(c: Candidates, seed: int) -> tuple[int, int] | None:
+    """Two neighbours of the seed, one along each lattice axis. The seed card's own sides
+    show which way the axes run: under a steep tilt a diagonal step can be shorter than a
+    step along a column, so nearness alone would pick a skewed pair."""
+    side = math.sqrt(c.areas[seed])
+    vec = c.centres - c.centres[seed]
+    dist = np.hypot(vec[:, 0], vec[:, 1])
+    ratio = c.areas / c.areas[seed]
+    ok = (ratio > 0.55) & (ratio < 1.8) & (dist > 0.6 * side) & (dist < 3.2 * side)
+    box = c.boxes[seed]
+    picks = []
+    for edge in (box[1] - box[0], box[2] - box[1]):
+        unit = edge / max(float(np.hypot(*edge)), 1e-9)
+        along = np.abs(vec @ unit) >= AXIS_COS * np.maximum(dist, 1e-9)
+        idx = np.flatnonzero(ok & along)
+        if len(idx) == 0:
+            return None
+        picks.append(int(idx[np.argmin(dist[idx])]))
+    return picks[0], picks[1]
+
+
+def _grow(c: Candidates, seed: int, rows: int, cols: int) -> _Grown | None:
+    steps = _initial_steps(c, seed)
+    if steps is None:
+        return None
+    cells = {(0, 0): seed, (1, 0): steps[0], (0, 1): steps[1]}
+    limit = max(rows, cols) + 3  # a patterned cloth must not grow the lattice without end
+    model = None
+    for _ in range(4 * limit):
+        lat = np.array(list(cells.keys()), float)
+        model = _fit_model(lat, c.centres[list(cells.values())])
+        if model is None:
+            return None
+        # An affine guess is only good next to the cells it came from; a homography
+        # already knows the perspective and may reach further.
+        margin = 1 if np.allclose(model[2, :2], 0.0) else 3
+        new_cells = _snap(c, model, cells, limit, margin)
+        if new_cells is None:
+            return None
+        if new_cells == cells:
+            break
+        cells = new_cells
+    assert model is not None
+    return _Grown(model, cells)
+
+
+def _snap(
+    c: Candidates, model: np.ndarray, cells: dict[tuple[int, int], int], limit: int, margin: int
+) -> dict[tuple[int, int], int] | None:
+    """Candidates that fall on lattice points next to the current cells, one per point.
+
+    Seen in grid units, the cards of one grid all have about the same width and height and
+    sit square to the lattice (each a few degrees off at most); a cloth's dots and flowers,
+    spilled things and a hand do not, so those tests keep the lattice from wandering."""
+    try:
+        inv = np.linalg.inv(model)
+    except np.linalg.LinAlgError:
+        return None
+    lat = _apply(inv, c.centres)
+    boxes = _apply(inv, c.boxes)
+    if not (np.all(np.isfinite(lat)) and np.all(np.isfinite(boxes))):
+        return None
+    near = np.round(lat)
+    off = np.abs(lat - near).max(axis=1)
+    have = np.array(list(cells.keys()))
+    lo, hi = have.min(axis=0) - margin, have.max(axis=0) + margin
+    inside = np.all((near >= lo) & (near <= hi), axis=1)
+    inside &= np.all(near <= have.min(axis=0) + limit, axis=1)
+    inside &= np.all(near >= have.max(axis=0) - limit, axis=1)
+    size, square = _shape_in_grid(boxes)
+    ref = np.median(size[list(cells.values())], axis=0)
+    ratio = size / np.maximum(ref, 1e-9)
+    size_ok = np.all((ratio > 0.7) & (ratio < 1.4), axis=1) & np.all(size < 1.05, axis=1)
+    # An affine guess misses the perspective: a step further from the cells it knows lands
+    # a little off, more so the steeper the tilt.
+    snap = SNAP if margin > 1 else SNAP_AFFINE
+    ok = inside & size_ok & square & (off < snap)
+    cost = off + 0.3 * np.abs(np.log(np.maximum(ratio, 1e-9))).sum(axis=1)
+    pick = np.flatnonzero(ok)
+    # One candidate per lattice point: the cheapest.
+    pick = pick[np.argsort(cost[pick], kind="stable")]
+    keys = near[pick].astype(int)
+    _, first = np.unique(keys[:, 0] * 10007 + keys[:, 1], return_index=True)
+    if len(first) < 3:
+        return None
+    return {(int(keys[k, 0]), int(keys[k, 1])): int(pick[k]) for k in first}
+
+
+def _shape_in_grid(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For boxes (N, 4, 2) in grid units: their (width, height) along the grid's axes, and
+    whether their sides run within 15 degrees of those axes."""
+    e1 = boxes[:, 1] - boxes[:, 0]
+    e2 = boxes[:, 2] - boxes[:, 1]
+    ang = np.arctan2(e1[:, 1], e1[:, 0])
+    # Angle of the first side to the nearest axis (sides are a right angle apart in the
+    # image, and nearly so in grid units: perspective bends them little over one card).
+    tilt = np.abs((ang + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+    square = tilt < np.radians(15)
+    l1, l2 = np.hypot(*e1.T), np.hypot(*e2.T)
+    first_is_x = np.abs(e1[:, 0]) >= np.abs(e1[:, 1])
+    width = np.where(first_is_x, l1, l2)
+    height = np.where(first_is_x, l2, l1)
+    return np.stack([width, height], 1), square
+
+
+def _window(
+    c: Candidates, g: _Grown, rows: int, cols: int, shape: tuple[int, ...]
+) -> tuple[_Fit | None, str]:
+    """Orient the grown lattice (columns to the right, rows down) and place the rows x cols
+    window on it."""
+    lat = np.array(list(g.cells.keys()), float)
+    centre = lat.mean(axis=0)
+    p0 = _apply(g.model, centre[None])[0]
+    da = _apply(g.model, (centre + [1, 0])[None])[0] - p0
+    db = _apply(g.model, (centre + [0, 1])[None])[0] - p0
+    # Which lattice axis runs across the image: in-plane rotation is far below 45 degrees.
+    if abs(da[0]) * abs(db[1]) >= abs(da[1]) * abs(db[0]):
+        col_axis, row_axis, dc, dr = 0, 1, da, db
+    else:
+        col_axis, row_axis, dc, dr = 1, 0, db, da
+    sc = 1 if dc[0] > 0 else -1
+    sr = 1 if dr[1] > 0 else -1
+    rc = np.array([[sr * k[row_axis], sc * k[col_axis]] for k in g.cells], int)
+    idx = np.array(list(g.cells.values()))
+    r0, c0 = rc.min(axis=0)
+    span_r, span_c = rc.max(axis=0) - (r0, c0) + 1
+    if span_r < rows or span_c < cols:
+        if span_r >= cols and span_c >= rows and rows != cols:
+            return None, f"lattice runs {span_r}x{span_c}, expected {rows}x{cols}: camera turned?"
+        return (
+            None,
+            f"only {min(span_r, rows)} of {rows} rows and {min(span_c, cols)} of {cols} columns"
+            " seen",
+        )
+    best: tuple[int, float, int, int] | None = None
+    for wr in range(r0, r0 + span_r - rows + 1):
+        for wc in range(c0, c0 + span_c - cols + 1):
+            inside = (
+                (rc[:, 0] >= wr)
+                & (rc[:, 0] < wr + rows)
+                & (rc[:, 1] >= wc)
+                & (rc[:, 1] < wc + cols)
+            )
+            n = int(inside.sum())
+            votes = float(c.votes[idx[inside]].sum())
+            if best is None or (n, votes) > (best[0], best[1]):
+                best = (n, votes, wr, wc)
+    assert best is not None
+    n, votes, wr, wc = best
+    if len(rc) - n >= max(3, min(rows, cols)):
+        return None, "a repeating pattern, not a grid of cards"
+    need = max(min(4, rows * cols), math.ceil(MIN_SUPPORT * rows * cols))
+    if n < need:
+        return None, f"only {n} of {rows * cols} cells show a card"
+    inside = (rc[:, 0] >= wr) & (rc[:, 0] < wr + rows) & (rc[:, 1] >= wc) & (rc[:, 1] < wc + cols)
+    cells = {
+        (int(r - wr), int(c - wc)): int(i)
+        for (r, c), i in zip(rc[inside], idx[inside], strict=True)
+    }
+    # Grid units (x = col, y = row) -> lattice (a, b): cell (r, c) has grid centre
+    # (c + .5, r + .5) and oriented lattice index (r + wr, c + wc), signs undone.
+    to_lattice = np.zeros((3, 3))
+    to_lattice[col_axis, 0] = sc
+    to_lattice[row_axis, 1] = sr
+    to_lattice[col_axis, 2] = sc * (wc - 0.5)
+    to_lattice[row_axis, 2] = sr * (wr - 0.5)
+    to_lattice[2, 2] = 1.0
+    model = g.model @ to_lattice
+    grid_pts = np.array([[cc + 0.5, r + 0.5] for (r, cc) in cells], float)
+    img_pts = c.centres[list(cells.values())]
+    refit = _fit_model(grid_pts, img_pts)
+    if refit is not None:
+        model = refit
+    res = np.hypot(*(_apply(model, grid_pts) - img_pts).T)
+    cell_area = _jacobian_area(model, grid_pts)
+    residual = float(np.median(res) / math.sqrt(np.median(cell_area)))
+    # Cards fill most of their cell; a cloth's dots or sprigs, though as regular, do not.
+    fill = float(np.median(c.areas[list(cells.values())] / cell_area))
+    if fill < MIN_CELL_FILL:
+        return None, "shapes too small for their cells: a cloth's pattern, not cards"
+    why = _doubts(c, model, cells, rows, cols, shape)
+    if why:
+        return None, why
+    score = n + 0.01 * votes - 2.0 * residual
+    return _Fit(model, cells, score, residual), ""
+
+
+def _doubts(
+    c: Candidates,
+    model: np.ndarray,
+    cells: dict[tuple[int, int], int],
+    rows: int,
+    cols: int,
+    shape: tuple[int, ...],
+) -> str:
+    """Why this rows x cols window is no grid of cards, or "".
+
+    A grid lies in the frame (a quarter of it outside means the camera sees something else,
+    or too little of the grid to read). And it ends: the ring of cells just around it is
+    bare table, bar a pile of cards here and there; a patterned cloth goes on."""
+    h, w = shape[:2]
+    centres = np.stack(np.meshgrid(np.arange(cols) + 0.5, np.arange(rows) + 0.5), -1)
+    pts = _apply(model, centres.reshape(-1, 2))
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    if inside.mean() < 0.75:
+        return "the grid runs out of the frame"
+    inv = np.linalg.inv(model)
+    lat = _apply(inv, c.centres) - 0.5
+    near = np.round(lat)
+    on_point = np.abs(lat - near).max(axis=1) < SNAP
+    size, square = _shape_in_grid(_apply(inv, c.boxes))
+    ref = np.median(size[list(cells.values())], axis=0)
+    ratio = size / np.maximum(ref, 1e-9)
+    like = on_point & square & np.all((ratio > 0.7) & (ratio < 1.4), axis=1)
+    r, k = near[:, 1], near[:, 0]
+    ring = ((r == -1) | (r == rows)) & (k >= -1) & (k <= cols)
+    ring |= ((k == -1) | (k == cols)) & (r >= -1) & (r <= rows)
+    hits = len({(int(a), int(b)) for a, b in near[like & ring]})
+    spots = [(x + 0.5, -0.5) for x in range(-1, cols + 1)] + [
+        (x + 0.5, rows + 0.5) for x in range(-1, cols + 1)
+    ]
+    spots += [(-0.5, y + 0.5) for y in range(rows)] + [(cols + 0.5, y + 0.5) for y in range(rows)]
+    sp = _apply(model, np.array(spots))
+    in_frame = int(((sp[:, 0] >= 0) & (sp[:, 0] < w) & (sp[:, 1] >= 0) & (sp[:, 1] < h)).sum())
+    if hits >= max(3, RING_PATTERN * in_frame):
+        return "the pattern goes on past the grid: a cloth's, not cards"
+    return ""
+
+
+def _geometry(
+    c: Candidates, fit: _Fit, rows: int, cols: int, to_frame: np.ndarray
+) -> GridGeometry | None:
+    model = fit.model
+    try:
+        inv = np.linalg.inv(model)
+    except np.linalg.LinAlgError:
+        return None
+    seen = np.zeros((rows, cols), bool)
+    centres = np.zeros((rows, cols, 2))
+    centres[..., 0] = np.arange(cols)[None, :] + 0.5
+    centres[..., 1] = np.arange(rows)[:, None] + 0.5
+    keys = np.array(list(fit.cells.keys()))
+    idx = np.array(list(fit.cells.values()))
+    seen[keys[:, 0], keys[:, 1]] = True
+    centres[keys[:, 0], keys[:, 1]] = _apply(inv, c.centres[idx])
+    size, _ = _shape_in_grid(_apply(inv, c.boxes[idx]))
+    fw, fh = (float(min(1.0, v)) for v in np.median(size, axis=0))
+    x0, x1 = 0.5 - fw / 2, cols - 0.5 + fw / 2
+    y0, y1 = 0.5 - fh / 2, rows - 0.5 + fh / 2
+    homography = to_frame @ model
+    homography = homography / homography[2, 2]
+    corners = _apply(homography, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    if not _convex(corners):
+        return None
+    return GridGeometry(rows, cols, corners, homography, (fw, fh), seen, centres, fit.residual)
+
+
+def _convex(quad: np.ndarray) -> bool:
+    cross = []
+    for i in range(4):
+        a, b, d = quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]
+        cross.append((b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]))
+    return all(x > 0 for x in cross) or all(x < 0 for x in cross)

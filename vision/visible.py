@@ -1,0 +1,215 @@
+"""Is the card in a cell really in view? A second, closer look at cells the lattice search
+did not see a card outline in.
+
+The lattice search works on a small copy of the whole frame with cuts chosen for the whole
+frame; a card under a glare spot or across a shadow's edge can slip through there. Here the
+cell alone is warped top-down at a fixed resolution and cut with thresholds of its own, and
+the card counts as visible when a region of the card's expected size, place and squareness
+turns up. A hand or arm over the card breaks that rectangle, so its cells stay unseen and
+their colour is not trusted.
+
+>>> import numpy as np
+>>> from vision.lattice import GridGeometry
+>>> h = np.array([[100.0, 0, 0], [0, 100.0, 0], [0, 0, 1]])
+>>> centres = np.stack(np.meshgrid(np.arange(2) + 0.5, np.arange(2) + 0.5), -1)
+>>> g = GridGeometry(2, 2, np.zeros((4, 2)), h, (0.8, 0.8), np.zeros((2, 2), bool), centres)
+>>> frame = np.full((200, 200, 3), 40, np.uint8)
+>>> _ = cv2.rectangle(frame, (10, 10), (90, 90), (220, 220, 220), -1)     # cell (0, 0)
+>>> _ = cv2.rectangle(frame, (110, 10), (190, 90), (220, 220, 220), -1)   # cell (0, 1) ...
+>>> _ = cv2.line(frame, (150, 50), (150, 199), (90, 140, 200), 50)        # ... under an arm
+>>> cards_in_view(frame, g).tolist()
+[[True, False], [False, False]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
+    from .lattice import GridGeometry
+
+LOOK = 64  # pixels per cell pitch in the close look
+REACH = 1.4  # the close look covers this many pitches around the cell
+SIZE_TOL = 0.15  # a region may be this much bigger than the card ...
+FIELD_MIN = 0.7  # ... or as small as a coloured field inside the card's border
+PLACE_TOL = 0.2  # and its centre lie this far (pitches) from where the card should be
+MIN_FILL = 0.85
+MIN_EDGE_SUPPORT = 0.85  # every side of the card on an edge for this share of its length
+EDGE_STEP = 10.0  # an edge: brightness (or whiteness, or colour) steps by this per pixel
+EDGE_BAND = 2  # pixels either side of where a side should be
+TABLE_COLOUR = 12.0  # CIELAB units a bare cell may differ from some table sample
+TABLE_TEXTURE = 0.7  # and log ratio of their texture (lightness gradient)
+MIN_SHARE = FIELD_MIN * FIELD_MIN * MIN_FILL  # quick reject: less area than any field
+
+
+def cards_in_view(
+    frame: np.ndarray, geometry: GridGeometry, only: np.ndarray | None = None
+) -> np.ndarray:
+    """(rows, cols) bool: a card outline is found in the cell. ``only`` (rows, cols) bool
+    limits the look to those cells (the others come back False)."""
+    out = np.zeros((geometry.rows, geometry.cols), bool)
+    for r in range(geometry.rows):
+        for c in range(geometry.cols):
+            if only is None or only[r, c]:
+                out[r, c] = card_in_cell(frame, geometry, r, c)
+    return out
+
+
+def card_in_cell(frame: np.ndarray, geometry: GridGeometry, r: int, c: int) -> bool:
+    """Is there a card-shaped outline in cell (r, c)? (See the module's docstring.)"""
+    side = int(LOOK * REACH)
+    step = REACH / side
+    x0, y0 = c + 0.5 - REACH / 2, r + 0.5 - REACH / 2
+    to_grid = np.array([[step, 0, x0 + step / 2], [0, step, y0 + step / 2], [0, 0, 1]])
+    patch = cv2.warpPerspective(
+        frame,
+        geometry.homography @ to_grid,
+        (side, side),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    expect = np.array(geometry.card_size) * LOOK
+    centre = (np.array([c + 0.5, r + 0.5]) - [x0, y0]) / step
+    smallest = MIN_SHARE * expect[0] * expect[1]
+    largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
+    for cut in _cuts(patch):
+        contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for k in _plausible(contours, smallest, largest):
+            if _is_card(contours[k], expect, centre, side):
+                return True
+    return edge_support(patch, expect, centre) >= MIN_EDGE_SUPPORT
+
+
+def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> np.ndarray:
+    """Indices of contours whose bounding box could hold a card of the expected area (all
+    at once: a cut of a busy patch has many small contours)."""
+    if not contours:
+        return np.zeros(0, int)
+    boxes = np.array([cv2.boundingRect(c) for c in contours], float).reshape(-1, 4)
+    area = boxes[:, 2] * boxes[:, 3]
+    return np.flatnonzero((area >= smallest) & (area <= 2.0 * largest))
+
+
+def edge_support(patch: np.ndarray, expect: np.ndarray, centre: np.ndarray) -> float:
+    """How well the card's four sides show as edges: over placements of the expected
+    rectangle near ``centre``, the best of (the weakest side's share of its length that
+    lies on an edge). A card under a glare spot or a shadow's edge keeps most of its
+    outline; under a hand it loses whole sides."""
+    b, g, r = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    gx = np.zeros(hi.shape, np.float32)
+    gy = np.zeros(hi.shape, np.float32)
+    for channel in (hi, lo, cv2.subtract(hi, lo)):
+        gx = np.maximum(gx, np.abs(cv2.Sobel(channel, cv2.CV_32F, 1, 0)) / 4)
+        gy = np.maximum(gy, np.abs(cv2.Sobel(channel, cv2.CV_32F, 0, 1)) / 4)
+    # An edge pixel, spread across the side's direction to allow a few degrees of turn.
+    band = np.ones((1, 2 * EDGE_BAND + 1), np.uint8)
+    vertical = cv2.dilate((gx > EDGE_STEP).astype(np.uint8), band)  # for left/right sides
+    horizontal = cv2.dilate((gy > EDGE_STEP).astype(np.uint8), band.T)  # top/bottom
+    col = np.vstack([np.zeros((1, vertical.shape[1])), np.cumsum(vertical, axis=0)])
+    row = np.hstack([np.zeros((horizontal.shape[0], 1)), np.cumsum(horizontal, axis=1)])
+    n = patch.shape[0]
+    w, h = expect
+    reach = PLACE_TOL * LOOK
+    shifts = np.arange(-reach, reach + 1, 2.0)
+    dx, dy = np.meshgrid(shifts, shifts)
+    left = np.rint(centre[0] + dx - w / 2).astype(int)
+    right = np.rint(centre[0] + dx + w / 2).astype(int)
+    top = np.rint(centre[1] + dy - h / 2).astype(int)
+    bottom = np.rint(centre[1] + dy + h / 2).astype(int)
+    ok = (left >= 0) & (top >= 0) & (right < n) & (bottom < n)
+    if not ok.any():
+        return 0.0
+    left, right, top, bottom = left[ok], right[ok], top[ok], bottom[ok]
+    # Sides are sampled between their corners, a little in from each end (round corners).
+    m = np.rint(0.12 * min(w, h)).astype(int)
+    span_y = np.maximum(bottom - top - 2 * m, 1)
+    span_x = np.maximum(right - left - 2 * m, 1)
+    sides = [
+        (col[bottom - m, left] - col[top + m, left]) / span_y,
+        (col[bottom - m, right] - col[top + m, right]) / span_y,
+        (row[top, right - m] - row[top, left + m]) / span_x,
+        (row[bottom, right - m] - row[bottom, left + m]) / span_x,
+    ]
+    return float(np.max(np.min(sides, axis=0)))
+
+
+def _cuts(patch: np.ndarray) -> Iterator[np.ndarray]:
+    """Binary cuts of the patch, made one at a time (most cards show in the first two)."""
+    b, g, r = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    chroma = cv2.subtract(hi, lo)
+    for channel in (lo, hi, chroma):
+        _, m = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        yield m
+        yield cv2.bitwise_not(m)
+    # Edges both ways: the regions they enclose, and the outline as a ring whose outside
+    # is the card even when the gem's own edges cut up the inside.
+    edges = cv2.Canny(hi, 30, 90) | cv2.Canny(lo, 30, 90) | cv2.Canny(chroma, 30, 90)
+    ring = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    yield ring
+    yield cv2.bitwise_not(ring)
+
+
+def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: int) -> bool:
+    """A region the size of the card (or of its coloured field, inside a border), square to
+    the grid, near the cell's centre, wholly inside the look (a hand's edge cut off by the
+    look's border can be straight too)."""
+    x, y, w_box, h_box = cv2.boundingRect(contour)
+    if x <= 0 or y <= 0 or x + w_box >= side or y + h_box >= side:
+        return False
+    area = cv2.contourArea(contour)
+    if area < MIN_SHARE * expect[0] * expect[1]:
+        return False
+    rect = cv2.minAreaRect(contour)
+    box = cv2.boxPoints(rect)
+    e1, e2 = box[1] - box[0], box[2] - box[1]
+    tilt = abs((np.degrees(np.arctan2(e1[1], e1[0])) + 45) % 90 - 45)
+    if tilt > 12:
+        return False
+    w, h = (
+        (np.hypot(*e1), np.hypot(*e2))
+        if abs(e1[0]) >= abs(e1[1])
+        else (np.hypot(*e2), np.hypot(*e1))
+    )
+    ratio = np.array([w / expect[0], h / expect[1]])
+    if np.any(ratio < FIELD_MIN) or np.any(ratio > 1 + SIZE_TOL):
+        return False
+    if np.hypot(rect[0][0] - centre[0], rect[0][1] - centre[1]) > PLACE_TOL * LOOK:
+        return False
+    return bool(area >= MIN_FILL * w * h)
+
+
+def like_table(patches: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """(N,) bool: each patch's middle could be bare table, judged against ``table`` patches
+    of the same scene by colour (lightness counts little: a shadow may fall on either) and
+    by texture (a wood grain or a weave is not the smooth skin of a hand of the same hue).
+    Without table patches nothing can be said, and every patch passes."""
+    if len(patches) == 0 or len(table) == 0:
+        return np.ones(len(patches), bool)
+    cell = _surface(patches)
+    ref = _surface(table)
+    colour = np.abs(cell[:, None, :3] - ref[None, :, :3]) * [0.3, 1.0, 1.0]
+    texture = np.abs(np.log((cell[:, None, 3] + 1.0) / (ref[None, :, 3] + 1.0)))
+    near = (colour.max(axis=2) < TABLE_COLOUR) & (texture < TABLE_TEXTURE)
+    return near.any(axis=1)
+
+
+def _surface(patches: np.ndarray) -> np.ndarray:
+    """(N, 4): median L, a, b (CIELAB) and mean lightness gradient of each patch's middle."""
+    n, size = patches.shape[:2]
+    lo, hi = size // 5, size - size // 5
+    middle = np.ascontiguousarray(patches[:, lo:hi, lo:hi])
+    lab = cv2.cvtColor(middle.reshape(-1, hi - lo, 3).astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+    lab = lab.reshape(n, hi - lo, hi - lo, 3)
+    light = lab[..., 0]
+    grad = np.abs(np.diff(light, axis=1)).mean(axis=(1, 2)) + np.abs(np.diff(light, axis=2)).mean(
+        axis=(1, 2)
+    )
+    return np.column_stack([np.median(lab.reshape(n, -1, 3), axis=1), grad])
