@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.app import Companion, demo_watcher, open_companion
     from companion.store import GameStore
     from companion.ui import run_app, write_screenshots
-    from companion.ui.calibration import CalibrationHooks
+    from companion.ui.hooks import CalibrationHooks
 
     size = _size(args.size)
     if args.screenshot is not None:

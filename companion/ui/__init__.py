@@ -28,7 +28,7 @@ def run_app(
     seconds: float | None = None,
 ) -> None:
     """Open the touchscreen and run until it is closed. See ``app.CompanionApp`` for what
-    each argument must do; ``calibration`` is a ``calibration.CalibrationHooks``."""
+    each argument must do; ``calibration`` is a ``hooks.CalibrationHooks``."""
     prepare_kivy(size=size, fullscreen=fullscreen)
     from .app import CompanionApp
 

@@ -30,8 +30,9 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.view import SandsView
 
 from . import theme
-from .calibration import CalibrationHooks, CalibrationScreen
+from .calibration import CalibrationScreen
 from .gameover import GameOverScreen
+from .hooks import CalibrationHooks
 from .sands import SandsScreen
 from .start import StartScreen
 from .table import TableScreen

@@ -6,8 +6,7 @@ The screen knows no camera and no colour maths; it calls what ``CalibrationHooks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from kivy.uix.screenmanager import Screen
 
 from . import theme
 from .gridview import GridView  # noqa: F401 - used by calibration.kv
+from .hooks import CalibrationHooks
 from .widgets import CellPicker, running_app
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -26,24 +26,6 @@ STEPS = (
     "is best.\n2. Tap Read the layout.\n3. Tap each cell read wrong and choose its card.\n"
     "4. Tap Save the palette."
 )
-
-
-@dataclass(frozen=True)
-class CalibrationHooks:
-    """What the wizard calls; each may be slow and may raise ``ValueError`` / ``OSError``
-    with a message for the players.
-
-    ``read()`` takes a picture and reads it with the current palette:
-    ``(frame, corners, cells, reason)``: the BGR frame (or None), the grid's corners (or
-    None), the row strings read (or None when no grid was found) and why not.
-    ``save(frame, cells)`` learns the palette from that frame with the cells as the players
-    corrected them and saves it; returns a line to show (e.g. where it was saved).
-    ``lens()``, when given, calibrates the lens from chessboard photos; returns a line.
-    """
-
-    read: Callable[[], tuple[Any, Any, Sequence[str] | None, str]]
-    save: Callable[[Any, tuple[str, ...]], str]
-    lens: Callable[[], str] | None = None
 
 
 class CalibrationScreen(Screen):
@@ -62,7 +44,10 @@ class CalibrationScreen(Screen):
             self.status = "Calibration is not available here."
             self.ids.read.disabled = True
         if hooks is None or hooks.lens is None:
+            # Hidden, not just greyed: a button that can never work here only puzzles the
+            # players (the lens is then learnt with `companion calibrate camera`).
             self.ids.lens.disabled = True
+            self.ids.lens.opacity = 0
 
     def read_layout(self) -> None:
         if self.hooks is None:

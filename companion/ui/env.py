@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -29,7 +30,14 @@ def prepare_kivy(
     # on a Pi and each failed probe logs a traceback.
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     pi = on_raspberry_pi()
+    import kivy
     from kivy.config import Config
+
+    # X11's cut buffer (middle-click paste) means nothing on a touchscreen, and Kivy looks
+    # for it only through xclip and xsel: none to try, and its "no provider" line dropped.
+    kivy.kivy_options.setdefault("cutbuffer", ())
+    if not any(isinstance(f, _NoCutBufferLine) for f in kivy.Logger.filters):
+        kivy.Logger.addFilter(_NoCutBufferLine())
 
     if size is not None:
         Config.set("graphics", "width", str(size[0]))
@@ -43,3 +51,8 @@ def prepare_kivy(
     # A right click must not leave a red multitouch dot; Esc must not quit mid-game.
     Config.set("input", "mouse", "mouse,disable_multitouch")
     Config.set("kivy", "exit_on_escape", "0")
+
+
+class _NoCutBufferLine(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Cutbuffer: Unable to find")

@@ -172,9 +172,10 @@ class GridView(Widget):
             self._crop = (0.0, 0.0, float(w), float(h))
         x0, y0, x1, y1 = self._crop
         self._crop_px = (int(x0), int(y0), int(math.ceil(x1)), int(math.ceil(y1)))
-        a, b, c, d = self._crop_px
-        return Fit.of((float(a), float(b), float(c), float(d)),
-                      (self.x, self.y, self.width, self.height))
+        # Vision puts a pixel's centre at whole coordinates: the texture's pixels start
+        # half a pixel before the crop's first column and row.
+        a, b, c, d = (v - 0.5 for v in self._crop_px)
+        return Fit.of((a, b, c, d), (self.x, self.y, self.width, self.height))
 
     # Touch ----------------------------------------------------------------------------
 
@@ -225,7 +226,7 @@ class GridView(Widget):
             with self.canvas:
                 Color(1, 1, 1, 1)
                 self._picture = Rectangle(texture=self._frame.texture, pos=fit.origin,
-                                          size=fit.size, tex_coords=FrameTexture.TEX_COORDS)
+                                          size=fit.size)
             self._drawn_crop = self._crop_px
             region = (*fit.origin, *fit.size)
         # Drawn straight onto the canvas, not into an off-screen buffer: the badges and

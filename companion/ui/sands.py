@@ -142,7 +142,9 @@ class SandsScreen(GameScreen):
             row.points = f"{odds.expected_points:.2f}" if odds else "-"
             row.win = percent(odds.p_win) if odds else "-"
             row.best = stone == view.best and not called
-            row.ids.call.disabled = bool(called) or view.ended or view.bag.get(stone, 0) == 0
+            # A colour whose stones are all out can still be called (D3: red succeeds on
+            # yellow or green too); only the stone that came out must be one still there.
+            row.ids.call.disabled = bool(called) or view.ended or not any(view.bag.values())
             self.drawn_buttons[stone].disabled = (
                 not called or view.ended or view.bag.get(stone, 0) == 0
             )

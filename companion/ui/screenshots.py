@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from . import theme
-from .calibration import CalibrationHooks
 from .driver import AppDriver
+from .hooks import CalibrationHooks
 
 SIZES = ((800, 480), (1280, 800))
 

@@ -51,9 +51,6 @@ class FrameTexture:
     other one (a software GL such as Mesa's would stall there).
     """
 
-    TEX_COORDS = (0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0)
-    """Upright: a Rectangle's corners go bottom-left first, the texture's rows top first."""
-
     def __init__(self) -> None:
         self._textures: list[Texture | None] = [None, None]
         self._turn = 0
@@ -66,21 +63,33 @@ class FrameTexture:
         # the drawing then cost what the screen shows, not what the camera took.
         out_w = max(1, min(x1 - x0, int(math.ceil(on_screen[0]))))
         out_h = max(1, min(y1 - y0, int(math.ceil(on_screen[1]))))
-        rows = (y0 + (np.arange(out_h) * (y1 - y0)) // out_h) if out_h < y1 - y0 else \
-            slice(y0, y1)
-        cols = (x0 + (np.arange(out_w) * (x1 - x0)) // out_w) if out_w < x1 - x0 else \
-            slice(x0, x1)
-        region = np.ascontiguousarray(array[rows][:, cols])
+        region = np.ascontiguousarray(array[_thin(y0, y1, out_h)][:, _thin(x0, x1, out_w)])
         h, w = region.shape[:2]
         fmt, texfmt = _FORMATS[1 if region.ndim == 2 else region.shape[2]]
         self._turn ^= 1
         texture = self._textures[self._turn]
         if texture is None or texture.size != (w, h) or texture.colorfmt != texfmt:
             texture = Texture.create(size=(w, h), colorfmt=texfmt)
+            # The frame's rows come top first, a texture's bottom first. Flipped here, in
+            # the texture's own coordinates, it stays upright in every Rectangle that shows
+            # it: setting a Rectangle's texture resets the Rectangle's coordinates to these.
+            texture.flip_vertical()
             self._textures[self._turn] = texture
         texture.blit_buffer(memoryview(region).cast("B"), colorfmt=fmt, bufferfmt="ubyte")
         self.texture = texture
         return texture
+
+
+def _thin(start: int, stop: int, count: int) -> slice | np.ndarray:
+    """``count`` indices spread over ``start..stop``, each the middle of its share, so the
+    thinned picture is not shifted towards the top left.
+
+    >>> _thin(0, 10, 5).tolist(), _thin(4, 7, 3)
+    ([1, 3, 5, 7, 9], slice(4, 7, None))
+    """
+    if count >= stop - start:
+        return slice(start, stop)
+    return start + ((2 * np.arange(count) + 1) * (stop - start)) // (2 * count)
 
 
 class Snapshot:

@@ -90,8 +90,9 @@ class ScoreTrack(Widget):
     def _draw_markers(self, square: int, players: list[int]) -> None:
         x, y, w, h = self.square_rect(square)
         d = min(w, h) * 0.92
-        # Markers sharing a square overlap like stacked counters, the active one on top.
-        step = d * 0.55
+        # Markers sharing a square overlap like stacked counters, the active one on top,
+        # far enough apart that the number on each stays readable.
+        step = d * 0.8
         order = sorted(players, key=lambda p: p == self.active)
         spread = step * (len(players) - 1)
         first = x + w / 2 - spread / 2

@@ -70,6 +70,26 @@ def test_calibration_without_hooks_says_it_is_not_available(start_app):
     assert button(screen, "Read the layout").disabled
 
 
+def test_lens_calibration_is_offered_only_when_it_can_be_done(start_app):
+    from companion.ui.hooks import CalibrationHooks
+
+    calls = []
+    colours = CalibrationHooks(read=lambda: (None, None, None, ""), save=lambda f, c: "")
+    driver = start_app(calibration=colours)
+    driver.app.open_calibration()
+    lens = button(driver.app.calibration_screen, "Lens from chessboard photos")
+    assert lens.disabled and lens.opacity == 0
+    driver.close()
+
+    both = replace(colours, lens=lambda: calls.append("lens") or "lens.json")
+    driver = start_app(calibration=both)
+    driver.app.open_calibration()
+    screen = driver.app.calibration_screen
+    assert screen.ids.lens.opacity == 1
+    tap(driver, button(screen, "Lens from chessboard photos"))
+    assert calls == ["lens"] and screen.status == "Saved. lens.json"
+
+
 def crowded_games():
     five = tuple(PlayerView(name, 38, 11) for name in FIVE)
     nizam = replace(nizam_views()[4], players=five, active=4)
@@ -187,7 +207,8 @@ def test_an_app_bigger_than_the_window_is_refused():
         AppDriver(CompanionApp(lambda header: None), (w + 1, h))
 
 
-@pytest.mark.parametrize("module", ["theme", "geometry", "track", "table", "sands", "gameover"])
+@pytest.mark.parametrize("module", ["theme", "geometry", "track", "table", "sands", "gameover",
+                                    "textures"])
 def test_doctests(module):
     import importlib
 

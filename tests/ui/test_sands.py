@@ -79,3 +79,15 @@ def test_D3_while_the_odds_are_being_solved_the_calls_still_work(sands):
     assert "working out the chances to win" in screen.ids.status.text
     tap(driver, button(screen, "Call red"))
     assert game.taps == [("call", "red")]
+
+
+def test_D3_a_colour_whose_stones_are_gone_can_still_be_called(sands):
+    first = sands_views()[0]
+    no_green = replace(first, bag={"red": 12, "yellow": 12, "green": 0, "lilac": 0})
+    game = SandsDouble([no_green, replace(no_green, called="green")])
+    driver, screen = sands(game)
+    assert not any(row.ids.call.disabled for row in screen.call_rows.values())
+    tap(driver, button(screen, "Call green"))
+    assert game.taps == [("call", "green")]
+    drawable = {s: not b.disabled for s, b in screen.drawn_buttons.items()}
+    assert drawable == {"red": True, "yellow": True, "green": False, "lilac": False}
