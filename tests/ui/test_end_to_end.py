@@ -1,0 +1,100 @@
+"""The real app over the real session: the demo recording through vision, touches for taps,
+a fixed cell, an undo, and a whole game to its game-over screen (N3, N5, N12, N13)."""
+
+import random
+import time
+
+from companion.app import demo_watcher
+from companion.rules.combination import cleared_cells
+from companion.rules.game import Game
+from companion.rules.grid import EMPTY, PEARL
+from companion.rules.simulate import greedy, simulate
+from companion.session.live import TableSession
+from companion.store import GameStore
+
+from .helpers import button, start_game_on_screen, tap, tap_cell
+
+
+def wait_until(driver, predicate, seconds=60.0):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        driver.frames(1)
+        time.sleep(0.01)
+
+
+def test_N13_demo_recording_plays_on_screen_then_a_cell_is_fixed_and_undone(start_app):
+    watcher = demo_watcher("nizam", pace=0.0)
+    watcher.restart_pause = 1e6  # keep the finished demo on screen
+    driver, screen = start_game_on_screen(start_app, watcher.start(), size=(1280, 800))
+    try:
+        wait_until(driver, lambda: watcher.view().turn == 7)  # the demo's 6 turns are played
+        driver.settle()
+        view = watcher.view()
+        assert [p.score for p in view.players] == [10, 6]
+        assert screen.ids.grid._placement is not None  # the grid drawn on the camera picture
+        was = view.grid[1][2]
+        new = "R" if was != "R" else "B"
+        tap_cell(driver, screen.ids.grid, 2, 3)
+        tap(driver, screen.picker.buttons[new])
+        driver.settle()
+        assert watcher.view().grid[1][2] == new
+        assert watcher.session.events()[-1]["kind"] == "fix"
+        tap(driver, button(screen, "Undo"))
+        assert watcher.view().grid[1][2] == was
+        assert watcher.session.events()[-1]["kind"] == "undo"
+    finally:
+        watcher.close()
+
+
+class Camera:
+    """The session as the screen sees it, with what a camera would report fed in by hand."""
+
+    def __init__(self, session):
+        self.session = session
+
+    def view(self):
+        return self.session.view()
+
+    def camera(self):
+        return None, None
+
+    def tap(self, action, *args):
+        self.session.tap(action, *args)
+
+    def see(self, grid):
+        self.session.on_reading(str(grid).split("/"))
+
+
+def test_N12_a_whole_game_played_by_touches_reaches_game_over(start_app, tmp_path):
+    game = Game("classic", 1)
+    played = simulate(game, random.Random(4), greedy, max_turns=200)
+    assert played.state.ended
+    session = TableSession.new(GameStore(tmp_path / "games.sqlite"), game, ["Ann"])
+    table = Camera(session)
+    driver, screen = start_game_on_screen(start_app, table, size=(800, 480))
+    table.see(played.states[0].grid)
+    for before, report in zip(played.states, played.reports, strict=False):
+        grid = before.grid
+        if report.turn.is_draw:
+            tap(driver, button(screen, "Draw"))
+        else:
+            for move in report.turn.shifts:
+                grid = move.plain().apply(grid)
+                table.see(grid)
+                if move.wildcard and not session.state.shifts[-1].wildcard:
+                    tap(driver, button(screen, "Paid with 3 cards"))
+            tap(driver, button(screen, "End turn"))
+        for scoring in report.rounds:
+            if scoring.cleared and scoring.combinations:
+                cells = [c for c in cleared_cells(scoring.combinations) if grid.at(*c) != PEARL]
+                grid = grid.replace({cell: EMPTY for cell in cells})
+                table.see(grid)
+            if scoring.laid:
+                grid = grid.replace(dict(zip(grid.empty_cells(), scoring.laid, strict=False)))
+                table.see(grid)
+        assert session.message == "", session.message
+    driver.settle()
+    assert session.view().ended and session.state.rules.scores == played.state.scores
+    assert driver.app.manager.current == "gameover"
+    assert driver.app.gameover_screen.ids.headline.text.startswith("Ann")
