@@ -27,8 +27,7 @@ from companion.session.live import TableSession
 from companion.session.sands import SandsSession
 from companion.store import GameStore
 from companion.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
-from vision.cells import extract_patches
-from vision.lattice import find_grid
+from vision.cells import layout_patches
 from vision.reader import read_grid
 from vision.sources import FrameSource, OpenCVCamera, SourceError
 
@@ -132,10 +131,10 @@ class Companion:
         return frame, reading.corners, reading.cells, reading.reason
 
     def save_palette(self, frame: Any, cells: tuple[str, ...]) -> str:
-        geometry = find_grid(frame, len(cells), len(cells[0]))
-        if geometry is None:
+        patches = layout_patches(frame, len(cells), len(cells[0]))
+        if patches is None:
             raise ValueError("the grid is not in view any more: lay it out and read again")
-        palette = learn_palette([(extract_patches(frame, geometry), "".join(cells))])
+        palette = learn_palette([(patches, "".join(cells))])
         palette.save(palette_path())
         self.palette = palette
         return f"Colours saved to {palette_path()}"

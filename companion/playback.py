@@ -21,8 +21,7 @@ from companion.rules.game import Game, Options
 from companion.session.live import TableSession
 from companion.store import GameStore
 from companion.watcher import GridFollower
-from vision.cells import extract_patches
-from vision.lattice import find_grid
+from vision.cells import layout_patches
 
 
 class PlaybackError(ValueError):
@@ -50,10 +49,10 @@ def palette_from_calibration(rec: Recording) -> Palette:
     if image is None:
         raise PlaybackError(f"{rec.calib_image}: not a readable image")
     labels = rec.calib_grid.split("/")
-    geometry = find_grid(image, len(labels), len(labels[0]))
-    if geometry is None:
+    patches = layout_patches(image, len(labels), len(labels[0]))
+    if patches is None:
         raise PlaybackError(f"{rec.calib_image}: no {len(labels)}×{len(labels[0])} grid found")
-    return learn_palette([(extract_patches(image, geometry), "".join(labels))])
+    return learn_palette([(patches, "".join(labels))])
 
 
 @dataclass

@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .lattice import GridGeometry
+from .lattice import GridGeometry, find_grid
 
 PATCH_SIZE = 48
 TABLE_OFFSET = 0.75  # table samples sit this many cell pitches outside the grid's edge
@@ -106,3 +106,10 @@ def inside_frame(frame: np.ndarray, geometry: GridGeometry, margin: float = 0.15
     corner = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) * (0.5 - margin)
     quads = geometry.to_image(geometry.card_centres[:, :, None, :] + corner)
     return _within(quads, frame.shape)
+
+
+def layout_patches(frame: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
+    """The cell patches of a laid-out rows x cols grid (for calibration), or None when no
+    such grid is in view."""
+    geometry = find_grid(frame, rows, cols)
+    return None if geometry is None else extract_patches(frame, geometry)

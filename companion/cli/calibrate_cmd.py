@@ -111,13 +111,12 @@ def _layout(args: argparse.Namespace) -> tuple[int, int, list[str] | None, dict[
 
 def cell_patches(frame: np.ndarray, rows: int, cols: int, name: str) -> np.ndarray:
     """The grid's cell patches in reading order, found by vision."""
-    from vision.cells import extract_patches
-    from vision.lattice import find_grid
+    from vision.cells import layout_patches
 
-    geometry = find_grid(frame, rows=rows, cols=cols)
-    if geometry is None:
+    patches = layout_patches(frame, rows, cols)
+    if patches is None:
         raise ValueError(f"no {rows}x{cols} grid found in {name}")
-    return extract_patches(frame, geometry)
+    return patches
 
 
 def run_colors(args: argparse.Namespace) -> int:
