@@ -1,9 +1,13 @@
 """What vision needs to know about one table and camera: the colour palette and the lens.
 
-- :mod:`calibration.palette`: colour classes learned from labelled layouts, cell
-  classification with confidence, the default deck profile;
+- :mod:`calibration.palette`: colour classes and cell classification with an honest
+  confidence (:mod:`calibration.models`: the class models and how cells compare with them;
+  :mod:`calibration.learning`: learning from labelled layouts, the default deck profile);
 - :mod:`calibration.counts`: palettes from layouts whose counts alone are known;
-- :mod:`calibration.features`: per-scene colour features robust to light;
+- :mod:`calibration.features`: per-scene colour features robust to light, read against the
+  white the scene shows (:mod:`calibration.whites`: each card's white rim as one light;
+  :mod:`calibration.measure`: from pixels to measures; :mod:`calibration.colour`: colour
+  arithmetic);
 - :mod:`calibration.lens`: chessboard lens calibration and undistortion;
 - :mod:`calibration.store`: where the files live.
 

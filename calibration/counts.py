@@ -16,10 +16,11 @@ import numpy as np
 
 from .assignment import assign_with_counts, min_cost_assignment
 from .features import prepare
-from .palette import PRIOR_SCALE, Palette, PaletteError, default_palette, learn_palette
-from .palette import nominal_features as _nominal_features
+from .learning import nominal_features as _nominal_features
+from .models import PRIOR_SCALE
+from .palette import Palette, PaletteError, default_palette, learn_palette
 
-CLUSTER_WEIGHTS = np.array([1.0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+CLUSTER_WEIGHTS = np.array([1.0, 1, 1, 1, 1, 0, 0, 0, 0, 0])
 """Features that count when clustering by counts: body colour and ink hue. (Within one
 scene the light is one, so the features meant to survive light changes add only noise.)"""
 _CLUSTER_SCALE = np.sqrt(CLUSTER_WEIGHTS) / PRIOR_SCALE
@@ -79,7 +80,7 @@ def cluster_by_counts(
         scene = prepare(img)
         if len(scene) != want.sum():
             raise PaletteError(f"counts add up to {want.sum()} but an image has {len(scene)} cells")
-        feats.append(scene.features(default.light_shift(scene)) * _CLUSTER_SCALE)
+        feats.append(default.scene_features(scene) * _CLUSTER_SCALE)
     x = np.concatenate(feats)
     rng = np.random.default_rng(seed)
     nominal = _nominal_features(letters)

@@ -2,57 +2,86 @@
 
 A class is whatever tells its cards apart (a coloured field, coloured art on a white card,
 a sticker on black plastic); a palette holds, per class letter, a Gaussian over the
-features of :mod:`calibration.features` (mean and spread of each feature). Reading cells:
+features of :mod:`calibration.features` (:mod:`calibration.models`). Reading cells:
 
-1. Guess how this scene's light differs from the light the palette learned under, as a
-   shift in log RGB: no change, the change that makes this scene's white the palette's
-   white, or the one that matches the average card; keep the guess under which the cells
-   fit the classes best (a small prior prefers small changes), then refine it from the
-   cells themselves (each read cell says how far its colour is from its class).
-2. Each cell gets the class of highest likelihood. Its confidence is that class's posterior
-   among all classes times a factor falling to 0 as the cell's distance to the class grows
-   past ``max_distance`` (out of distribution: a hand, a glare spot, a foreign object).
-   Below ``min_confidence`` the cell reads ``?``.
+1. The light. Where the cards show white rims (gem cards, SET cards:
+   :mod:`calibration.whites`), each card is read against its own white, in the light the
+   whole scene shows; only channels the camera clipped on every white are left to guess.
+   Where they show none (stickers), guess how this scene's light differs from the light
+   the palette learned under, as a shift in log RGB: no change, the change that makes this
+   scene's brightest white the palette's white, or the one that matches the average card;
+   keep the guess under which the cells fit the classes best (a prior prefers small
+   changes). Either way the guess is then refined from the cells themselves.
+2. Each cell gets the class of highest likelihood. The spread each class allows a cell is
+   the class's own, plus what camera noise does to that cell's colour (the blue of a yellow
+   card under a warm lamp is a few noisy levels) and what is unsure about its light (a cell
+   with no white rim of its own may lie in a shadow). Its confidence is that class's
+   posterior among all classes (the odds flattened when even the best class fits badly),
+   times a factor falling to 0 as the cell's distance to the class grows past
+   ``max_distance`` (out of distribution: a hand, a glare spot, a foreign object; the
+   features that tell a card from no card count there too: its white border showing on
+   every side, one colour all over, standing out from the table), and to 0 as the cell
+   lies near halfway to the next class. Below ``min_confidence`` the cell reads ``?``:
+   a card between two classes (yellow and orange under a lamp no one calibrated for) is
+   unsure, never a confident wrong letter.
 3. ``.`` (empty: the table shows) competes as one more class, modelled on the ``table``
-   patches of the same scene when given, else on cells labelled ``.`` when learning.
+   patches of the same scene when given, else on cells labelled ``.`` when learning; the
+   table patches also tell the light apart from one that makes the cloth look like a card.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ._files import check_header, load_json_file, write_json_atomic
-from .deck import NOMINAL_RGB
-from .features import FEATURES, OPPONENT, OPPONENT_INV, Scene, light_coordinates, prepare
+from ._stats import median
+from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
+from .features import COLOUR, FEATURES, Scene, prepare_with_table
+from .models import (
+    EDGES,
+    EMPTY,
+    PRIOR_SCALE,
+    Cells,
+    ClassModel,
+    Comparison,
+    compare,
+    extra_variance,
+    fit_class,
+)
 
 VERSION = 1
 """Version of the palette file format; other versions are refused, not guessed at."""
 
-EMPTY = "."
 UNSURE = "?"
 
-PRIOR_SCALE = np.array([0.25, 0.10, 0.10, 0.2, 0.2, 0.25, 0.2, 0.2, 0.40, 0.20, 0.3])
-"""Typical spread of each feature within one class in one scene: the spread a class gets
-before it has samples, and the floor its learned spread shrinks towards."""
-
-_PRIOR_WEIGHT = 4.0  # the prior spread counts as this many samples
-_MIN_SCALE = 0.5  # learned spreads never fall below half the prior
-_DEFAULT_WIDTH = 2.0  # the default deck profile is this much wider: no camera was seen
 # The table seen in this very scene needs less benefit of the doubt than a card class,
 # (a hand over an empty cell must not pass for the table).
 _TABLE_PRIOR = PRIOR_SCALE * 0.6
 _SHIFT_SCALE = np.array([0.7, 0.35, 0.35])  # prior on a light change (I, u, v of the shift)
+_RIM_SCALE = 0.05  # ... on the light left to guess where the white rims show it (per channel)
+_CENSORED_SCALE = 0.6  # ... in a channel clipped on every white (only brighter is possible)
 _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white is no white
+_TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
+_AMBIGUOUS = 0.45  # a cell this far of the way from its nearest class to the next is unsure
 _EMPTY_STRICTNESS = 0.35  # "." needs a cell within this share of max_distance of the table
-_FRAME = FEATURES.index("frame")
-_FRAME_WEIGHT = 0.5
-_STRANGER_WEIGHT = 0.5
-_MIN_WEIGHT = 0.05  # no feature is ignored outright: a hand may differ only there
-_REFINE_CLIP = np.array([0.5, 0.3, 0.3])  # one cell moves the light guess at most this much
+STRANGER_WEIGHT = 0.5
+"""The least a feature counts in telling a stranger (a hand) from the classes."""
+_EDGES_WEIGHT = 1.5  # a card's white border hidden on one side: a hand over it
+_REFINE_CLIP = 0.5  # one cell moves the light guess at most this much (log, per channel)
+# Doubt about the light on one cell, as variances of (I, u, v): the light of a cell whose
+# own white rim was read, of one whose rim the camera clipped (it lies in the bright part
+# of the scene, whose level the cells tell), of a cell in a white-rimmed scene without a
+# rim of its own (a shadow may fall on it), and of every cell of a scene with no white
+# rims at all.
+_DOUBT_OWN = np.array([0.08, 0.03, 0.03]) ** 2
+_DOUBT_CLIPPED = np.array([0.15, 0.04, 0.04]) ** 2
+_DOUBT_SCENE = np.array([0.35, 0.04, 0.04]) ** 2
+_LIFT_CLIPPED = 0.6**2
+_DOUBT_GUESS = np.array([0.10, 0.04, 0.04]) ** 2
 
 DEFAULT_MAX_DISTANCE = 40.0
 DEFAULT_MIN_CONFIDENCE = 0.6
@@ -70,83 +99,42 @@ class CellReads:
     confidence: np.ndarray
 
 
-@dataclass(frozen=True, eq=False)
-class ClassModel:
-    """One class: mean and spread of each feature, from ``samples`` cells."""
+@dataclass(frozen=True)
+class _Light:
+    """A guess of the light on a scene: each cell's reference white (log RGB) ``base``, the
+    shift left to guess on top of it where ``free`` (N, 3: 1 where the base is only a lower
+    bound, or a guess), and how sure each cell's light is (``doubt``: variances of I, u, v;
+    ``lift``: of a brighter I than the base says)."""
 
-    letter: str
-    mean: np.ndarray
-    scale: np.ndarray
-    samples: int
+    base: np.ndarray  # (N, 3)
+    free: np.ndarray  # (N, 3)
+    shift: np.ndarray  # (3,)
+    doubt: np.ndarray  # (N, 3)
+    lift: np.ndarray  # (N,)
+    rims: bool  # the base is each card's own white: the shift may only brighten clipped ones
 
-    def __repr__(self) -> str:
-        return f"<ClassModel {self.letter!r} from {self.samples} samples>"
+    @property
+    def ref(self) -> np.ndarray:
+        return self.base + self.free * self.shift
 
+    def moved(self, shift: np.ndarray) -> _Light:
+        return _Light(self.base, self.free, shift, self.doubt, self.lift, self.rims)
 
-def fit_class(
-    letter: str, features: np.ndarray, width: float = 1.0, prior: np.ndarray | None = None
-) -> ClassModel:
-    """A class model from its samples' features (N, F).
-
-    Its spreads are shrunk towards ``prior`` (default: PRIOR_SCALE times ``width``), so a
-    class seen in two cells is not taken to be exactly as those two cells looked.
-    """
-    x = np.atleast_2d(np.asarray(features, dtype=np.float64))
-    n = len(x)
-    if n == 0:
-        raise PaletteError(f"class {letter!r} has no samples")
-    base = width * PRIOR_SCALE if prior is None else prior
-    mean = x.mean(axis=0)
-    scatter = ((x - mean) ** 2).sum(axis=0)
-    var = (scatter + _PRIOR_WEIGHT * base**2) / (n - 1 + _PRIOR_WEIGHT)
-    scale = np.maximum(np.sqrt(var), _MIN_SCALE * width * PRIOR_SCALE)
-    return ClassModel(letter, mean, scale, n)
+    def surprise(self) -> float:
+        d = self.shift
+        if not self.rims:
+            return float((((OPPONENT @ d) / _SHIFT_SCALE) ** 2).sum())
+        # a clipped white only hides a brighter light, never a darker one
+        scale = np.where(d < 0, _RIM_SCALE, _CENSORED_SCALE)
+        return float(((d / scale) ** 2).sum())
 
 
-def feature_weights(models: Sequence[ClassModel], pooled: np.ndarray) -> np.ndarray:
-    """How much each feature counts, in (0, 1]: how far apart the classes lie in it, beyond
-    what chance gives classes seen in so few cells (an analysis of variance).
-
-    Features that vary as much within a class as between classes (the shading of a SET
-    card's symbols, where a card lies in its cell) count little; those that tell the
-    classes apart count fully.
-    """
-    cards = [m for m in models if m.letter != EMPTY]
-    if len(cards) < 2:
-        return np.ones(len(FEATURES))
-    sizes = np.array([max(m.samples, 1) for m in cards], dtype=np.float64)
-    means = np.stack([m.mean for m in cards])
-    centre = sizes @ means / sizes.sum()
-    between = sizes @ (means - centre) ** 2 / (len(cards) - 1)
-    signal = np.maximum(between / pooled**2 - 1.0, 0.0) / sizes.mean()
-    weights = np.maximum(signal / (signal + 1.0), _MIN_WEIGHT)
-    # Where a card lies in its cell changes its rim more than its class does: the frame
-    # only tells cards from what is no card (a hand), never one class from another.
-    weights[_FRAME] = _FRAME_WEIGHT
-    return weights
-
-
-def max_distance_for(weights: np.ndarray) -> float:
-    """The squared distance beyond which a cell is out of distribution: far in the tail of
-    a chi-square with as many degrees of freedom as the weights add up to."""
-    dof = max(float(weights.sum()), 3.0)
-    return dof + 4.0 * np.sqrt(2.0 * dof) + 6.0
-
-
-def pooled_scale(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Within-class spread of each feature, pooled over all classes and shrunk to the prior.
-
-    What varies inside every class (the shading of symbols, the light across the table)
-    varies inside a class seen only twice too: its prior spread is this pooled one.
-    """
-    scatter = np.zeros(x.shape[1])
-    dof = 0
-    for ch in set(y.tolist()):
-        xs = x[y == ch]
-        scatter += ((xs - xs.mean(axis=0)) ** 2).sum(axis=0)
-        dof += len(xs) - 1
-    var = (scatter + _PRIOR_WEIGHT * PRIOR_SCALE**2) / (dof + _PRIOR_WEIGHT)
-    return np.maximum(np.sqrt(var), PRIOR_SCALE)
+def stranger_weights(weights: np.ndarray, white_borders: bool) -> np.ndarray:
+    """Feature weights for telling a stranger (a hand) from every class (see
+    :attr:`Palette.stranger_weights`)."""
+    out = np.maximum(weights, STRANGER_WEIGHT)
+    out[EDGES] = _EDGES_WEIGHT if white_borders else 0.0
+    return out
 
 
 class Palette:
@@ -189,6 +177,9 @@ class Palette:
         self.weights = np.ones(len(FEATURES)) if weights is None else np.asarray(weights, float)
         if self.weights.shape != (len(FEATURES),) or not np.all(self.weights >= 0):
             raise PaletteError(f"a palette needs {len(FEATURES)} non-negative feature weights")
+        self._cards = np.array([m.letter != EMPTY for m in models])
+        self._shaded = np.array([m.shaded for m in models])
+        self._table_scale = self._scales[self._cards].max(axis=0)
 
     # -- what it holds -------------------------------------------------------------------
 
@@ -217,106 +208,155 @@ class Palette:
         ``table``: patches of bare table from the same scene (may be None or empty); with
         them, a cell showing the table reads ``.``.
         """
-        scene = prepare(patches)
-        shift, x = self._read_light(scene)
+        cells, bare = prepare_with_table(patches, table)
+        if not len(cells):
+            return CellReads((), np.zeros(0))
+        light, seen, comparison = self._read_light(cells, bare)
         models = self._models
-        if table is not None and len(table):
-            table_model = fit_class(EMPTY, prepare(table).features(shift), prior=_TABLE_PRIOR)
+        if len(bare):
+            bare_light = self._light_for(bare, light.shift)
+            empty = _bare_table(self._cells(bare, bare_light).x)
+            table_model = fit_class(EMPTY, empty, prior=_TABLE_PRIOR)
+            # The bare table is read in the scene's typical light, and so is each cell when
+            # held against it: an empty cell's own "white" is only cloth whose hue happens
+            # to match the lamp's in the channels the camera did not clip.
+            plain = replace(cells, whites=cells.whites.typical(len(cells)))
+            as_table = self._cells(plain, self._light_for(plain, light.shift))
+            comparison = comparison.only(self._cards).joined(
+                compare(as_table, table_model.mean[None], table_model.scale[None],
+                        np.zeros(1, bool))
+            )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        return self._decide(x, models)
+        return self._decide(comparison, models)
 
-    def light_shift(self, scene: Scene) -> np.ndarray:
-        """The log-RGB shift that best takes this scene's light to the palette's."""
-        return self._read_light(scene)[0]
+    def scene_features(self, scene: Scene) -> np.ndarray:
+        """The scene's features (N, F) in the light this palette reads it under."""
+        return self._read_light(scene)[1].x
 
-    def _read_light(self, scene: Scene) -> tuple[np.ndarray, np.ndarray]:
-        """The light shift and the scene's features under it."""
+    def _cells(self, scene: Scene, light: _Light) -> Cells:
+        ref = light.ref
+        x = scene.features(ref)
+        rgb, cap, noise = scene.colour(ref)
+        # what the table around the grid looks like: a hand covers a cell's own rim too
+        table = np.broadcast_to(median(scene.rim, axis=0), scene.rim.shape)
+        var = extra_variance(noise, light.doubt[:, 1:])
+        return Cells(x, rgb, cap, var, table, ref, light.doubt[:, 0], light.lift)
+
+    def _rims(self, scene: Scene) -> bool:
+        return self.white_borders and scene.whites.has_rims
+
+    def _light_for(self, scene: Scene, shift: np.ndarray) -> _Light:
+        """The light on a scene: its cards' own whites, or the palette's own guessed."""
+        n = len(scene)
+        if self._rims(scene):
+            w = scene.whites
+            clipped = w.rim & w.bound.all(axis=1)  # a rim clipped all over: "at least this"
+            doubt = np.where(
+                w.own[:, None], _DOUBT_OWN, np.where(clipped[:, None], _DOUBT_CLIPPED, _DOUBT_SCENE)
+            )
+            lift = np.where(clipped, _LIFT_CLIPPED, doubt[:, 0])
+            return _Light(w.refs, w.bound.astype(float), shift, doubt, lift, True)
+        base = np.broadcast_to(self._base, (n, 3))
+        doubt = np.broadcast_to(_DOUBT_GUESS, (n, 3))
+        return _Light(base, np.ones((n, 3)), shift, doubt, doubt[:, 0], False)
+
+    @property
+    def _base(self) -> np.ndarray:
+        """The reference white of a scene that shows none: the palette's own."""
+        return self._white if self.white_borders else PURE_WHITE
+
+    def _read_light(
+        self, scene: Scene, bare: Scene | None = None
+    ) -> tuple[_Light, Cells, Comparison]:
+        """The light on a scene, its cells seen in it, and how they compare with the classes.
+        ``bare``: patches of the scene's bare table, which must look like the table the
+        palette knows (if it learned one): a light that makes the cloth look like a card is
+        no likely light."""
+        start = self._light_for(scene, np.zeros(3))
         candidates = [np.zeros(3)]
-        expected = np.zeros(3)  # the light change believed before looking at the cells
-        to_white = self._white - scene.white
-        if np.hypot(*(OPPONENT[1:] @ to_white)) <= _MAX_WHITE_SHIFT:
-            candidates.append(to_white)
-            if self.white_borders and scene.shared_white:
-                expected = to_white
-        if len(scene):
-            candidates.append(self._grey - scene.grey)
-        best_fit = np.inf
-        shift, x = candidates[0], scene.features(candidates[0])
-        for c in candidates:
-            xc = scene.features(c)
-            fit = self._misfit(xc, c - expected)
-            if fit < best_fit:
-                best_fit, shift, x = fit, c, xc
-        for _ in range(2):
-            refined = self._refine(x, shift)
-            xr = scene.features(refined)
-            fit = self._misfit(xr, refined - expected)
-            if fit >= best_fit - 1e-6:
+        if not start.rims:
+            to_white = scene.white - self._white
+            if np.hypot(*(OPPONENT[1:] @ to_white)) <= _MAX_WHITE_SHIFT:
+                candidates.append(to_white)
+            if len(scene):
+                candidates.append(scene.grey - self._grey)
+        tried = [self._try(scene, start.moved(c), bare) for c in candidates]
+        best = min(tried, key=lambda t: t[0])
+        # where every white was read, there is nothing left to guess
+        for _ in range(2 if start.free.any() else 0):
+            step = self._step(*best[1:])
+            if not step.any():
                 break
-            best_fit, shift, x = fit, refined, xr
-        return shift, x
+            again = self._try(scene, best[1].moved(best[1].shift + step), bare)
+            if again[0] >= best[0] - 1e-6:
+                break
+            best = again
+        return best[1], best[2], best[3]
+
+    def _try(
+        self, scene: Scene, light: _Light, bare: Scene | None = None
+    ) -> tuple[float, _Light, Cells, Comparison]:
+        """How badly the cells fit the classes under a light (lower is better: each cell's
+        distance to its nearest class, each bare table patch's to the table, plus how
+        surprising that light is)."""
+        cells = self._cells(scene, light)
+        comparison = compare(cells, self._means, self._scales, self._cards, self._shaded)
+        d2 = comparison.distances(self.weights)
+        misfit = float(np.minimum(d2.min(axis=1), self.max_distance).sum()) if len(d2) else 0.0
+        if bare is not None and len(bare) and not self._cards.all():
+            table = ~self._cards
+            seen = self._cells(bare, self._light_for(bare, light.shift))
+            far = compare(seen, self._means[table], self._scales[table], self._cards[table])
+            misfit += float(np.minimum(far.distances(self.weights), self.max_distance).sum())
+        return misfit + light.surprise(), light, cells, comparison
 
     @property
     def stranger_weights(self) -> np.ndarray:
         """Feature weights for telling a stranger (a hand) from every class: a feature that
         does not tell the classes apart (a flat deck's smoothness) still tells a card from
-        what is no card, so none counts for less than _STRANGER_WEIGHT here."""
-        return np.maximum(self.weights, _STRANGER_WEIGHT)
+        what is no card, so none counts for less than STRANGER_WEIGHT here. A white rim
+        going missing says "something over the card" only where cards have white rims."""
+        return stranger_weights(self.weights, self.white_borders)
 
-    def _distances(
-        self, x: np.ndarray, models: Sequence[ClassModel], weights: np.ndarray | None = None
-    ) -> np.ndarray:
-        if models is self._models:
-            means, scales = self._means, self._scales
-        else:
-            means = np.stack([m.mean for m in models])
-            scales = np.stack([m.scale for m in models])
-        z = (x[:, None, :] - means[None]) / scales[None]
-        # A card stands out from its rim at least as much as its class did; standing out more
-        # (a card lying a little off its place shows more table) is no sign of a stranger.
-        z[..., _FRAME] = np.minimum(z[..., _FRAME], 0.0)
-        return np.einsum("nkf,nkf,f->nk", z, z, self.weights if weights is None else weights)
-
-    def _misfit(self, x: np.ndarray, surprise: np.ndarray) -> float:
-        """How badly the cells fit the classes under a light shift (lower is better), plus
-        how far the shift is from the expected one (``surprise``)."""
-        if not len(x):
-            return 0.0
-        d2 = self._distances(x, self._models).min(axis=1)
-        prior = ((OPPONENT @ surprise) / _SHIFT_SCALE) ** 2
-        return float(np.minimum(d2, self.max_distance).sum() + prior.sum())
-
-    def _refine(self, x: np.ndarray, shift: np.ndarray) -> np.ndarray:
-        """The shift moved so the well-read cells sit, on average, on their classes' colours."""
-        d2 = self._distances(x, self._models)
-        d2[:, [m.letter == EMPTY for m in self._models]] = np.inf
+    def _step(self, light: _Light, cells: Cells, comparison: Comparison) -> np.ndarray:
+        """How to move the light so the well-read cells sit, in the median, on their classes'
+        colours (channels clipped in the cell or in the class, or already known, left out)."""
+        d2 = comparison.distances(self.weights)
+        d2[:, ~self._cards] = np.inf
         best = d2.argmin(axis=1)
-        good = d2[np.arange(len(x)), best] < self.max_distance
+        # a shaded class's colour runs from faint to full: it cannot say what the light is
+        good = (d2[np.arange(len(d2)), best] < self.max_distance) & ~self._shaded[best]
         if not good.any():
-            return shift
-        target = light_coordinates(self._means)[best[good]]
-        residual = np.clip(target - light_coordinates(x[good]), -_REFINE_CLIP, _REFINE_CLIP)
-        step = np.median(residual, axis=0)
-        return shift + OPPONENT_INV @ step
+            return np.zeros(3)
+        target = self._means[best[good]][:, COLOUR] @ OPPONENT_INV.T
+        seen, cap = cells.rgb[good], cells.cap[good]
+        residual = np.clip(seen - target, -_REFINE_CLIP, _REFINE_CLIP)
+        unknown = (seen >= cap - 1e-6) | (target >= cap) | (light.free[good] == 0)
+        return _column_medians(np.where(unknown, np.inf, residual), (~unknown).sum(axis=0))
 
-    def _decide(self, x: np.ndarray, models: Sequence[ClassModel]) -> CellReads:
-        n = len(x)
-        if n == 0:
-            return CellReads((), np.zeros(0))
-        d2 = self._distances(x, models)
-        log_norm = np.array([np.log(m.scale) @ self.weights for m in models])
-        loglik = -0.5 * d2 - log_norm[None]
+    def _decide(self, comparison: Comparison, models: Sequence[ClassModel]) -> CellReads:
+        d2 = comparison.distances(self.weights)
+        loglik = -0.5 * d2 - comparison.log_norms(self.weights)
         loglik -= loglik.max(axis=1, keepdims=True)
-        post = np.exp(loglik)
+        # A cell that fits even its best class badly is no clean draw from these Gaussians:
+        # the odds between two classes then say less, as if the spreads were wider.
+        fits = d2.min(axis=1, keepdims=True) / max(float(self.weights.sum()), 1.0)
+        post = np.exp(loglik / np.maximum(fits, 1.0))
         post /= post.sum(axis=1, keepdims=True)
         best = post.argmax(axis=1)
-        rows = np.arange(n)
-        dist = self._distances(x, models, self.stranger_weights)[rows, best]
+        rows = np.arange(len(d2))
+        dist = comparison.distances(self.stranger_weights)[rows, best]
         # The table is seen in this very frame: a cell reads "." only if it looks just like it.
         limit = np.array(
             [self.max_distance * (_EMPTY_STRICTNESS if m.letter == EMPTY else 1.0) for m in models]
         )[best]
         inside = 1.0 / (1.0 + np.exp(np.clip((dist - limit) / (limit / 8.0), -50, 50)))
+        # Between two classes: where the cell lies on the way from the nearest class to the
+        # next (0 on the first, 1/2 halfway), however sure the odds seem.
+        nearest = np.sqrt(np.maximum(np.sort(d2, axis=1)[:, :2], 0.0))
+        if d2.shape[1] > 1:
+            way = nearest[:, 0] / np.maximum(nearest[:, 0] + nearest[:, 1], 1e-9)
+            inside *= 1.0 / (1.0 + np.exp(np.clip((way - _AMBIGUOUS) / 0.02, -50, 50)))
         confidence = post[rows, best] * inside
         labels = tuple(
             models[k].letter if c >= self.min_confidence else UNSURE
@@ -343,6 +383,7 @@ class Palette:
                     "mean": [round(v, 6) for v in m.mean.tolist()],
                     "scale": [round(v, 6) for v in m.scale.tolist()],
                     "samples": m.samples,
+                    "shaded": m.shaded,
                 }
                 for m in self._models
             ],
@@ -360,6 +401,7 @@ class Palette:
                     np.asarray(c["mean"], dtype=np.float64),
                     np.asarray(c["scale"], dtype=np.float64),
                     int(c["samples"]),
+                    bool(c.get("shaded", False)),
                 )
                 for c in obj["classes"]
             ]
@@ -387,93 +429,34 @@ class Palette:
         return load_json_file(path, "palette", PaletteError, cls.from_json)
 
 
-# -- learning ------------------------------------------------------------------------------
+def _column_medians(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """(K,) the median of each column of ``values`` (N, K) over its first ``counts`` smallest
+    entries (the rest are +inf: left out); 0 for a column with none."""
+    ordered = np.sort(values, axis=0)
+    cols = np.arange(values.shape[1])
+    low = ordered[np.maximum(counts - 1, 0) // 2, cols]
+    high = ordered[np.minimum(counts // 2, len(values) - 1), cols]
+    return np.where(counts > 0, 0.5 * (low + np.where(counts > 1, high, low)), 0.0)
 
 
-def _check_labels(labels: str, n: int) -> str:
-    labels = "".join(str(labels).split("/"))
-    if len(labels) != n:
-        raise PaletteError(f"{len(labels)} labels for {n} cells")
-    for ch in labels:
-        if ch.isspace():
-            raise PaletteError("labels hold a space: use one character per cell")
-    return labels
+def _bare_table(x: np.ndarray) -> np.ndarray:
+    """The table patches (features (M, F)) that show bare table: a card pile, a coin or a pen
+    lying beside the grid is far from the others (the median patch), in some feature."""
+    centre = median(x, axis=0)
+    spread = np.maximum(1.4826 * median(np.abs(x - centre), axis=0), _TABLE_PRIOR)
+    far = (np.abs(x - centre) / spread).max(axis=1)
+    bare = far <= max(_TABLE_OUTLIER, float(median(far)))  # the nearer half at least
+    return x[bare]
 
 
-def _align(scenes: Sequence[Scene], labels: Sequence[str]) -> list[np.ndarray]:
-    """Light shifts putting every image in the first one's light, from cells of shared classes.
-
-    Images taken minutes apart under one lamp still differ in exposure; aligned, a class's
-    samples from all images form one tight cluster.
-    """
-    shifts = [np.zeros(3) for _ in scenes]
-    for i, scene in enumerate(scenes[1:], start=1):
-        if scene.shared_white and scenes[0].shared_white:  # white borders: align the whites
-            shifts[i] = scenes[0].white - scene.white
-    for _ in range(3):
-        feats = [s.features(c) for s, c in zip(scenes, shifts, strict=True)]
-        x = np.concatenate(feats)
-        y = np.array([ch for lab in labels for ch in lab])
-        colours = light_coordinates(x)
-        means = {ch: colours[y == ch].mean(axis=0) for ch in set(y) if ch not in (UNSURE,)}
-        for i in range(1, len(scenes)):
-            lab = np.array(list(labels[i]))
-            keep = np.isin(lab, [ch for ch in means if np.sum(y == ch) > np.sum(lab == ch)])
-            if not keep.any():
-                continue
-            target = np.stack([means[ch] for ch in lab[keep]])
-            step = np.median(target - light_coordinates(feats[i][keep]), axis=0)
-            shifts[i] = shifts[i] + OPPONENT_INV @ step
-    return shifts
+# -- learning (calibration.learning does it; these are the palette's own entry points) -----
 
 
 def learn_palette(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
-    """A palette from images whose layout is known.
+    """A palette from images whose layout is known: see :func:`calibration.learning.learn`."""
+    from .learning import learn  # learning builds on this module
 
-    ``samples``: per image, (its patches (N, P, P, 3) BGR in reading order, or (N, 3) BGR
-    colours; a string of N letters, rows optionally joined by "/"). Any letters name classes;
-    ``.`` marks an empty cell (the palette then knows the table), ``?`` a cell to ignore.
-    """
-    if not samples:
-        raise PaletteError("no samples to learn from")
-    scenes: list[Scene] = []
-    labels: list[str] = []
-    for patches, lab in samples:
-        scene = prepare(patches)
-        scenes.append(scene)
-        labels.append(_check_labels(lab, len(scene)))
-    shifts = _align(scenes, labels)
-    x = np.concatenate([s.features(c) for s, c in zip(scenes, shifts, strict=True)])
-    y = np.array([ch for lab in labels for ch in lab])
-    letters = sorted(set(y) - {UNSURE}, key=lambda ch: (ch == EMPTY, ch))
-    cards = np.isin(y, letters) & (y != EMPTY)
-    prior = pooled_scale(x[cards], y[cards]) if cards.any() else PRIOR_SCALE
-    models = [fit_class(str(ch), x[y == ch], prior=prior) for ch in letters]
-    whites = np.stack([s.white + c for s, c in zip(scenes, shifts, strict=True)])
-    shared = np.array([s.shared_white for s in scenes])
-    if shared.any():
-        white = whites[shared].mean(axis=0)
-    else:  # no scene showed a white for sure: take the brightest, most neutral guess
-        chroma = np.hypot(*(whites @ OPPONENT[1:].T).T)
-        white = whites[np.argmax(whites @ OPPONENT[0] - 2.0 * chroma)]
-    grey = np.mean([s.grey + c for s, c in zip(scenes, shifts, strict=True)], axis=0)
-    borders = bool(shared.sum() * 2 > len(scenes))
-    weights = feature_weights(models, prior)
-    return Palette(
-        models,
-        white=white,
-        grey=grey,
-        white_borders=borders,
-        weights=weights,
-        max_distance=max_distance_for(np.maximum(weights, _STRANGER_WEIGHT)),
-    )
-
-
-def nominal_features(letters: Sequence[str]) -> np.ndarray | None:
-    if not all(ch in NOMINAL_RGB for ch in letters):
-        return None
-    bgr = np.array([NOMINAL_RGB[ch][::-1] for ch in letters], dtype=np.uint8)
-    return prepare(bgr).features()
+    return learn(samples)
 
 
 def default_palette() -> Palette:
@@ -482,25 +465,9 @@ def default_palette() -> Palette:
     >>> default_palette().classes
     ('R', 'O', 'Y', 'G', 'C', 'B', 'V', 'P', '*')
     """
-    letters = list(NOMINAL_RGB)
-    feats = nominal_features(letters)
-    assert feats is not None
-    models = [
-        ClassModel(ch, f, _DEFAULT_WIDTH * PRIOR_SCALE, 0)
-        for ch, f in zip(letters, feats, strict=True)
-    ]
-    # The nominal colours are under white light; the average card is the gems' average.
-    gems = np.array([NOMINAL_RGB[ch][::-1] for ch in letters if ch != "*"], dtype=np.uint8)
-    grey = prepare(gems).body_median.mean(axis=0)
-    weights = feature_weights(models, _DEFAULT_WIDTH * PRIOR_SCALE)
-    return Palette(
-        models,
-        white=np.zeros(3),
-        grey=grey,
-        white_borders=True,
-        weights=weights,
-        max_distance=max_distance_for(np.maximum(weights, _STRANGER_WEIGHT)),
-    )
+    from .learning import deck_profile
+
+    return deck_profile()
 
 
 def learn_palette_from_counts(

@@ -22,9 +22,10 @@ from calibration.palette import Palette
 from companion.recording import Recording
 from companion.session.live import TableSession
 from companion.view import TableView
-from vision.reader import GridReading, read_grid
+from vision.reader import GridReading
 from vision.sources import FrameSource, LatestFrame, SourceError
 from vision.stability import StabilityFilter
+from vision.tracker import GridTracker
 
 STABLE_FRAMES = 3
 RESTART_PAUSE = 6.0
@@ -42,6 +43,7 @@ class GridFollower:
         self.palette = palette
         self.lens = lens
         self.stability = StabilityFilter(stable_frames)
+        self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
 
     def read(self, image: np.ndarray | None) -> GridReading | None:
@@ -49,7 +51,7 @@ class GridFollower:
         if image is None:
             self.stability.reset()
             return None
-        return read_grid(image, self.palette, 5, 5, self.lens)
+        return self.tracker.read(image, self.palette, 5, 5, self.lens)
 
     def follow(self, reading: GridReading | None) -> bool:
         """Pass a new stable reading to the session; True when one was passed."""

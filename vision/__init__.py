@@ -6,6 +6,8 @@
 - :mod:`vision.visible`: a closer look at cells whose card outline was not seen;
 - :mod:`vision.reader`: ``read_grid`` = find, cut, classify with a ``calibration`` palette,
   and distrust what cannot be seen (``?``);
+- :mod:`vision.tracker`: ``GridTracker`` follows the grid from frame to frame of a video
+  (a few milliseconds) and searches again whenever that leaves a doubt;
 - :mod:`vision.stability`: a reading counts once it held for k frames;
 - :mod:`vision.sources`: frames from files, video, an OpenCV camera, the Pi camera, and a
   capture thread where the newest frame wins;

@@ -19,7 +19,6 @@ region (``votes``) is kept as a hint of how clearly it stands out.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,8 +72,22 @@ def _local(channel: np.ndarray, block: int) -> np.ndarray:
 def _outlines(channel: np.ndarray) -> np.ndarray:
     """Regions enclosed by edges: cards that differ from a busy cloth in texture more than
     in level."""
-    edges = cv2.Canny(channel, 40, 100)
-    return cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    return cv2.bitwise_not(cv2.dilate(canny(channel, 40, 100), np.ones((3, 3), np.uint8)))
+
+
+def canny(channel: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``cv2.Canny(channel, low, high)``, the same edges, from gradients computed here.
+
+    OpenCV 4.14's Canny on an 8-bit image corrupts the heap for some images when it runs on
+    one thread (the process dies later, somewhere else); given the gradients it does not.
+
+    >>> img = np.zeros((40, 60), np.uint8); img[10:30, 20:40] = 200
+    >>> bool((canny(img, 40, 100) == cv2.Canny(img, 40, 100)).all())
+    True
+    """
+    dx = cv2.Sobel(channel, cv2.CV_16S, 1, 0, borderType=cv2.BORDER_REPLICATE)
+    dy = cv2.Sobel(channel, cv2.CV_16S, 0, 1, borderType=cv2.BORDER_REPLICATE)
+    return cv2.Canny(dx, dy, low, high)
 
 
 CUTS = (
@@ -92,6 +105,9 @@ CUTS = (
     "outline_white",
 )
 FIRST_CUTS = CUTS[:3]  # enough for most frames; the rest when these leave the grid unclear
+# The search adds cuts in stages and stops once the grid is clear: a local cut of whiteness
+# alone shows most grids (card borders against the table, whatever the light).
+STAGES = (("local_white", "coarse_white"), FIRST_CUTS, CUTS)
 
 
 class CandidateFinder:
@@ -103,10 +119,11 @@ class CandidateFinder:
         h, w = img.shape[:2]
         self.max_area = 1.3 * h * w / max(1, expected_cells)
         self.done: set[str] = set()
-        self.found: list[tuple[float, float, float, np.ndarray]] = []
+        # Per cut that found any: centres (N, 2), areas (N,), boxes (N, 4, 2), frame pixels.
+        self.found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._fine: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._coarse: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._bright: np.ndarray | None = None
+        self._bright: dict[float, np.ndarray] = {}  # Otsu cut of brightness, per scale
 
     def add(self, names: Sequence[str]) -> Candidates:
         """Run the cuts not run yet; all regions so far, merged."""
@@ -114,11 +131,13 @@ class CandidateFinder:
             if name in self.done:
                 continue
             self.done.add(name)
-            cut, f = self._cut(name)
+            cut, f = self.cut(name)
             self._collect(cut, f)
         return _merge(self.found)
 
-    def _cut(self, name: str) -> tuple[np.ndarray, float]:
+    def cut(self, name: str) -> tuple[np.ndarray, float]:
+        """The binary image of cut ``name`` (one of ``CUTS``), and how many image pixels
+        one of its pixels spans (2 for the coarse cuts)."""
         if name.startswith("coarse_"):
             if self._coarse is None:
                 # At half size a fine check or weave averages out; cards keep their shape.
@@ -136,9 +155,10 @@ class CandidateFinder:
             block = (min(hi.shape) // 4) | 1
             kind, f = name, 1.0
         if kind in ("bright", "dark"):
-            if self._bright is None:
-                self._bright = _otsu(hi)
-            return (self._bright if kind == "bright" else cv2.bitwise_not(self._bright)), f
+            if f not in self._bright:
+                self._bright[f] = _otsu(hi)
+            bright = self._bright[f]
+            return (bright if kind == "bright" else cv2.bitwise_not(bright)), f
         makers = {
             "white": lambda: _otsu(lo),
             "colour": lambda: _otsu(chroma),
@@ -157,17 +177,16 @@ class CandidateFinder:
     def _collect(self, cut: np.ndarray, f: float) -> None:
         min_side = MIN_SIDE / f
         # No opening first: a card's white rim may be under two pixels wide here.
-        contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        for k in _plausible(contours, min_side, self.max_area / (f * f)):
+        contours, keep, areas, _ = outlines(cut, min_side, self.max_area / (f * f))
+        quads, kept = [], []
+        # One pass per contour, cheapest test first: a textured cut leaves dozens here.
+        for k, area in zip(keep.tolist(), areas.tolist(), strict=True):
             contour = contours[k]
-            area = cv2.contourArea(contour)
-            rect = cv2.minAreaRect(contour)
-            rw, rh = rect[1]
-            if min(rw, rh) < min_side or max(rw, rh) > MAX_ASPECT * min(rw, rh):
-                continue
-            # Fill of the best enclosing quadrilateral, not of the upright rectangle: seen
-            # at a slant a card is a parallelogram; a disc or a blob still fills too little.
-            if area < 0.65 * rw * rh:
+            rw, rh = cv2.minAreaRect(contour)[1]
+            short = min(rw, rh)
+            # Fill of the best enclosing rectangle, not of the upright one: seen at a
+            # slant a card is a parallelogram; a disc or a blob still fills too little.
+            if short < min_side or max(rw, rh) > MAX_ASPECT * short or area < 0.65 * rw * rh:
                 continue
             hull = cv2.convexHull(contour)
             if area < MIN_SOLIDITY * cv2.contourArea(hull):
@@ -175,25 +194,40 @@ class CandidateFinder:
             quad = cv2.approxPolyN(hull, 4)
             if area < MIN_FILL * cv2.contourArea(quad):
                 continue
-            quad = quad.reshape(4, 2).astype(np.float64)
-            if not _parallelogram(quad):
-                continue
-            centre = quad.mean(axis=0) * f
-            self.found.append((centre[0], centre[1], area * f * f, quad * f))
+            quads.append(quad)
+            kept.append(area)
+        if not quads:
+            return
+        boxes = np.array(quads, np.float64).reshape(-1, 4, 2)
+        ok = _parallelograms(boxes)
+        boxes = boxes[ok] * f
+        self.found.append((boxes.mean(axis=1), np.array(kept)[ok] * f * f, boxes))
 
 
-def _parallelogram(quad: np.ndarray) -> bool:
-    """Opposite sides nearly parallel and of like length: a card seen at a slant, not a
-    region with a corner bitten off (by a glare spot, a shadow, a finger)."""
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
-    sides = ((x1 - x0, y1 - y0), (x2 - x1, y2 - y1), (x3 - x2, y3 - y2), (x0 - x3, y0 - y3))
-    for (ax, ay), (bx, by) in ((sides[0], sides[2]), (sides[1], sides[3])):
-        la, lb = math.hypot(ax, ay), math.hypot(bx, by)
-        if la <= 0 or lb <= 0 or max(la, lb) > SIDE_RATIO * min(la, lb):
-            return False
-        if -(ax * bx + ay * by) < PARALLEL * la * lb:  # opposite sides run opposite ways
-            return False
-    return True
+def _parallelograms(quads: np.ndarray) -> np.ndarray:
+    """(N,) bool for quads (N, 4, 2): opposite sides nearly parallel and of like length, a
+    card seen at a slant, not a region with a corner bitten off (by a glare spot, a shadow,
+    a finger)."""
+    sides = np.roll(quads, -1, axis=1) - quads  # side i runs from corner i to corner i + 1
+    length = np.hypot(sides[..., 0], sides[..., 1])
+    ok = np.ones(len(quads), bool)
+    for a, b in ((0, 2), (1, 3)):
+        la, lb = length[:, a], length[:, b]
+        ok &= (la > 0) & (lb > 0) & (np.maximum(la, lb) <= SIDE_RATIO * np.minimum(la, lb))
+        # Opposite sides of a parallelogram run opposite ways.
+        dot = (sides[:, a] * sides[:, b]).sum(axis=1)
+        ok &= -dot >= PARALLEL * la * lb
+    return ok
+
+
+def outlines(
+    cut: np.ndarray, min_side: float, max_area: float
+) -> tuple[Sequence[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """The outlines of the regions of a binary ``cut`` (both ways: a card's field inside
+    its border counts too), the indices of those whose area and extent could be a card's,
+    their areas and upright bounding boxes (see ``_plausible``)."""
+    contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    return (contours, *_plausible(contours, min_side, max_area))
 
 
 def find_candidates(img: np.ndarray, expected_cells: int, cuts: Sequence[str] = CUTS) -> Candidates:
@@ -201,11 +235,35 @@ def find_candidates(img: np.ndarray, expected_cells: int, cuts: Sequence[str] = 
     return CandidateFinder(img, expected_cells).add(cuts)
 
 
-def _plausible(contours: Sequence[np.ndarray], min_side: float, max_area: float) -> np.ndarray:
-    """Indices of contours whose area and bounding box could belong to a card: all contours
-    at once in numpy, since a textured cloth gives thousands and most are specks."""
+def _plausible(
+    contours: Sequence[np.ndarray], min_side: float, max_area: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Indices of contours whose area and bounding box could belong to a card, their areas
+    and their upright bounding boxes (N, 2, 2: least and greatest x, y of their outline):
+    all contours at once in numpy, since a textured cloth gives thousands and most are
+    specks."""
     if not contours:
-        return np.zeros(0, int)
+        return np.zeros(0, int), np.zeros(0), np.zeros((0, 2, 2))
+    lengths, area, lo, hi = extents(contours)
+    side = hi - lo + 1
+    box = side[:, 0] * side[:, 1]
+    ok = (lengths >= 4) & (area >= min_side * min_side) & (area <= max_area)
+    # A card's rectangle fills at least half its upright bounding box (at 45 degrees).
+    ok &= (side.min(axis=1) >= min_side) & (area >= 0.4 * box)
+    keep = np.flatnonzero(ok)
+    return keep, area[keep], np.stack([lo[keep], hi[keep]], axis=1)
+
+
+def extents(
+    contours: Sequence[np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For a non-empty list of contours: their numbers of points, enclosed areas, and least
+    and greatest x, y (N, 2 each), all at once.
+
+    >>> square = np.array([[[0, 0]], [[4, 0]], [[4, 3]], [[0, 3]]], np.int32)
+    >>> [a.tolist() for a in extents([square])]
+    [[4], [12.0], [[0.0, 0.0]], [[4.0, 3.0]]]
+    """
     lengths = np.fromiter(map(len, contours), int, len(contours))
     pts = np.concatenate(contours).reshape(-1, 2).astype(np.float64)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
@@ -213,26 +271,19 @@ def _plausible(contours: Sequence[np.ndarray], min_side: float, max_area: float)
     nxt[np.cumsum(lengths) - 1] = starts  # each contour closes on its first point
     cross = pts[:, 0] * pts[nxt, 1] - pts[nxt, 0] * pts[:, 1]
     area = 0.5 * np.abs(np.add.reduceat(cross, starts))
-    lo = np.minimum.reduceat(pts, starts)
-    hi = np.maximum.reduceat(pts, starts)
-    side = hi - lo + 1
-    box = side[:, 0] * side[:, 1]
-    ok = (lengths >= 4) & (area >= min_side * min_side) & (area <= max_area)
-    # A card's rectangle fills at least half its upright bounding box (at 45 degrees).
-    ok &= (side.min(axis=1) >= min_side) & (area >= 0.4 * box)
-    return np.flatnonzero(ok)
+    return lengths, area, np.minimum.reduceat(pts, starts), np.maximum.reduceat(pts, starts)
 
 
-def _merge(found: list[tuple[float, float, float, np.ndarray]]) -> Candidates:
+def _merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Candidates:
     """One candidate per region: the same region found by several cuts counts once, with
     votes. Cuts disagree on a region's extent (a local threshold bleeds, an edge cut
     shrinks, another finds only a card's coloured field), so a group is represented by its
     median-sized member."""
     if not found:
         return Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4, 2)), np.zeros(0, int))
-    centres = np.array([(x, y) for x, y, _, _ in found], float)
-    areas = np.array([a for _, _, a, _ in found], float)
-    boxes = np.array([b for _, _, _, b in found], float)
+    centres = np.concatenate([c for c, _, _ in found])
+    areas = np.concatenate([a for _, a, _ in found])
+    boxes = np.concatenate([b for _, _, b in found])
     order = np.argsort(-areas, kind="stable")  # label i < j means i is at least as big
     centres, areas, boxes = centres[order], areas[order], boxes[order]
     first, second = _same_region_pairs(centres, areas)

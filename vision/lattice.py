@@ -3,7 +3,8 @@
 Grid units: cell (r, c) covers ``[c, c+1] x [r, r+1]``, so a card's centre sits at
 ``(c + 0.5, r + 0.5)``. ``GridGeometry.homography`` maps grid units to image pixels.
 
-How: card-like regions are found on a downscaled copy of the frame (``vision.candidates``).
+How: card-like regions are found on a downscaled copy of the frame (``vision.candidates``),
+a few cuts at a time: the search stops at the first stage that shows the grid clearly.
 From a seed region, the nearest regions of like size give two lattice steps; the lattice
 grows outwards, each round mapping every region back into grid units through the current
 fit (affine while little is known, then a homography) and taking those that fall near a
@@ -15,13 +16,14 @@ or when it does not reach every row and column.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from .candidates import CUTS, FIRST_CUTS, CandidateFinder, Candidates
+from .candidates import STAGES, CandidateFinder, Candidates
 from .visible import card_in_cell
 
 WORK_PIXELS = 512 * 288  # size of the image the lattice is searched in
@@ -108,7 +110,7 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
     to_frame = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
     finder = CandidateFinder(work, rows * cols)
     best = GridSearch(None, "no card-like shapes in the image", None, to_frame)
-    for stage in (FIRST_CUTS, CUTS):
+    for stage in STAGES:
         cands = finder.add(stage)
         if len(cands) < 3:
             continue
@@ -140,8 +142,16 @@ def _cards_in_cells(frame: np.ndarray, geometry: GridGeometry, sample: int = 3) 
     image the lattice is searched in; not up close.)"""
     seen = np.argwhere(geometry.seen)
     picks = seen[np.linspace(0, len(seen) - 1, min(sample, len(seen))).round().astype(int)]
-    passed = sum(card_in_cell(frame, geometry, int(r), int(c)) for r, c in picks)
-    return 2 * passed >= len(picks)
+    need = (len(picks) + 1) // 2  # half of them, or more
+    passed = failed = 0
+    for r, c in picks.tolist():  # stop as soon as the answer is known
+        if card_in_cell(frame, geometry, r, c):
+            passed += 1
+        else:
+            failed += 1
+        if passed >= need or failed > len(picks) - need:
+            break
+    return passed >= need
 
 
 def _fits(
@@ -158,7 +168,9 @@ def _fits(
         grown = _grow(cands, int(seed), rows, cols)
         if grown is None:
             continue
-        used[list(grown.cells.values())] = True
+        # Seeds on this lattice (a card found twice, its field apart from its border) would
+        # only grow it again.
+        used |= grown.on_lattice
         fit, why = _window(cands, grown, rows, cols, shape)
         if fit is None:
             reasons.append(why)
@@ -192,6 +204,7 @@ def downscale(frame: np.ndarray, pixels: int = WORK_PIXELS) -> np.ndarray:
 class _Grown:
     model: np.ndarray  # lattice (a, b) -> work pixels, 3x3
     cells: dict[tuple[int, int], int]  # lattice point -> candidate index
+    on_lattice: np.ndarray  # (N,) bool, candidates that fit some point of it
 
 
 @dataclass
@@ -310,21 +323,23 @@ def _grow(c: Candidates, seed: int, rows: int, cols: int) -> _Grown | None:
             return None
         # An affine guess is only good next to the cells it came from; a homography
         # already knows the perspective and may reach further.
-        margin = 1 if np.allclose(model[2, :2], 0.0) else 3
-        new_cells = _snap(c, model, cells, limit, margin)
-        if new_cells is None:
+        margin = 1 if model[2, 0] == 0.0 and model[2, 1] == 0.0 else 3
+        snapped = _snap(c, model, cells, limit, margin)
+        if snapped is None:
             return None
+        new_cells, on_lattice = snapped
         if new_cells == cells:
             break
         cells = new_cells
     assert model is not None
-    return _Grown(model, cells)
+    return _Grown(model, cells, on_lattice)
 
 
 def _snap(
     c: Candidates, model: np.ndarray, cells: dict[tuple[int, int], int], limit: int, margin: int
-) -> dict[tuple[int, int], int] | None:
-    """Candidates that fall on lattice points next to the current cells, one per point.
+) -> tuple[dict[tuple[int, int], int], np.ndarray] | None:
+    """Candidates that fall on lattice points next to the current cells, one per point, and
+    which candidates would fit a lattice point (the runners-up too).
 
     Seen in grid units, the cards of one grid all have about the same width and height and
     sit square to the lattice (each a few degrees off at most); a cloth's dots and flowers,
@@ -333,34 +348,37 @@ def _snap(
         inv = np.linalg.inv(model)
     except np.linalg.LinAlgError:
         return None
-    lat = _apply(inv, c.centres)
-    boxes = _apply(inv, c.boxes)
-    if not (np.all(np.isfinite(lat)) and np.all(np.isfinite(boxes))):
+    # Centres and box corners through the inverse at once: (N, 5, 2).
+    mapped = _apply(inv, np.concatenate([c.centres[:, None], c.boxes], axis=1))
+    if not np.isfinite(mapped).all():
         return None
+    lat, boxes = mapped[:, 0], mapped[:, 1:]
     near = np.round(lat)
     off = np.abs(lat - near).max(axis=1)
     have = np.array(list(cells.keys()))
-    lo, hi = have.min(axis=0) - margin, have.max(axis=0) + margin
-    inside = np.all((near >= lo) & (near <= hi), axis=1)
-    inside &= np.all(near <= have.min(axis=0) + limit, axis=1)
-    inside &= np.all(near >= have.max(axis=0) - limit, axis=1)
+    have_lo, have_hi = have.min(axis=0), have.max(axis=0)
+    # Within ``margin`` of the cells so far, and the whole no wider than ``limit``.
+    lo = np.maximum(have_lo - margin, have_hi - limit)
+    hi = np.minimum(have_hi + margin, have_lo + limit)
+    inside = ((near >= lo) & (near <= hi)).all(axis=1)
     size, square = _shape_in_grid(boxes)
     ref = np.median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
-    size_ok = np.all((ratio > 0.7) & (ratio < 1.4), axis=1) & np.all(size < 1.05, axis=1)
+    size_ok = ((ratio > 0.7) & (ratio < 1.4) & (size < 1.05)).all(axis=1)
     # An affine guess misses the perspective: a step further from the cells it knows lands
     # a little off, more so the steeper the tilt.
     snap = SNAP if margin > 1 else SNAP_AFFINE
     ok = inside & size_ok & square & (off < snap)
-    cost = off + 0.3 * np.abs(np.log(np.maximum(ratio, 1e-9))).sum(axis=1)
     pick = np.flatnonzero(ok)
+    cost = off[pick] + 0.3 * np.abs(np.log(np.maximum(ratio[pick], 1e-9))).sum(axis=1)
     # One candidate per lattice point: the cheapest.
-    pick = pick[np.argsort(cost[pick], kind="stable")]
-    keys = near[pick].astype(int)
-    _, first = np.unique(keys[:, 0] * 10007 + keys[:, 1], return_index=True)
-    if len(first) < 3:
+    new_cells: dict[tuple[int, int], int] = {}
+    keys = near[pick].astype(int).tolist()
+    for k in np.argsort(cost, kind="stable").tolist():
+        new_cells.setdefault((keys[k][0], keys[k][1]), int(pick[k]))
+    if len(new_cells) < 3:
         return None
-    return {(int(keys[k, 0]), int(keys[k, 1])): int(pick[k]) for k in first}
+    return new_cells, ok
 
 
 def _shape_in_grid(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -386,10 +404,8 @@ def _window(
     """Orient the grown lattice (columns to the right, rows down) and place the rows x cols
     window on it."""
     lat = np.array(list(g.cells.keys()), float)
-    centre = lat.mean(axis=0)
-    p0 = _apply(g.model, centre[None])[0]
-    da = _apply(g.model, (centre + [1, 0])[None])[0] - p0
-    db = _apply(g.model, (centre + [0, 1])[None])[0] - p0
+    p0, pa, pb = _apply(g.model, lat.mean(axis=0) + np.array([[0, 0], [1, 0], [0, 1]]))
+    da, db = pa - p0, pb - p0
     # Which lattice axis runs across the image: in-plane rotation is far below 45 degrees.
     if abs(da[0]) * abs(db[1]) >= abs(da[1]) * abs(db[0]):
         col_axis, row_axis, dc, dr = 0, 1, da, db
@@ -409,21 +425,22 @@ def _window(
             f"only {min(span_r, rows)} of {rows} rows and {min(span_c, cols)} of {cols} columns"
             " seen",
         )
-    best: tuple[int, float, int, int] | None = None
-    for wr in range(r0, r0 + span_r - rows + 1):
-        for wc in range(c0, c0 + span_c - cols + 1):
-            inside = (
-                (rc[:, 0] >= wr)
-                & (rc[:, 0] < wr + rows)
-                & (rc[:, 1] >= wc)
-                & (rc[:, 1] < wc + cols)
-            )
-            n = int(inside.sum())
-            votes = float(c.votes[idx[inside]].sum())
-            if best is None or (n, votes) > (best[0], best[1]):
-                best = (n, votes, wr, wc)
-    assert best is not None
-    n, votes, wr, wc = best
+    # Cards and votes in every rows x cols window over the lattice, by summed-area tables.
+    count = np.zeros((span_r + 1, span_c + 1))
+    votes_at = np.zeros((span_r + 1, span_c + 1))
+    np.add.at(count, (rc[:, 0] - r0 + 1, rc[:, 1] - c0 + 1), 1)
+    np.add.at(votes_at, (rc[:, 0] - r0 + 1, rc[:, 1] - c0 + 1), c.votes[idx])
+
+    def windows(table: np.ndarray) -> np.ndarray:
+        t = table.cumsum(axis=0).cumsum(axis=1)
+        return t[rows:, cols:] - t[:-rows, cols:] - t[rows:, :-cols] + t[:-rows, :-cols]
+
+    in_window, votes_in = windows(count), windows(votes_at)
+    # Most cards, then most votes; the first such window in reading order.
+    k = int(np.argmax(in_window * 1e6 + votes_in))
+    wr, wc = (int(v) for v in np.unravel_index(k, in_window.shape))
+    n, votes = int(in_window.flat[k]), float(votes_in.flat[k])
+    wr, wc = wr + r0, wc + c0
     if len(rc) - n >= max(3, min(rows, cols)):
         return None, "a repeating pattern, not a grid of cards"
     need = max(min(4, rows * cols), math.ceil(MIN_SUPPORT * rows * cols))
@@ -481,11 +498,11 @@ def _doubts(
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
     if inside.mean() < 0.75:
         return "the grid runs out of the frame"
-    inv = np.linalg.inv(model)
-    lat = _apply(inv, c.centres) - 0.5
+    mapped = _apply(np.linalg.inv(model), np.concatenate([c.centres[:, None], c.boxes], axis=1))
+    lat = mapped[:, 0] - 0.5
     near = np.round(lat)
     on_point = np.abs(lat - near).max(axis=1) < SNAP
-    size, square = _shape_in_grid(_apply(inv, c.boxes))
+    size, square = _shape_in_grid(mapped[:, 1:])
     ref = np.median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
     like = on_point & square & np.all((ratio > 0.7) & (ratio < 1.4), axis=1)
@@ -493,15 +510,26 @@ def _doubts(
     ring = ((r == -1) | (r == rows)) & (k >= -1) & (k <= cols)
     ring |= ((k == -1) | (k == cols)) & (r >= -1) & (r <= rows)
     hits = len({(int(a), int(b)) for a, b in near[like & ring]})
-    spots = [(x + 0.5, -0.5) for x in range(-1, cols + 1)] + [
-        (x + 0.5, rows + 0.5) for x in range(-1, cols + 1)
-    ]
-    spots += [(-0.5, y + 0.5) for y in range(rows)] + [(cols + 0.5, y + 0.5) for y in range(rows)]
-    sp = _apply(model, np.array(spots))
+    sp = _apply(model, ring_points(rows, cols))
     in_frame = int(((sp[:, 0] >= 0) & (sp[:, 0] < w) & (sp[:, 1] >= 0) & (sp[:, 1] < h)).sum())
     if hits >= max(3, RING_PATTERN * in_frame):
         return "the pattern goes on past the grid: a cloth's, not cards"
     return ""
+
+
+@functools.lru_cache(maxsize=16)
+def ring_points(rows: int, cols: int) -> np.ndarray:
+    """Grid-unit centres of the ring of cells just around a rows x cols grid.
+
+    >>> ring_points(2, 2).shape
+    (12, 2)
+    """
+    spots = [(x + 0.5, -0.5) for x in range(-1, cols + 1)]
+    spots += [(x + 0.5, rows + 0.5) for x in range(-1, cols + 1)]
+    spots += [(-0.5, y + 0.5) for y in range(rows)] + [(cols + 0.5, y + 0.5) for y in range(rows)]
+    out = np.array(spots, float)
+    out.flags.writeable = False
+    return out
 
 
 def _geometry(

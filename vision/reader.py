@@ -8,7 +8,9 @@ read ``?`` whatever its colours say, so a hand is never read as a confident gem.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +21,8 @@ from .visible import cards_in_view, like_table
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
+
+    from .tracker import GridTracker
 
 UNSURE = "?"
 EMPTY = "."
@@ -82,19 +86,38 @@ def read_grid(
     rows: int = 5,
     cols: int = 5,
     lens: LensModel | None = None,
+    tracker: GridTracker | None = None,
 ) -> GridReading:
-    """Find the rows x cols grid in ``frame`` (BGR uint8) and read every cell."""
+    """Find the rows x cols grid in ``frame`` (BGR uint8) and read every cell. With a
+    ``tracker`` (frames of one video, in order) the grid is followed from the last frame
+    where that leaves no doubt, and searched for where it does."""
     if lens is not None:
         frame = lens.undistort(frame)
-    search = search_grid(frame, rows, cols)
+    search = (
+        search_grid(frame, rows, cols) if tracker is None else tracker.locate(frame, rows, cols)
+    )
     geometry = search.geometry
     if geometry is None:
         return no_reading(rows, cols, search.reason)
-    return read_cells(frame, geometry, palette)
+    if tracker is None:
+        return read_cells(frame, geometry, palette)
+    kept = tracker.kept_reading(palette)
+    if kept is None:
+        kept = read_cells(frame, geometry, palette, tracker.looks)
+        tracker.keep_reading(kept, palette)
+    return kept
 
 
-def read_cells(frame: np.ndarray, geometry: GridGeometry, palette: Palette) -> GridReading:
-    """Read the cells of a grid already found in ``frame``."""
+Looks = dict[tuple[str, int, int], bool]
+"""Close looks at cells, ("card" or "table", row, col) -> what was seen."""
+
+
+def read_cells(
+    frame: np.ndarray, geometry: GridGeometry, palette: Palette, looks: Looks | None = None
+) -> GridReading:
+    """Read the cells of a grid already found in ``frame``. ``looks``: close looks already
+    taken at this very picture (a tracker keeps them while nothing moves); those taken here
+    are added."""
     rows, cols = geometry.rows, geometry.cols
     patches = extract_patches(frame, geometry)
     table = extract_table_patches(frame, geometry)
@@ -104,16 +127,61 @@ def read_cells(frame: np.ndarray, geometry: GridGeometry, palette: Palette) -> G
     in_frame = inside_frame(frame, geometry)
     gem = (labels != EMPTY) & (labels != UNSURE)
     # A gem where no card outline was seen: look again, closer; if still no card, distrust it.
-    in_view = geometry.seen | cards_in_view(frame, geometry, only=gem & ~geometry.seen & in_frame)
-    distrust = (gem & ~in_view) | ~in_frame
+    card = _look(
+        looks, "card", gem & ~geometry.seen & in_frame, partial(cards_in_view, frame, geometry)
+    )
+    distrust = (gem & ~(geometry.seen | card)) | ~in_frame
     # Bare table by its colours, but a card outline is there, or it does not look like the
     # table around the grid (a hand the colour of the wood): something is there.
     empty = labels == EMPTY
     distrust |= empty & geometry.seen
-    if empty.any():
-        flat = np.flatnonzero(empty.ravel())
-        distrust.ravel()[flat[~like_table(patches[flat], table)]] = True
+
+    def bare(only: np.ndarray) -> np.ndarray:
+        out = np.zeros(only.shape, bool)
+        out[only] = like_table(patches[only.ravel()], table)
+        return out
+
+    distrust |= empty & ~_look(looks, "table", empty, bare)
+    # A hand is one piece: where it hides a card, table-coloured skin beside it may pass for
+    # an empty cell. Such a reading never counts anyway (it has a "?"), so nothing is lost.
+    unsure = distrust | (labels == UNSURE)
+    distrust |= empty & _beside(unsure)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
     cells = tuple("".join(row) for row in labels)
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry)
+
+
+def _beside(marked: np.ndarray) -> np.ndarray:
+    """(rows, cols) bool: the cells next to (left, right, above, below) a marked one.
+
+    >>> _beside(np.array([[False, False, False], [False, True, False]])).astype(int).tolist()
+    [[0, 1, 0], [1, 0, 1]]
+    """
+    out = np.zeros_like(marked)
+    out[1:] |= marked[:-1]
+    out[:-1] |= marked[1:]
+    out[:, 1:] |= marked[:, :-1]
+    out[:, :-1] |= marked[:, 1:]
+    return out
+
+
+def _look(
+    looks: Looks | None, kind: str, ask: np.ndarray, look: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """(rows, cols) bool: ``look(only)`` at the cells ``ask`` (False elsewhere), taking what
+    ``looks`` already holds for ``kind`` and adding the rest to it."""
+    if looks is None:
+        return look(ask) if ask.any() else np.zeros(ask.shape, bool)
+    out = np.zeros(ask.shape, bool)
+    todo = ask.copy()
+    for r, c in np.argwhere(ask).tolist():
+        known = looks.get((kind, r, c))
+        if known is not None:
+            out[r, c] = known
+            todo[r, c] = False
+    if todo.any():
+        fresh = look(todo)
+        for r, c in np.argwhere(todo).tolist():
+            out[r, c] = looks[(kind, r, c)] = bool(fresh[r, c])
+    return out

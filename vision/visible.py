@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from .candidates import canny, extents
+
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
 
@@ -89,8 +91,12 @@ def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) 
     at once: a cut of a busy patch has many small contours)."""
     if not contours:
         return np.zeros(0, int)
-    boxes = np.array([cv2.boundingRect(c) for c in contours], float).reshape(-1, 4)
-    area = boxes[:, 2] * boxes[:, 3]
+    if len(contours) < 64:  # one call per contour beats numpy's set-up for a few
+        boxes = np.array([cv2.boundingRect(c) for c in contours], float)
+        area = boxes[:, 2] * boxes[:, 3]
+    else:
+        _, _, lo, hi = extents(contours)
+        area = np.prod(hi - lo + 1, axis=1)
     return np.flatnonzero((area >= smallest) & (area <= 2.0 * largest))
 
 
@@ -151,7 +157,7 @@ def _cuts(patch: np.ndarray) -> Iterator[np.ndarray]:
         yield cv2.bitwise_not(m)
     # Edges both ways: the regions they enclose, and the outline as a ring whose outside
     # is the card even when the gem's own edges cut up the inside.
-    edges = cv2.Canny(hi, 30, 90) | cv2.Canny(lo, 30, 90) | cv2.Canny(chroma, 30, 90)
+    edges = canny(hi, 30, 90) | canny(lo, 30, 90) | canny(chroma, 30, 90)
     ring = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     yield ring
     yield cv2.bitwise_not(ring)
@@ -193,8 +199,9 @@ def like_table(patches: np.ndarray, table: np.ndarray) -> np.ndarray:
     Without table patches nothing can be said, and every patch passes."""
     if len(patches) == 0 or len(table) == 0:
         return np.ones(len(patches), bool)
-    cell = _surface(patches)
-    ref = _surface(table)
+    # One conversion for both: converting a few small patches costs as much as many.
+    both = _surface(np.concatenate([patches, table]))
+    cell, ref = both[: len(patches)], both[len(patches) :]
     colour = np.abs(cell[:, None, :3] - ref[None, :, :3]) * [0.3, 1.0, 1.0]
     texture = np.abs(np.log((cell[:, None, 3] + 1.0) / (ref[None, :, 3] + 1.0)))
     near = (colour.max(axis=2) < TABLE_COLOUR) & (texture < TABLE_TEXTURE)
@@ -212,4 +219,21 @@ def _surface(patches: np.ndarray) -> np.ndarray:
     grad = np.abs(np.diff(light, axis=1)).mean(axis=(1, 2)) + np.abs(np.diff(light, axis=2)).mean(
         axis=(1, 2)
     )
-    return np.column_stack([np.median(lab.reshape(n, -1, 3), axis=1), grad])
+    channels = np.ascontiguousarray(lab.reshape(n, -1, 3).transpose(0, 2, 1))
+    return np.column_stack([_median(channels), grad])
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """``np.median(values, axis=-1)``, the same numbers, several times faster for small
+    arrays (np.median spends its time around the partition, not in it).
+
+    >>> v = np.array([[3.0, 1.0, 2.0, 5.0], [1.0, 1.0, 4.0, 9.0]])
+    >>> _median(v).tolist(), np.median(v, axis=-1).tolist()
+    ([2.5, 2.5], [2.5, 2.5])
+    """
+    n = values.shape[-1]
+    half = n // 2
+    if n % 2:
+        return np.partition(values, half, axis=-1)[..., half]
+    part = np.partition(values, (half - 1, half), axis=-1)
+    return (part[..., half - 1] + part[..., half]) / 2

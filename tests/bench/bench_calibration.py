@@ -7,7 +7,7 @@
 - set-cards-webcam: calibrate on one photo with its labels, read the other three (every card);
 - cube-photos: calibrate on photos with labels, read the others (>= 99 %);
 - synthetic cells under 2700-6500 K, exposure, shadow, glare, with hands over some cells;
-- speed: classify 25 patches (budget about 3 ms of the 15 ms frame read).
+- speed: classify 25 patches, one core (target <= 1.5 ms of the 15 ms frame read).
 
 Real photos go through vision's grid finder and patch cutter (vision.lattice, vision.cells).
 Classes are scored without their names: the best one-to-one matching of classes.
@@ -186,6 +186,7 @@ def synthetic(n: int = 60) -> None:
 
 
 def speed() -> None:
+    cv2.setNumThreads(1)
     rng = np.random.default_rng(1)
     layout = "RROGYCBVPRGGYOCBVPROYGCB*"
     cells, tables = scene(rng, layout)
@@ -194,12 +195,13 @@ def speed() -> None:
     for label, args in (("25 cells", (cells,)), ("25 cells + 8 table patches", (cells, tables))):
         times = []
         for _ in range(300):
-            start = time.perf_counter()
+            start = time.thread_time()  # this thread's CPU: other work on the machine aside
             palette.classify(*args)
-            times.append(time.perf_counter() - start)
+            times.append(time.thread_time() - start)
         print(
             f"classify {label} (48 px): median {1000 * statistics.median(times):.2f} ms, "
-            f"10th percentile {1000 * sorted(times)[len(times) // 10]:.2f} ms"
+            f"10th percentile {1000 * sorted(times)[len(times) // 10]:.2f} ms CPU"
+            " (target <= 1.5 ms)"
         )
 
 

@@ -1,8 +1,9 @@
 """Synthetic cell patches under controlled light, with ground truth, for calibration tests.
 
 A patch is one cell pitch seen top-down (as vision/cells.py cuts them): table around a card
-laid a little off centre. Cards are a coloured field inside a white border ("field"), or a
-white card with coloured symbols ("symbol", like SET cards). Light is applied in linear RGB:
+laid a little off centre. Cards are a coloured field inside a white border ("field"), a
+white card with coloured symbols ("symbol", like SET cards), or colour all over with no
+white at all ("flat", like a cube's stickers on black plastic). Light is applied in linear RGB:
 a colour temperature (the camera's white balance fixed at 5000 K), an exposure factor, a
 shadow over some cells, glare spots, sensor noise. Everything random comes from the
 ``numpy.random.Generator`` passed in.
@@ -23,7 +24,12 @@ _WHITE_AT = {
     6500: (255, 254, 250),
 }
 _CAMERA_BALANCE = 5000
-TABLES = {"wood": (120, 85, 55), "felt": (40, 95, 60), "grey": (110, 110, 115)}
+TABLES = {
+    "wood": (120, 85, 55),
+    "felt": (40, 95, 60),
+    "grey": (110, 110, 115),
+    "black": (22, 22, 24),  # a cube's black plastic between its stickers
+}
 SKIN = ((224, 172, 140), (198, 134, 100), (240, 190, 160), (150, 95, 70))
 
 
@@ -53,8 +59,9 @@ def card_patch(
 ) -> np.ndarray:
     """Linear-RGB (size, size, 3) patch: a card of colour ``rgb`` (None: bare table).
 
-    ``style`` "symbol": a white card with one oval, ``shading`` "solid", "striped" or
-    "empty" (None: one at random)."""
+    ``style`` "field": a coloured field in a white border; "flat": colour all over, no
+    white anywhere (a sticker); "symbol": a white card with one oval, ``shading`` "solid",
+    "striped" or "empty" (None: one at random)."""
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float64) + 0.5
     base = to_linear(np.array(table)) * (1 + 0.08 * np.sin(xx / 3.0 + rng.uniform(0, 6)))[..., None]
     img = np.broadcast_to(base, (size, size, 3)).copy()
@@ -70,7 +77,9 @@ def card_patch(
     white = to_linear(np.array((242, 240, 236)))
     colour = to_linear(np.clip(np.array(rgb) + rng.normal(0, 4, 3), 0, 255))
     img[card] = white
-    if style == "field":
+    if style == "flat":
+        img[card] = colour
+    elif style == "field":
         field = (np.abs(along) < half_w - 3) & (np.abs(across) < half_h - 3)
         img[field] = colour
     else:  # an oval symbol: solid, striped or only its outline

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -15,7 +16,7 @@ from calibration import learn_palette
 from calibration.deck import NOMINAL_RGB
 from vision.cells import extract_patches
 from vision.lattice import find_grid
-from vision.synthetic import Conditions, render_scene
+from vision.synthetic import Conditions, Scene, random_conditions, render_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
@@ -85,3 +86,44 @@ def imread(path: Path) -> np.ndarray:
     image = cv2.imread(str(path))
     assert image is not None, path
     return image
+
+
+def video(
+    seed: int,
+    frames: int,
+    size: tuple[int, int] = (1280, 720),
+    quiet: int = 5,
+    reach: int = 3,
+    conditions: Conditions | None = None,
+) -> list[Scene]:
+    """Frames of one 5 x 5 table seen by a fixed camera, in the rhythm of a game: ``quiet``
+    frames of a still table, then ``reach`` frames with a hand over the grid, then still
+    again with other cards, and so on. The hand moves; every frame has its own sensor
+    noise. One seed draws one camera, cloth and light (``conditions``, or random ones):
+    ``render_scene`` from the same seed with given labels draws the same scene up to the
+    cards, the glare and the hand."""
+    shot = np.random.default_rng(seed)
+    if conditions is None:
+        conditions = random_conditions(shot, hand=False)
+    layouts = np.random.default_rng(seed + 1)
+    noise = np.random.default_rng(seed + 3)
+    letters = np.array(list(GEMS))
+    out: list[Scene] = []
+    turn = max(1, quiet + reach)
+    for k in range(frames):
+        if k % turn == 0:  # the cards of this turn
+            cells = letters[layouts.integers(len(letters), size=25)]
+            cells[layouts.random(25) < 0.04] = "."
+            labels = tuple("".join(cells[r * 5 : (r + 1) * 5]) for r in range(5))
+        shot_k = replace(conditions, hand=False, empty=0)
+        if k % turn >= quiet:
+            # The hand moves from frame to frame: it is drawn last, so drawing another
+            # number of glare spots first puts it elsewhere.
+            shot_k = replace(shot_k, hand=True, glare=(conditions.glare + k) % 3)
+        scene = render_scene(
+            np.random.default_rng(seed + 2), GEMS, 5, 5, shot_k, size=size, labels=labels
+        )
+        grain = noise.normal(0.0, 2.0, scene.image.shape)
+        image = np.clip(scene.image + grain, 0, 255).astype(np.uint8)
+        out.append(replace(scene, image=image))
+    return out

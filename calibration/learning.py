@@ -1,0 +1,146 @@
+"""Learning a palette: from images whose layout is known, and the default deck profile.
+
+Cards with white rims (gem cards, SET cards) are learned against their own white, as they
+will be read; cells of images without (stickers) are put in the first image's light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._stats import median
+from .colour import OPPONENT, PURE_WHITE
+from .deck import NOMINAL_RGB
+from .features import Scene, prepare
+from .models import (
+    EMPTY,
+    PRIOR_SCALE,
+    ClassModel,
+    feature_weights,
+    fit_class,
+    max_distance_for,
+    pooled_scale,
+    with_shading,
+)
+from .palette import STRANGER_WEIGHT, UNSURE, Palette, PaletteError
+
+_DEFAULT_WIDTH = 2.0  # the default deck profile is this much wider: no camera was seen
+
+def _check_labels(labels: str, n: int) -> str:
+    labels = "".join(str(labels).split("/"))
+    if len(labels) != n:
+        raise PaletteError(f"{len(labels)} labels for {n} cells")
+    for ch in labels:
+        if ch.isspace():
+            raise PaletteError("labels hold a space: use one character per cell")
+    return labels
+
+
+def _align(scenes: Sequence[Scene], labels: Sequence[str]) -> list[np.ndarray]:
+    """Reference whites (log RGB) putting every image in the first one's light, from cells
+    of shared classes: images with no white rims taken minutes apart under one lamp still
+    differ in exposure; aligned, a class's samples from all images form one tight cluster."""
+    lights = [PURE_WHITE.copy() for _ in scenes]
+    y = np.array([ch for lab in labels for ch in lab])
+    for _ in range(3):
+        colours = [s.colour(c)[0] for s, c in zip(scenes, lights, strict=True)]
+        every = np.concatenate(colours)
+        means = {ch: every[y == ch].mean(axis=0) for ch in set(y) if ch != UNSURE}
+        for i in range(1, len(scenes)):
+            lab = np.array(list(labels[i]))
+            keep = np.isin(lab, [ch for ch in means if np.sum(y == ch) > np.sum(lab == ch)])
+            if not keep.any():
+                continue
+            target = np.stack([means[ch] for ch in lab[keep]])
+            lights[i] = lights[i] + median(colours[i][keep] - target, axis=0)
+    return lights
+
+
+def learn(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
+    """A palette from images whose layout is known.
+
+    ``samples``: per image, (its patches (N, P, P, 3) BGR in reading order, or (N, 3) BGR
+    colours; a string of N letters, rows optionally joined by "/"). Any letters name classes;
+    ``.`` marks an empty cell (the palette then knows the table), ``?`` a cell to ignore.
+    Cards with white rims are learned against their own white; otherwise all images are
+    put in the first one's light.
+    """
+    if not samples:
+        raise PaletteError("no samples to learn from")
+    scenes: list[Scene] = []
+    labels: list[str] = []
+    for patches, lab in samples:
+        scene = prepare(patches)
+        scenes.append(scene)
+        labels.append(_check_labels(lab, len(scene)))
+    rims = np.array([s.whites.has_rims for s in scenes])
+    borders = bool(rims.sum() * 2 > len(scenes))
+    if borders:
+        white = np.mean([s.white for s, r in zip(scenes, rims, strict=True) if r], axis=0)
+        refs = [s.whites.refs if r else s.white for s, r in zip(scenes, rims, strict=True)]
+        offsets = [s.white - white for s in scenes]
+    else:
+        refs = _align(scenes, labels)
+        offsets = [r - refs[0] for r in refs]
+        whites = np.stack([s.white - c for s, c in zip(scenes, offsets, strict=True)])
+        chroma = np.hypot(*(whites @ OPPONENT[1:].T).T)
+        white = whites[np.argmax(whites @ OPPONENT[0] - 2.0 * chroma)]
+    x = np.concatenate([s.features(r) for s, r in zip(scenes, refs, strict=True)])
+    y = np.array([ch for lab in labels for ch in lab])
+    letters = sorted(set(y) - {UNSURE}, key=lambda ch: (ch == EMPTY, ch))
+    cards = np.isin(y, letters) & (y != EMPTY)
+    prior = pooled_scale(x[cards], y[cards]) if cards.any() else PRIOR_SCALE
+    try:
+        models = with_shading([fit_class(str(ch), x[y == ch], prior=prior) for ch in letters],
+                              [x[y == ch] for ch in letters])
+    except ValueError as err:
+        raise PaletteError(str(err)) from None
+    grey = np.mean([s.grey - c for s, c in zip(scenes, offsets, strict=True)], axis=0)
+    weights = feature_weights(models, prior)
+    return Palette(
+        models,
+        white=white,
+        grey=grey,
+        white_borders=borders,
+        weights=weights,
+        max_distance=max_distance_for(np.maximum(weights, STRANGER_WEIGHT)),
+    )
+
+
+def nominal_features(letters: Sequence[str]) -> np.ndarray | None:
+    """Features of the default deck's nominal colours (seen against pure white), or None
+    when some letter is no gem of the deck."""
+    if not all(ch in NOMINAL_RGB for ch in letters):
+        return None
+    bgr = np.array([NOMINAL_RGB[ch][::-1] for ch in letters], dtype=np.uint8)
+    return prepare(bgr).features()
+
+
+def deck_profile() -> Palette:
+    """The default deck profile: the gems of RULES.md at their nominal colours, wide spreads,
+    read against their white borders.
+
+    >>> deck_profile().white_borders
+    True
+    """
+    letters = list(NOMINAL_RGB)
+    feats = nominal_features(letters)
+    assert feats is not None
+    models = [
+        ClassModel(ch, f, _DEFAULT_WIDTH * PRIOR_SCALE, 0)
+        for ch, f in zip(letters, feats, strict=True)
+    ]
+    # The nominal colours are under white light; the average card is the gems' average.
+    gems = np.array([NOMINAL_RGB[ch][::-1] for ch in letters if ch != "*"], dtype=np.uint8)
+    grey = prepare(gems).grey
+    weights = feature_weights(models, _DEFAULT_WIDTH * PRIOR_SCALE)
+    return Palette(
+        models,
+        white=PURE_WHITE,
+        grey=grey,
+        white_borders=True,
+        weights=weights,
+        max_distance=max_distance_for(np.maximum(weights, STRANGER_WEIGHT)),
+    )

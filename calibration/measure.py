@@ -1,0 +1,314 @@
+"""From the pixels of a scene's patches to the few colours and shares a palette reads.
+
+Per patch (one cell pitch, the card roughly centred): its *body* (the central square, where
+the card is), its *ring* (all the rest: the card's white border, the gaps) and its *rim*
+(the outer band: the table between the cards).
+
+- the patch's own white: the brightest pixels of its ring (a card's white border, a white
+  card), read as one light over the scene by :mod:`calibration.whites`;
+- the body's *field*: its colourful pixels round the centre (where a gem card's art is
+  drawn), those of the commonest hue among them; and how many were of another hue (a card
+  half under a sleeve is two colours at once);
+- the body's *ink*: its pixels furthest in colour from the patch's own white (the symbols of
+  a white SET card, the field of a flat card);
+- how much white paper each side band shows (a hand reaching over a card hides its border
+  on one side or more), the spread of brightness, the table's colour.
+
+Pixels are held as colour planes (3, patches, pixels; B, G, R), so that every step runs
+over long rows of one channel: numpy is many times slower along a short last axis of three.
+A palette reads every frame, so this is written for few, long numpy steps.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._stats import median
+from .colour import CLIPPED, FLOOR, PIXEL_LOG, PIXEL_OFFSET, PURE_WHITE, frame_distance
+from .whites import SceneWhites, read_whites, settle
+
+BODY_FRACTION = 0.7
+"""Side of the body square as a share of the patch side: the card, not the gaps around it."""
+
+_MAX_SIDE = 48  # bigger patches are read on every n-th pixel
+_DARK = float(np.log(0.1))  # a pixel this much darker than its white: too dark for its hue
+_INK_SHARE = 0.06  # the 6 % of body pixels furthest in colour from the patch's white
+_INK_APART = 0.35  # chroma from the patch's white beyond which a pixel counts as ink
+_WHITE_SHARE = 0.15  # the brightest 15 % of a patch's ring are its own white, if it has one
+_INNER_FRACTION = 0.6  # ink is looked for this far in: a card's edge may show the table
+_ART_FRACTION = 0.45  # a card's art (a gem) fills about this much of the patch's centre
+_FIELD_SHARE = 0.6  # field pixels are at least this colourful, as a share of the boldest
+_HUE_WINDOWS = (0.4,)  # the commonest hue of a field: a mean shift in these windows
+_SIDE = 0.25  # a side band of a patch: this share of its side
+_PAPER_HUE = 0.2  # a pixel this close in hue to the white ...
+_PAPER_LEVEL = float(np.log(0.45))  # ... and at least this bright against it is white paper
+_SCENE_WHITE_SHARE = 0.03  # the brightest 3 % of a scene's pixels guess its white
+_RIM_GAP = 40  # a body pixel this far (in some channel) from the rim's colour is card
+_MIN_CARD = 0.25  # ... if at least this share of the body is; else the body is read whole
+_MAX_GLARE = 0.35  # clipped pixels are glare when they cover at most this share of a body
+
+
+@dataclass(frozen=True, eq=False)
+class Measures:
+    """What was measured of M patches, the first of them cells, the rest bare table."""
+
+    body: np.ndarray  # (M, 3) camera R, G, B of each body's field
+    ink: np.ndarray  # (M, 3) camera R, G, B of each body's ink
+    rim: np.ndarray  # (M, 3) camera R, G, B of each patch's rim (the table around it)
+    fixed: np.ndarray  # (M, 5) texture, ink share, mixed, edges, frame
+    whites: SceneWhites
+    white: np.ndarray  # (3,) log R, G, B: the scene's white, or its brightest pixels
+    grey: np.ndarray  # (3,) log R, G, B: the cells' average field
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where things are in a patch of h x w pixels, as flat pixel indices."""
+
+    body: np.ndarray
+    ring: np.ndarray
+    rim: np.ndarray
+    outer: np.ndarray  # (len(body),) bool: body pixels outside the centre, where art is drawn
+    inner: np.ndarray  # (len(body),) bool: body pixels clear of its edge (table slips in there)
+    edge: np.ndarray  # pixels of the four side bands, every other one along each band
+    sides: np.ndarray  # (len(edge), 4) float: which lie in the top, bottom, left and right
+    # side bands, each column summing to 1
+    lone: bool  # a patch of a pixel or so (a colour sample): no ring at all
+
+
+def body_slice(size: int, fraction: float = BODY_FRACTION) -> slice:
+    """The rows (and columns) of a patch of side ``size`` that make its body.
+
+    >>> body_slice(24)
+    slice(3, 20, None)
+    """
+    side = max(1, int(round(size * fraction)))
+    start = (size - side) // 2
+    return slice(start, start + side)
+
+
+@functools.lru_cache(maxsize=16)
+def _layout(h: int, w: int) -> _Layout:
+    body = np.zeros((h, w), bool)
+    body[body_slice(h), body_slice(w)] = True
+    centre = np.zeros((h, w), bool)
+    side_h, side_w = round(h * _ART_FRACTION), round(w * _ART_FRACTION)
+    centre[(h - side_h) // 2 : (h + side_h) // 2, (w - side_w) // 2 : (w + side_w) // 2] = True
+    band = min(h, w) // 8
+    rim = np.ones((h, w), bool)
+    if band:
+        rim[band : h - band, band : w - band] = False
+    lone = not (~body).any()
+    ring = np.flatnonzero(body if lone else ~body)
+    # a border runs along each side band: every other pixel along it is plenty
+    rows, cols = np.mgrid[0:h, 0:w]
+    bh, bw = max(1, round(h * _SIDE)), max(1, round(w * _SIDE))
+    bands = np.stack([(rows < bh) & (cols % 2 == 0), (rows >= h - bh) & (cols % 2 == 0),
+                      (cols < bw) & (rows % 2 == 0), (cols >= w - bw) & (rows % 2 == 0)])
+    edge = np.flatnonzero(bands.any(axis=0))
+    member = bands.reshape(4, -1)[:, edge].T
+    sides = (member / np.maximum(member.sum(axis=0), 1)).astype(np.float32)
+    inner = np.zeros((h, w), bool)
+    inner[body_slice(h, _INNER_FRACTION), body_slice(w, _INNER_FRACTION)] = True
+    at = np.flatnonzero(body)
+    return _Layout(at, ring, np.flatnonzero(rim), ~centre.ravel()[at], inner.ravel()[at] | lone,
+                   edge, sides, lone)
+
+
+def measure(arr: np.ndarray, n: int) -> Measures:
+    """Measure uint8 BGR patches ``arr`` (M, P, P, 3), of which the first ``n`` are cells
+    (their rims tell the light) and the rest bare table (lit as the cells are)."""
+    m = len(arr)
+    if m == 0:
+        empty = np.zeros((0, 3))
+        return Measures(empty, empty, empty, np.zeros((0, 5)), read_whites(np.zeros((3, 0, 1))),
+                        PURE_WHITE, PURE_WHITE)
+    sub = _shrink(arr)
+    h, w = sub.shape[1:3]
+    at = _layout(h, w)
+    planes = np.ascontiguousarray(np.moveaxis(sub, 3, 0)).reshape(3, m, h * w)
+    rim_bgr = planes[:, :, at.rim].mean(axis=2)  # (3, M) the table around the card
+
+    # the body: its pixels, glare left out, the card told from table showing beside it
+    raw = planes[:, :, at.body]
+    raw_f = raw.astype(np.float32)
+    keep = _unclipped(np.maximum(np.maximum(raw[0], raw[1]), raw[2]))
+    card = keep & _unlike(raw_f, rim_bgr)
+    logs = PIXEL_LOG[raw]  # (3, M, B) log B, G, R of single pixels
+    bright = logs[0] + logs[1] + logs[2]
+
+    # the patch's own white: the brightest of its ring. Every other pixel of the ring is
+    # plenty: a border runs along it. A white is bright in every channel at once.
+    ring = planes[:, :, at.ring[::2]]
+    ring_logs = PIXEL_LOG[ring]
+    ring_bright = ring_logs[0] + ring_logs[1] + ring_logs[2]
+    r = ring.shape[2]
+    k = max(1, round(r * _WHITE_SHARE))
+    brightest = np.argpartition(ring_bright, r - k, axis=1)[:, r - k :]
+    candidates = np.take_along_axis(ring, brightest[None], axis=2)
+    whites = read_whites(candidates[::-1, :n])
+    own = PIXEL_LOG[candidates].mean(axis=2)  # (3, M) log B, G, R
+    usable = (bright > own.sum(axis=0)[:, None] + 3 * _DARK) & keep
+
+    # ink: the body pixels furthest in colour from the patch's own white. The cards have
+    # white rims if they stand apart from them in body or in ink (a sticker's brightest
+    # pixels are its own colour).
+    apart = np.where(usable & at.inner, _hue_distance2(logs, own[:, :, None]), -1.0)
+    inked = apart >= _row_quantile(apart, 1.0 - _INK_SHARE)
+    ink, plain = (x[::-1].T for x in _mean_planes(raw_f, inked, card))
+    whites = settle(whites, plain[:n], ink[:n]) if not at.lone else whites
+    rims = whites.has_rims
+    whites = whites.with_typical(m - n)
+    white = whites.scene_white if rims else _brightest(planes[:, :n])
+    refs = whites.refs if rims else np.broadcast_to(white, (m, 3))
+
+    # the body against its patch's white, as colour.reflectance() reads a colour
+    scale = np.exp(-refs.T[::-1]).astype(np.float32)[:, :, None]  # (3, M, 1) B, G, R
+    every = np.log(raw_f * scale + np.float32(FLOOR))
+    hue_u = every[2] - every[1]
+    hue_v = 0.5 * (every[2] + every[1]) - every[0]
+    colourful = np.where(usable & card, np.sqrt(hue_u * hue_u + hue_v * hue_v), -1.0)
+
+    # the field: the colourful pixels round the art (not the lighter facets of a gem, nor a
+    # white border slipping in), of the commonest hue among them
+    bold = (colourful >= _FIELD_SHARE * _row_quantile(colourful, 0.9)) & card
+    field = bold & at.outer
+    field = np.where((np.count_nonzero(field, axis=1) >= 3)[:, None], field, bold)
+    field, mixed = _commonest(hue_u, hue_v, field, bold)
+    body = _field_colour(raw, field)[::-1].T
+
+    # the texture of the card itself: white paper slipping into the body (or clipping,
+    # and left out as glare) would make it
+    paper = (colourful < _PAPER_HUE) & (every[0] + every[1] + every[2] > 3 * _PAPER_LEVEL)
+    art = keep & ~paper
+    count = np.maximum(np.count_nonzero(art, axis=1), 1)
+    level = np.where(art, bright, 0.0) / 3.0
+    mean = level.sum(axis=1) / count
+    spread = np.sqrt(np.maximum((level * level).sum(axis=1) / count - mean**2, 0.0))
+    rim = rim_bgr[::-1].T.astype(np.float64)
+    kept = np.maximum(np.count_nonzero(keep, axis=1), 1)
+    fixed = np.column_stack([
+        np.log(spread + 0.03),
+        np.count_nonzero(apart > _INK_APART**2, axis=1) / kept,
+        mixed,
+        _edges(PIXEL_LOG[planes[:, :, at.edge]], refs, at.sides),
+        frame_distance(rim, body),
+    ])
+    grey = np.log(np.maximum(body[:n], 1.0)).mean(axis=0) if n else PURE_WHITE
+    return Measures(body, ink, rim, fixed, whites, white, grey)
+
+
+def _shrink(arr: np.ndarray) -> np.ndarray:
+    """Patches (M, P, P, 3) at the size they are read at: every other pixel (every n-th of big
+    ones), so that a card's thin white border keeps pixels of pure white (averaging would
+    blend it with the colours beside it)."""
+    step = -(-max(arr.shape[1:3]) // _MAX_SIDE)
+    if max(arr.shape[1:3]) // step >= 16:
+        step *= 2
+    return arr[:, ::step, ::step]
+
+
+def _commonest(
+    u: np.ndarray, v: np.ndarray, keep: np.ndarray, among: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``keep`` pixels (M, K) near the densest hue (``u``, ``v``: M, K) of each patch,
+    found by a mean shift in shrinking windows from their mean hue; and the share of the
+    ``among`` pixels (M, K) far from that hue (M,)."""
+    weight = keep.astype(np.float32)
+    count = np.maximum(weight.sum(axis=1), 1.0)
+    cu, cv = (weight * u).sum(axis=1) / count, (weight * v).sum(axis=1) / count
+    near = keep
+    for window in _HUE_WINDOWS:
+        du, dv = u - cu[:, None], v - cv[:, None]
+        near = keep & (du * du + dv * dv < window * window)
+        w = near.astype(np.float32)
+        total = w.sum(axis=1)
+        found = total >= 3
+        cu = np.where(found, (w * u).sum(axis=1) / np.maximum(total, 1), cu)
+        cv = np.where(found, (w * v).sum(axis=1) / np.maximum(total, 1), cv)
+    near = np.where((np.count_nonzero(near, axis=1) >= 3)[:, None], near, keep)
+    du, dv = u - cu[:, None], v - cv[:, None]
+    far = among & (du * du + dv * dv >= _HUE_WINDOWS[-1] ** 2)
+    return near, np.count_nonzero(far, axis=1) / np.maximum(np.count_nonzero(among, axis=1), 1)
+
+
+def _edges(logs: np.ndarray, refs: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """(M,) the share of white paper on each patch's least white side (``logs``: pixel logs
+    of side band pixels, planes B, G, R: 3, M, K; ``refs``: each patch's white, log R, G, B:
+    M, 3; ``sides``: which side band each pixel lies in, K, 4)."""
+    ref = np.log((np.exp(refs.T[::-1]) + PIXEL_OFFSET) / (255.0 + PIXEL_OFFSET))
+    d = logs - ref.astype(np.float32)[:, :, None]  # against the white, as pixels are read
+    u, v = d[2] - d[1], 0.5 * (d[2] + d[1]) - d[0]
+    paper = (u * u + v * v < _PAPER_HUE**2) & (d[0] + d[1] + d[2] > 3 * _PAPER_LEVEL)
+    return np.asarray((paper.astype(np.float32) @ sides).min(axis=1))
+
+def _hue_distance2(planes: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """(M, K) squared distance in hue of pixels (log B, G, R planes: 3, M, K) from ``centre``
+    (log B, G, R: 3, M, 1)."""
+    d = planes - centre
+    u = d[2] - d[1]
+    v = 0.5 * (d[2] + d[1]) - d[0]
+    return np.asarray(u * u + v * v)
+
+
+def _row_quantile(values: np.ndarray, q: float) -> np.ndarray:
+    """(M, 1) the ``q`` quantile of each row of ``values`` (M, K)."""
+    k = int(q * (values.shape[1] - 1))
+    return np.partition(values, k, axis=1)[:, k, None]
+
+
+def _mean_planes(planes: np.ndarray, *keeps: np.ndarray) -> np.ndarray:
+    """(len(keeps), 3, M) means over each patch's kept pixels (``planes``: 3, M, K float32;
+    each ``keep``: M, K), over all of them where none is kept."""
+    keep = np.stack(keeps)
+    weight = np.where(keep.any(axis=2, keepdims=True), keep, True).astype(np.float32)
+    total = np.einsum("cmk,wmk->wcm", planes, weight).astype(np.float64)
+    return np.asarray(total / weight.sum(axis=2)[:, None, :])
+
+
+def _field_colour(raw: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """(3, M) per-channel medians of each patch's field pixels (``raw``: 3, M, K uint8;
+    ``field``: M, K), of all its pixels where it has none. The median, not the mean: the
+    camera clipping part of a field leaves its median alone."""
+    field = np.where(field.any(axis=1, keepdims=True), field, True)
+    ordered = np.sort(np.where(field, raw, 255), axis=2, kind="stable")  # a radix sort
+    middle = (np.count_nonzero(field, axis=1) - 1) // 2
+    return np.take_along_axis(ordered, np.broadcast_to(middle[None, :, None], (3, len(middle), 1)),
+                              axis=2)[:, :, 0].astype(np.float64)
+
+def _unlike(raw: np.ndarray, rim: np.ndarray) -> np.ndarray:
+    """(M, K) bool: body pixels (planes 3, M, K) unlike the patch's rim (3, M): the card, not
+    the table showing beside a small or misplaced card; all of them when too few are (an
+    empty cell, a hand)."""
+    gap = np.abs(raw - rim[:, :, None].astype(np.float32))
+    unlike = np.maximum(np.maximum(gap[0], gap[1]), gap[2]) > _RIM_GAP
+    enough = np.count_nonzero(unlike, axis=1) >= _MIN_CARD * raw.shape[2]
+    return np.asarray(unlike | ~enough[:, None])
+
+
+def _unclipped(top: np.ndarray) -> np.ndarray:
+    """(M, K) bool: pixels to read (``top``: each pixel's highest channel). Clipped pixels
+    covering a small part of a body are glare and left out; covering much of it (a white
+    card a little over-exposed) they are the card."""
+    clipped = top >= CLIPPED
+    count = np.count_nonzero(clipped, axis=1)
+    glared = (count > 0) & (count <= _MAX_GLARE * top.shape[1])
+    return np.asarray(~(clipped & glared[:, None]))
+
+
+def _brightest(planes: np.ndarray) -> np.ndarray:
+    """Log R, G, B of the brightest few pixels of the whole scene (planes B, G, R: 3, M, K):
+    the best guess of its white when no card shows one (stickers), maybe no white at all."""
+    pixels = planes.reshape(3, -1).T
+    if not len(pixels):
+        return PURE_WHITE
+    total = pixels.astype(np.int32).sum(axis=1)
+    # the threshold from a histogram of brightness: cheaper than sorting every pixel
+    tally = np.cumsum(np.bincount(total, minlength=766)[::-1])
+    need = max(1, int(round(len(pixels) * _SCENE_WHITE_SHARE)))
+    threshold = 765 - int(np.searchsorted(tally, need))
+    rgb = median(pixels[total >= threshold], axis=0)[::-1]
+    return np.asarray(np.log(np.maximum(rgb, 1.0)))

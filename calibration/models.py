@@ -1,0 +1,272 @@
+"""Class models: per class letter, a Gaussian over the features of :mod:`calibration.features`
+(mean and spread of each feature, the spread shrunk towards a prior), and how far a cell is
+from each class once the camera's clipping and noise are taken into account.
+
+>>> m = fit_class("Y", np.zeros((3, len(FEATURES))))
+>>> m, m.scale.round(2).tolist()[:3]
+(<ClassModel 'Y' from 3 samples>, [0.2, 0.08, 0.08])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .colour import FLOOR, OPPONENT, OPPONENT_INV, frame_distance
+from .features import COLOUR, FEATURES
+
+EMPTY = "."
+
+PRIOR_SCALE = np.array([0.25, 0.10, 0.10, 0.2, 0.2, 0.40, 0.20, 0.12, 0.1, 0.3])
+"""Typical spread of each feature within one class in one scene: the spread a class gets
+before it has samples, and the floor its learned spread shrinks towards."""
+
+_PRIOR_WEIGHT = 4.0  # the prior spread counts as this many samples
+_MIN_SCALE = 0.5  # learned spreads never fall below half the prior
+FRAME = FEATURES.index("frame")
+MIXED = FEATURES.index("mixed")
+EDGES = FEATURES.index("edges")
+STRANGER_ONLY = [MIXED, EDGES]
+"""Features that tell a card from a stranger half over it, never one class from another."""
+_FRAME_WEIGHT = 0.5
+_FRAME_SCALE = 0.3  # how far a card's frame may fall short of the one foreseen
+_PALE_BODY = 0.35  # a body this close to white (u, v) is paper with art on it
+_INKED = 0.3  # ... if its ink is this far towards a hue (squashed hue_u, hue_v)
+_EDGES_SHOWN = 0.15  # white paper a whole card shows at least, on its least white side
+_EDGES_SCALE = 0.05  # ... give or take
+_MIN_WEIGHT = 0.05  # no feature is ignored outright: a hand may differ only there
+_OPP_SQUARED = OPPONENT**2  # variances of log R, G, B -> of I, u, v (channels independent)
+
+
+@dataclass(frozen=True, eq=False)
+class ClassModel:
+    """One class: mean and spread of each feature, from ``samples`` cells."""
+
+    letter: str
+    mean: np.ndarray
+    scale: np.ndarray
+    samples: int
+    shaded: bool = False
+    """Art on a white card whose colour runs from faint to full (SET's open, striped and
+    solid symbols): the body's colour may lie anywhere on the way from white to the ink's
+    hue, so only its hue counts, never how deep or bright it is."""
+
+    def __repr__(self) -> str:
+        return f"<ClassModel {self.letter!r} from {self.samples} samples>"
+
+
+def fit_class(
+    letter: str, features: np.ndarray, width: float = 1.0, prior: np.ndarray | None = None
+) -> ClassModel:
+    """A class model from its samples' features (N, F).
+
+    Its spreads are shrunk towards ``prior`` (default: PRIOR_SCALE times ``width``), so a
+    class seen in two cells is not taken to be exactly as those two cells looked.
+    """
+    x = np.atleast_2d(np.asarray(features, dtype=np.float64))
+    n = len(x)
+    if n == 0:
+        raise ValueError(f"class {letter!r} has no samples")
+    base = width * PRIOR_SCALE if prior is None else prior
+    mean = x.mean(axis=0)
+    scatter = ((x - mean) ** 2).sum(axis=0)
+    var = (scatter + _PRIOR_WEIGHT * base**2) / (n - 1 + _PRIOR_WEIGHT)
+    scale = np.maximum(np.sqrt(var), _MIN_SCALE * width * PRIOR_SCALE)
+    return ClassModel(letter, mean, scale, n)
+
+
+def shading(x: np.ndarray) -> tuple[bool, bool]:
+    """Of a class's samples (N, F): whether some is coloured art on white paper (a body
+    nearly white, its ink of a hue), and whether some is deep in colour all over."""
+    body = np.hypot(x[:, 1], x[:, 2])
+    pale = (body < _PALE_BODY) & (np.hypot(x[:, 3], x[:, 4]) > _INKED)
+    return bool(pale.any()), bool((body > 2 * _PALE_BODY).any())
+
+
+def with_shading(models: Sequence[ClassModel], samples: Sequence[np.ndarray]) -> list[ClassModel]:
+    """The models, marked shaded where the deck shows shading: some class of it was seen both
+    faint and deep (SET's open and solid symbols). A deck of flat cards never is, so a white
+    card with a little art (a pearl) keeps its own colour there."""
+    seen = [shading(x) if m.letter != EMPTY else (False, False)
+            for m, x in zip(models, samples, strict=True)]
+    deck = any(pale and deep for pale, deep in seen)
+    return [replace(m, shaded=deck and pale) for m, (pale, _) in zip(models, seen, strict=True)]
+
+
+def pooled_scale(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Within-class spread of each feature, pooled over all classes and shrunk to the prior.
+
+    What varies inside every class (the shading of symbols, the light across the table)
+    varies inside a class seen only twice too: its prior spread is this pooled one.
+    """
+    scatter = np.zeros(x.shape[1])
+    dof = 0
+    for ch in set(y.tolist()):
+        xs = x[y == ch]
+        scatter += ((xs - xs.mean(axis=0)) ** 2).sum(axis=0)
+        dof += len(xs) - 1
+    var = (scatter + _PRIOR_WEIGHT * PRIOR_SCALE**2) / (dof + _PRIOR_WEIGHT)
+    return np.maximum(np.sqrt(var), PRIOR_SCALE)
+
+
+def feature_weights(models: Sequence[ClassModel], pooled: np.ndarray) -> np.ndarray:
+    """How much each feature counts, in (0, 1]: how far apart the classes lie in it, beyond
+    what chance gives classes seen in so few cells (an analysis of variance).
+
+    Features that vary as much within a class as between classes (the shading of a SET
+    card's symbols, where a card lies in its cell) count little; those that tell the
+    classes apart count fully.
+    """
+    cards = [m for m in models if m.letter != EMPTY]
+    if len(cards) < 2:
+        return np.ones(len(FEATURES))
+    sizes = np.array([max(m.samples, 1) for m in cards], dtype=np.float64)
+    means = np.stack([m.mean for m in cards])
+    centre = sizes @ means / sizes.sum()
+    between = sizes @ (means - centre) ** 2 / (len(cards) - 1)
+    signal = np.maximum(between / pooled**2 - 1.0, 0.0) / sizes.mean()
+    weights = np.maximum(signal / (signal + 1.0), _MIN_WEIGHT)
+    # Where a card lies in its cell changes its rim more than its class does: the frame
+    # only tells cards from what is no card (a hand), never one class from another.
+    weights[FRAME] = _FRAME_WEIGHT
+    weights[STRANGER_ONLY] = 0.0
+    return weights
+
+
+def max_distance_for(weights: np.ndarray) -> float:
+    """The squared distance beyond which a cell is out of distribution: far in the tail of
+    a chi-square with as many degrees of freedom as the weights add up to."""
+    dof = max(float(weights.sum()), 3.0)
+    return float(dof + 3.0 * np.sqrt(2.0 * dof) + 4.0)
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What a palette compares with its classes: the cells' features (N, F), their colour as
+    log reflectance per camera channel (N, 3) with the highest value each channel could
+    show unclipped (N, 3), the variance of each feature that the camera's noise and the
+    guess of the light add (N, F); and, to foresee how each class would stand out from the
+    table around it, each cell's rim colour (N, 3 linear RGB) and white (N, 3 log RGB)."""
+
+    x: np.ndarray
+    rgb: np.ndarray
+    cap: np.ndarray
+    var: np.ndarray
+    rim: np.ndarray
+    ref: np.ndarray
+    shade: np.ndarray  # (N,) variance of each cell's brightness below its white's
+    lift: np.ndarray  # (N,) ... and above it (a white clipped all over is a lower bound)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+
+def extra_variance(noise_rgb: np.ndarray, hue: np.ndarray) -> np.ndarray:
+    """(N, F) variance added to each feature by camera noise on the colour (N, 3 per log
+    channel) and by doubt about the hue of the light on each cell (N, 2: u, v)."""
+    var = np.zeros((len(noise_rgb), len(FEATURES)))
+    var[:, COLOUR] = noise_rgb @ _OPP_SQUARED.T
+    var[:, 1:3] += hue
+    return var
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How cells compare with classes: per cell, class and feature the squared distance in
+    spreads (N, K, F) and the variance it was measured in (N, K, F); and the price each
+    class paid for the brightness it assumed on each cell (N, K; see :func:`compare`)."""
+
+    z2: np.ndarray
+    var: np.ndarray
+    shade: np.ndarray
+
+    def distances(self, weights: np.ndarray) -> np.ndarray:
+        """(N, K) weighted squared distances."""
+        return np.asarray(self.z2 @ weights + weights[0] * self.shade)
+
+    def log_norms(self, weights: np.ndarray) -> np.ndarray:
+        """(N, K) half the weighted log variances: the normaliser of each likelihood."""
+        return np.asarray(0.5 * (np.log(self.var) @ weights))
+
+    def joined(self, other: Comparison) -> Comparison:
+        """These classes and then ``other``'s, for the same cells."""
+        pairs = ((self.z2, other.z2), (self.var, other.var), (self.shade, other.shade))
+        return Comparison(*(np.concatenate([a, b], axis=1) for a, b in pairs))
+
+    def only(self, keep: np.ndarray) -> Comparison:
+        return Comparison(self.z2[:, keep], self.var[:, keep], self.shade[:, keep])
+
+
+def compare(
+    cells: Cells, means: np.ndarray, scales: np.ndarray, cards: np.ndarray,
+    shaded: np.ndarray | None = None,
+) -> Comparison:
+    """Compare cells with classes (``means``, ``scales``: K, F; ``cards`` (K,) bool: which are
+    cards, not the bare table; ``shaded`` (K,) bool: see :attr:`ClassModel.shaded`).
+
+    A channel the camera clipped in the cell, or that the class would clip under this
+    light, is compared only up to the clipping level: a clipped yellow says "at least this
+    bright", not "exactly white".
+    """
+    diff = cells.x[:, None, :] - means[None]
+    class_rgb = means[:, COLOUR] @ OPPONENT_INV.T  # (K, 3)
+    cap = cells.cap[:, None, :]
+    rgb = cells.rgb[:, None, :]
+    # The light on a cell may be dimmer or brighter than its white says (a shadow over a
+    # cell with no white of its own): each class gets the brightness that suits it best,
+    # as far as the cell's doubt allows, and pays for it. Clipped channels say nothing here.
+    free = (rgb < cap - 1e-6) & (class_rgb[None] < cap)
+    count = free.sum(axis=2)
+    lean = np.where(free, rgb - class_rgb[None], 0.0).sum(axis=2) / np.maximum(count, 1)
+    shade = np.where(lean > 0, cells.lift[:, None], cells.shade[:, None])
+    delta = lean * shade / (shade + scales[None, :, 0] ** 2)
+    expected = np.minimum(class_rgb[None] + delta[..., None], cap)
+    diff[..., COLOUR] = (np.minimum(rgb, cap) - expected) @ OPPONENT.T
+    paid = delta**2 / np.maximum(shade, 1e-9)
+    if shaded is not None and shaded.any():
+        _on_the_way(diff, paid, cells.x, means, shaded)
+    # A card of a class stands out from the table around it as that class's colour differs
+    # from the table's; standing out more (a card lying a little off its place shows more
+    # table) is no sign of a stranger, standing out less is (a hand covers rim and card
+    # alike). The bare table stands out from nothing, and more counts against it.
+    body = (np.exp(class_rgb)[None] - FLOOR) * np.exp(cells.ref)[:, None, :]
+    foreseen = frame_distance(cells.rim[:, None, :], np.clip(body, 0.0, 255.0))
+    diff[..., FRAME] = np.where(cards, cells.x[:, None, FRAME] - foreseen, diff[..., FRAME])
+    # A card shows some white paper on each side, whatever the table: less than a little
+    # (not less than its class showed, which depends on the cloth) is a hand over it.
+    diff[..., EDGES] = cells.x[:, None, EDGES] - np.minimum(means[None, :, EDGES], _EDGES_SHOWN)
+    var = scales[None] ** 2 + cells.var[:, None, :]
+    var[..., FRAME] = np.where(cards, np.maximum(var[..., FRAME], _FRAME_SCALE**2), var[..., FRAME])
+    var[..., EDGES] = _EDGES_SCALE**2
+    z2 = diff**2 / var
+    # Only falling short counts: standing out from the table less than a card would, more
+    # than one colour all over (a card half under a sleeve), less of a white rim showing
+    # (a hand over it). An empty cell shows its neighbours' rims: no matter there.
+    z2[..., FRAME] = np.where((diff[..., FRAME] > 0) & cards, 0.0, z2[..., FRAME])
+    z2[..., MIXED] = np.where(diff[..., MIXED] < 0, 0.0, z2[..., MIXED])
+    z2[..., EDGES] = np.where((diff[..., EDGES] > 0) | ~cards, 0.0, z2[..., EDGES])
+    var[..., 0] += shade
+    return Comparison(z2, var, paid)
+
+
+def _on_the_way(
+    diff: np.ndarray, paid: np.ndarray, x: np.ndarray, means: np.ndarray, shaded: np.ndarray
+) -> None:
+    """For shaded classes, keep of a cell's body colour only how far it lies off the way
+    from white to the class's ink hue (where it lies on that side of white at all)."""
+    hue = means[shaded][:, 3:5]
+    way = hue / np.maximum(np.hypot(hue[:, 0], hue[:, 1]), 1e-9)[:, None]  # (S, 2)
+    across = np.stack([-way[:, 1], way[:, 0]], axis=1)
+    body = x[:, 1:3]
+    along = body @ way.T  # (N, S)
+    off = body @ across.T - (means[shaded][:, 1:3] * across).sum(axis=1)[None]
+    on_way = along > -_PALE_BODY
+    k = np.flatnonzero(shaded)
+    part = diff[:, k]
+    part[..., 0] = np.where(on_way, 0.0, part[..., 0])
+    part[..., 1] = np.where(on_way, off, part[..., 1])
+    part[..., 2] = np.where(on_way, 0.0, part[..., 2])
+    diff[:, k] = part
+    paid[:, k] = np.where(on_way, 0.0, paid[:, k])

@@ -1,0 +1,243 @@
+"""The white a scene shows itself: the white rim of every card, read as one light.
+
+Gem cards have a white border; SET cards are white. Each card's brightest rim pixels show
+what white paper looks like in the light falling on that card. One card's rim is a thin
+line, blurred and smeared by JPEG into the colours beside it, so its hue alone is a poor
+guess; but every card is lit by the same lamp. So the rims of all cards are read as one
+light colour ``light`` (log RGB, up to a common offset) and one brightness per card (a
+shadow darkens some cards, it does not tint them):
+
+    log white[k, c] = brightness[k] + light[c]
+
+The light colour is the commonest hue among the rim pixels of all cards (a mode, so the
+field colours and the cloth bleeding into the rims do not drag it). A channel the camera
+clipped says only "at least this bright"; a channel clipped on most rims is *censored*:
+only a lower bound is known, and the white may be brighter there than guessed.
+
+Scenes with no white rims (stickers on black plastic, whose brightest pixels are just their
+own colour) are told apart by what the rims are white *to*: on gem and SET cards the body
+or the art differs in colour from the rim; on stickers it does not (:func:`settle`).
+
+>>> import numpy as np
+>>> lamp = np.array([240.0, 160.0, 70.0])  # a warm lamp on white paper
+>>> rims = np.stack([lamp, lamp * 0.5, lamp * 0.9, lamp]).T[:, :, None]  # a card in shadow
+>>> w = read_whites(rims)
+>>> w.rim.tolist(), np.round(np.exp(w.refs[1]), 1).tolist(), bool(w.bound.any())
+([True, True, True, True], [120.0, 80.0, 35.0], False)
+>>> yellow = np.exp(w.refs) * np.array([0.9, 0.8, 0.15])
+>>> settle(w, yellow, yellow).has_rims
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ._stats import median
+from .colour import CLIPPED, reflectance
+
+_LOG_CLIP = float(np.log(CLIPPED))
+_MATCH = 0.2  # a card's own white within this (log) of the scene's light is a white rim
+_DIM = float(np.log(0.6))  # a white this much darker than the typical one is not trusted
+_DIM_CLIPPED = float(np.log(0.8))  # ... than a typical one known only as "at least"
+_TINT = 0.1  # a cell of one colour this far from white in hue is no white card
+_COLOURED = 0.3  # body or ink this far (log chroma) from its white is no white itself
+_MIN_RIMS = 3  # fewer white rims than this cannot tell a light from chance
+_RIM_SHARE = 0.3  # ... nor fewer than this share of the cells
+_MODE_WINDOWS = (0.15, 0.08, 0.04)  # the light's hue: a mean shift in shrinking windows
+_CENSORED_SHARE = 0.5  # a channel clipped on more than this share of rim pixels is censored
+_BRIGHT_QUANTILE = 0.9  # the bright rim pixels: white paper where the cards have rims
+_DARKER_THAN_PAPER = float(np.log(3.0))  # deeper than any shadow over part of the grid
+_CHROMA = np.array([[1.0, -1.0, 0.0], [0.5, 0.5, -1.0]])  # log RGB -> (u, v)
+
+
+@dataclass(frozen=True, eq=False)
+class SceneWhites:
+    """What white the scene shows, per cell. ``refs``: (N, 3) log RGB (0..255) of white paper
+    in the light on each cell (its own rim's brightness where it has one, the scene's typical
+    one where not); ``bound``: (N, 3) where ``refs`` is only a lower bound (the rim was
+    clipped there); ``rim``: (N,) the cell's brightest rim pixels fit the scene's light;
+    ``own``: (N,) and their brightness was read; ``has_rims``: the cards of this scene have
+    white rims at all."""
+
+    refs: np.ndarray
+    bound: np.ndarray
+    rim: np.ndarray
+    own: np.ndarray
+    has_rims: bool = False
+
+    @property
+    def scene_white(self) -> np.ndarray:
+        """Log RGB of white in the scene's typical light (the median cell's)."""
+        if not len(self.refs):
+            return np.full(3, np.log(255.0))
+        picked = self.refs[self.rim] if self.rim.any() else self.refs
+        return np.asarray(median(picked, axis=0), dtype=np.float64)
+
+    def subset(self, index: np.ndarray | slice) -> SceneWhites:
+        return SceneWhites(*(a[index] for a in self._cells()), has_rims=self.has_rims)
+
+    def with_typical(self, extra: int) -> SceneWhites:
+        """These cells' whites, then the typical light on ``extra`` more patches."""
+        if not extra:
+            return self
+        more = self.typical(extra)
+        return SceneWhites(
+            *(np.concatenate([a, b]) for a, b in zip(self._cells(), more._cells(), strict=True)),
+            has_rims=self.has_rims,
+        )
+
+    def typical(self, n: int) -> SceneWhites:
+        """The scene's typical light on ``n`` more patches of it (bare table beside the grid)."""
+        refs = np.broadcast_to(self.scene_white, (n, 3)).copy()
+        bound = np.broadcast_to(self.bound.all(axis=0) if len(self.bound) else True, (n, 3))
+        no = np.zeros(n, bool)
+        return SceneWhites(refs, bound.copy(), no, no, self.has_rims)
+
+    def _cells(self) -> tuple[np.ndarray, ...]:
+        return (self.refs, self.bound, self.rim, self.own)
+
+
+def read_whites(candidates: np.ndarray) -> SceneWhites:
+    """The scene's light from each cell's brightest rim pixels ``candidates`` (3, N, K: the
+    planes R, G, B of K pixels per cell, linear 0..255). ``has_rims`` is left False:
+    :func:`settle` decides it."""
+    pixels = np.asarray(candidates, dtype=np.float32)
+    n = pixels.shape[1]
+    if n == 0:
+        none = np.zeros(0, bool)
+        return SceneWhites(np.zeros((0, 3)), np.zeros((0, 3), bool), none, none)
+    logs = np.log(np.maximum(pixels, 1.0))
+    clipped = pixels >= CLIPPED
+    middle = np.sort(candidates, axis=2, kind="stable")[:, :, pixels.shape[2] // 2]
+    middle = middle.T.astype(np.float64)
+    own = np.log(np.maximum(middle, 1.0))  # (N, 3) each cell's own white, its median
+    seen = middle < CLIPPED - 4  # its channels read, not clipped
+    # the light read from every cell's rim pixels finds the cells whose rims are white; it
+    # is then read again from those rims alone
+    light, censored = _light_colour(logs, clipped)
+    brightness, fits = _brightness(own, seen, censored, light)
+    if 2 <= fits.sum() < n:
+        light, censored = _light_colour(logs[:, fits], clipped[:, fits])
+        brightness, fits = _brightness(own, seen, censored, light)
+    refs = brightness[:, None] + light[None, :]
+    lit = (seen & ~censored).any(axis=1)  # the cell's brightness was read, not guessed
+    known = fits & lit
+    if fits.any():
+        typical = median(brightness[known] if known.any() else brightness[fits])
+        refs[~fits] = typical + light
+    bound = censored[None, :] | (~lit & fits)[:, None]
+    return SceneWhites(refs, bound, fits, known)
+
+
+def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhites:
+    """The whites once the cells' colours are known (``body``, ``ink``: N, 3 camera R, G, B).
+
+    The scene's cards have white rims if enough cells show a rim in one light and their
+    bodies or art stand apart in colour from it (a sticker's brightest pixels are its own
+    colour, not a white). And a cell all of one colour with a "white" far darker than the
+    others', or a tinted one, is no white card (in a shadow) but grey cloth in an empty
+    cell, or a hand: its brightness is not trusted.
+    """
+    n = len(whites.refs)
+    tint = _tint(body, whites.refs)
+    coloured = (tint > _COLOURED) | (_tint(ink, whites.refs) > _COLOURED)
+    rims = int(whites.rim.sum())
+    has = bool(
+        rims >= max(_MIN_RIMS, _RIM_SHARE * n)
+        and (coloured & whites.rim).sum() >= max(2, 0.2 * rims)
+    )
+    if not whites.own.any():
+        return replace(whites, has_rims=has)
+    brightness = whites.refs.mean(axis=1)
+    typical = median(brightness[whites.own])
+    # where most rims are clipped, the typical white is only a lower bound: a far darker
+    # "white" is then darker still against it
+    clipped = np.count_nonzero(whites.bound.all(axis=1) & whites.rim) * 2 > rims
+    dim = whites.own & ~coloured & (
+        (brightness < typical + (_DIM_CLIPPED if clipped else _DIM)) | (tint > _TINT)
+    )
+    refs = whites.refs.copy()
+    refs[dim] += typical - brightness[dim, None]
+    return SceneWhites(refs, whites.bound, whites.rim, whites.own & ~dim, has)
+
+
+def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The light's colour (log RGB, up to a common offset) as the mode of rim pixel hues
+    (``logs``, ``clipped``: (3, ...) planes R, G, B), and which channels were censored."""
+    logs, clipped = logs.reshape(3, -1), clipped.reshape(3, -1)
+    counts = logs.shape[1] - clipped.sum(axis=1)
+    base = int(np.argmax(counts * 4 + np.array([0, 1, 0])))  # the least clipped; green on ties
+    if counts[base] <= _CENSORED_SHARE * logs.shape[1]:  # rims clipped in every channel
+        return np.full(3, _LOG_CLIP), np.ones(3, bool)
+    others = [c for c in range(3) if c != base]
+    read = ~clipped[base]
+    # Paper is the brightest thing on the table: a rim pixel far darker than the bright ones
+    # is cloth showing in an empty cell or between cards, whose hue must not pass for the
+    # lamp's (it would, wherever the camera clipped the paper in another channel).
+    if read.any():
+        top = float(np.quantile(logs[base, read], _BRIGHT_QUANTILE))
+        dark = read & (logs[base] < top - _DARKER_THAN_PAPER)
+        if np.count_nonzero(read & ~dark) >= 3:
+            read &= ~dark
+    ratio = logs[others][:, read] - logs[base, read]  # (2, K) each other channel to the base
+    lost = clipped[others][:, read]
+    # a channel clipped on most rims is known only as "at least": its median is kept
+    censored = np.count_nonzero(lost, axis=1) > _CENSORED_SHARE * lost.shape[1]
+    # clipped ratios are only lower bounds: they sort last, and take no part in the mode
+    bounded = np.where(lost & ~censored[:, None], np.float32(1e3), ratio)
+    centre = median(bounded, axis=1)
+    for window in _MODE_WINDOWS:
+        near = np.abs(bounded - centre[:, None]) < window
+        count = np.count_nonzero(near, axis=1)
+        moved = np.where(near, ratio, 0).sum(axis=1) / np.maximum(count, 1)
+        centre = np.where((count >= 3) & ~censored, moved, centre).astype(np.float32)
+    light = np.zeros(3)
+    light[others] = centre
+    out = np.zeros(3, bool)
+    out[others] = censored
+    return light, out
+
+
+def _brightness(
+    own: np.ndarray, seen: np.ndarray, censored: np.ndarray, light: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's brightness (its white is brightness + light) and whether its own white
+    fits the light (a white rim) or not (a hand, an empty cell, glare on the rim)."""
+    usable = seen & ~censored[None, :]
+    offsets = own - light[None, :]
+    count = usable.sum(axis=1)
+    some = count > 0
+    # the median of the channels read: sorted with the others last, the middle one(s)
+    ordered = np.sort(np.where(usable, offsets, np.inf), axis=1)
+    rows = np.arange(len(own))
+    low_mid, high_mid = ordered[rows, np.maximum(count - 1, 0) // 2], ordered[rows, count // 2]
+    brightness = np.where(
+        some, 0.5 * (low_mid + np.where(count > 1, high_mid, low_mid)), np.max(_LOG_CLIP - light)
+    )  # a white clipped all over is at least as bright as that
+    # how far apart the channels put the brightness: a white fits the light in every one
+    fit = np.where(usable, offsets, -np.inf).max(axis=1) - np.where(usable, offsets, np.inf).min(
+        axis=1)
+    fit = np.where(count > 1, fit, 0.0)
+    # a clipped channel must be one the light makes bright enough to clip; and where the
+    # light is known only as "at least" (censored), a white is no darker than that
+    expected = brightness[:, None] + light[None, :]
+    low = np.maximum(
+        np.where(~seen, _LOG_CLIP - expected, 0.0).max(axis=1),
+        np.where(seen & censored[None, :], expected - own, 0.0).max(axis=1),
+    )
+    if censored.all():
+        # rims clipped in every channel at once: a light near the camera's own balance, so
+        # a white seen unclipped (in a shadow) is near grey; skin is not
+        spread = np.where(seen, own, -np.inf).max(axis=1) - np.where(seen, own, np.inf).min(axis=1)
+        low = np.maximum(low, np.where(seen.sum(axis=1) > 1, spread, 0.0))
+    # with the light's colour unread, only a rim clipped somewhere is surely bright and white
+    return brightness, (fit <= _MATCH) & (low <= _MATCH) & (some | ~seen.all(axis=1))
+
+
+def _tint(colour: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """(N,) how far the colour stands apart, in hue, from the white of its cell."""
+    r = reflectance(np.asarray(colour, dtype=np.float64), refs)
+    return np.asarray(np.hypot(*(r @ _CHROMA.T).T))

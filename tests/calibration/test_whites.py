@@ -1,0 +1,97 @@
+"""The white a scene shows itself: each card's white rim read as one light over the table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.colour import OPPONENT
+from calibration.features import prepare
+from calibration.whites import read_whites, settle
+
+from .synth import expose, scene
+
+WARM = np.array([250.0, 150.0, 60.0])  # white paper under a 2700 K lamp, camera set for 5000 K
+
+
+def rims(whites: np.ndarray, rng: np.random.Generator, k: int = 20) -> np.ndarray:
+    """(3, N, k) rim pixels of N cells whose white is ``whites`` (N, 3 RGB), a little noisy."""
+    noisy = whites[:, None, :] * rng.uniform(0.97, 1.03, (len(whites), k, 1))
+    return np.clip(noisy, 0, 255).transpose(2, 0, 1)
+
+
+def hue(log_rgb: np.ndarray) -> np.ndarray:
+    return np.asarray(log_rgb @ OPPONENT[1:].T)
+
+
+def test_warm_light_is_read_from_the_rims_and_a_shadow_from_each_card_s_own():
+    rng = np.random.default_rng(1)
+    shade = np.array([1.0, 1.0, 0.5, 1.0, 0.9, 1.0])
+    whites = read_whites(rims(WARM[None] * shade[:, None], rng))
+    assert whites.rim.all() and whites.own.all() and not whites.bound.any()
+    np.testing.assert_allclose(hue(whites.refs), hue(np.log(WARM))[None].repeat(6, 0), atol=0.04)
+    # the card in the shadow is read against its own, darker white
+    assert abs(np.exp(whites.refs[2, 1]) - 75.0) < 5.0
+
+
+def test_a_rim_the_camera_clipped_is_only_a_lower_bound():
+    rng = np.random.default_rng(2)
+    bright = np.array([255.0, 230.0, 120.0])  # red clipped on every card
+    whites = read_whites(rims(np.repeat(bright[None], 5, 0), rng))
+    assert whites.bound[:, 0].all() and not whites.bound[:, 1:].any()
+
+
+def test_skin_or_a_sleeve_is_no_white_rim():
+    rng = np.random.default_rng(3)
+    cells = np.repeat(WARM[None], 6, 0)
+    cells[4] = (230.0, 120.0, 70.0)  # a hand, as the warm lamp shows it
+    cells[5] = (40.0, 70.0, 150.0)  # a blue sleeve
+    whites = read_whites(rims(cells, rng))
+    assert whites.rim.tolist() == [True] * 4 + [False, False]
+    # cells with no white rim of their own are read in the scene's typical light
+    np.testing.assert_allclose(whites.refs[5], whites.refs[0], atol=0.05)
+
+
+def test_cards_with_coloured_bodies_have_rims_but_stickers_do_not():
+    rng = np.random.default_rng(4)
+    whites = read_whites(rims(np.repeat(WARM[None], 6, 0), rng))
+    yellow = np.exp(whites.refs) * np.array([0.9, 0.8, 0.15])
+    assert settle(whites, yellow, yellow).has_rims
+    # a sticker's brightest pixels are the sticker: "white" and body alike
+    stickers = np.array([[200.0, 40.0, 30.0]] * 3 + [[30.0, 160.0, 60.0]] * 3)
+    own = read_whites(rims(stickers, rng))
+    assert not settle(own, stickers, stickers).has_rims
+
+
+def test_grey_cloth_in_an_empty_cell_is_no_white_card():
+    rng = np.random.default_rng(5)
+    cells = np.repeat(np.array([[240.0, 238.0, 232.0]]), 6, 0)
+    cells[5] = (110.0, 110.0, 115.0)  # grey cloth: neutral, but far darker than the rims
+    whites = read_whites(rims(cells, rng))
+    red = np.exp(whites.refs) * np.array([0.8, 0.15, 0.2])
+    body = red.copy()
+    body[5] = cells[5]
+    settled = settle(whites, body, body)
+    assert settled.has_rims and not settled.own[5]
+    assert abs(settled.refs[5].mean() - settled.refs[0].mean()) < 0.1
+
+
+def test_patches_with_white_bordered_cards_are_read_against_their_rims():
+    rng = np.random.default_rng(6)
+    cells, _ = scene(rng, "RGBYOPVC", kelvin=2700, exposure=0.8)
+    assert prepare(cells).whites.has_rims
+    dark = np.stack([expose(np.full((48, 48, 3), 0.02), rng) for _ in range(4)])
+    assert not prepare(dark).whites.has_rims
+
+
+def test_cloth_in_empty_cells_does_not_pass_for_the_lamp_where_red_clips_on_paper():
+    # Paper clipped in red on some cards (a lamp warmer than the camera's balance); seven
+    # empty cells show red felt whose green:blue happens to be the lamp's. The light's hue
+    # is the paper's, not the felt's.
+    rng = np.random.default_rng(3)
+    paper = np.array([[255.0, 228.0, 190.0]] * 9 + [[246.0, 216.0, 180.0]] * 9)
+    felt = np.array([[160.0, 58.0, 48.0]] * 7)
+    whites = read_whites(rims(np.concatenate([paper, felt]), rng))
+    g_b = np.log(paper[9, 1] / paper[9, 2])
+    light = whites.refs[:18].mean(axis=0)
+    assert abs((light[1] - light[2]) - g_b) < 0.03
+    assert whites.bound[:, 0].all()  # red: only "at least this bright"

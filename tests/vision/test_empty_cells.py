@@ -1,0 +1,69 @@
+"""Cells a clearing left empty (N9) read ``.`` under a warm lamp on a coloured cloth, and a
+hand the colour of the table is never taken for an empty cell beside what it hides."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reader import read_grid
+from vision.synthetic import Conditions, random_conditions, render_scene
+from vision.tracker import GridTracker
+
+from .scenes import GEMS, gem_palette
+
+# The camera of the generated recordings: a lamp warmer than the camera's locked white
+# balance clips red on the white rims, and the red felt then matches the lamp in green/blue.
+WARM_FELT = Conditions(tilt=18.0, tilt_dir=30.0, roll=6.0, jitter_mm=1.5, jitter_deg=2.0,
+                       cloth="felt", kelvin=4200.0, noise=1.5, jpeg=85)
+
+
+def cleared(rng: np.random.Generator, runs: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A grid of random gems, and the same with ``runs`` combinations cleared (N9): lines of
+    3 to 5 cells in a row or a column."""
+    letters = list(GEMS)
+    cells = np.array([[letters[i] for i in rng.integers(len(letters), size=5)] for _ in range(5)])
+    full = tuple("".join(row) for row in cells)
+    for _ in range(runs):
+        length, at = int(rng.integers(3, 6)), int(rng.integers(5))
+        start = int(rng.integers(0, 6 - length))
+        if rng.random() < 0.5:
+            cells[at, start : start + length] = "."
+        else:
+            cells[start : start + length, at] = "."
+    return full, tuple("".join(row) for row in cells)
+
+
+def test_N9_cleared_cells_read_empty_under_a_warm_lamp():
+    # As the watcher sees it: the camera stays put, the tracker keeps the lattice of the
+    # full grid (a whole edge row cleared leaves nothing to find it by). A card lying a
+    # little over a cleared cell may make it "?", never a gem.
+    empties = read_empty = 0
+    for seed in range(12):
+        full, after = cleared(np.random.default_rng(seed), runs=1 + seed % 2)
+        tracker = GridTracker()
+        before = render_scene(np.random.default_rng(seed), GEMS, 5, 5, WARM_FELT, labels=full)
+        assert tracker.read(before.image, gem_palette(), 5, 5).cells == full
+        scene = render_scene(np.random.default_rng(seed), GEMS, 5, 5, WARM_FELT, labels=after)
+        cells = tracker.read(scene.image, gem_palette(), 5, 5).cells
+        assert cells is not None, seed
+        for got, want in zip("".join(cells), "".join(after), strict=True):
+            assert got in (want, "?"), (seed, cells, after)
+            empties += want == "."
+            read_empty += want == "." and got == "."
+    assert read_empty >= 0.95 * empties, (read_empty, empties)
+
+
+def test_a_table_coloured_hand_next_to_hidden_cards_is_no_empty_cell():
+    # A hand in skin tones over a brown table: what it hides reads "?", never "." with
+    # confidence (the scene is one the benchmark found, seed 1001, the 44th draw).
+    rng = np.random.default_rng(1001)
+    for _ in range(44):
+        conditions = random_conditions(rng, hand=True)
+        seed = int(rng.integers(2**31))
+    assert conditions.cloth == "plain" and conditions.hand
+    scene = render_scene(np.random.default_rng(seed), GEMS, 5, 5, conditions)
+    reading = read_grid(scene.image, gem_palette(), 5, 5)
+    assert reading.cells is not None
+    for r, c in zip(*np.nonzero(scene.covered > 0.5), strict=True):
+        if scene.labels[r][c] != ".":
+            assert reading.cells[r][c] == "?", (r, c, reading.cells[r][c])

@@ -1,0 +1,395 @@
+"""Follow one grid through the frames of a live video.
+
+A watcher's camera stays put, so the grid of one frame is almost where it was in the last.
+``GridTracker`` keeps the last geometry. When the grid and the ring of cells around it look
+as they did when the lattice was last measured (a small copy of the frame compared pixel by
+pixel, sensor noise allowed; a fingertip on a card is a change), the lattice is kept as it
+is. Otherwise it looks only at the grid and that ring, warped top-down through the old
+lattice at a small fixed resolution, finds each card's outline near its old place (tests
+of size, place and squareness like those the search puts its candidates to) and refits the
+lattice to them: a few milliseconds instead of a search of the whole frame. Whenever that
+leaves a doubt (too few cards, a row or column with none while the ring could hide the one
+that slipped out, more cards turning up in the ring than before, a lattice that no longer
+fits, a frame of another size) it searches the whole frame as for a first frame
+(``search_grid``).
+
+A hand over the grid only hides cards: their cells are not seen, and the reader looks at
+them closely (``vision.visible``) and reads ``?`` where no card shows, as after a search.
+
+>>> import numpy as np
+>>> from vision.synthetic import Conditions, render_scene
+>>> classes = {"R": (40, 40, 200), "G": (60, 160, 40), "B": (200, 90, 30)}
+>>> shot = Conditions(tilt=20, roll=8, jitter_mm=2, cloth="wood")
+>>> scene = render_scene(np.random.default_rng(3), classes, 4, 4, shot, size=(640, 480))
+>>> tracker = GridTracker()
+>>> first = tracker.locate(scene.image, 4, 4).geometry
+>>> again = tracker.locate(scene.image, 4, 4).geometry   # nothing moved: kept
+>>> brighter = cv2.add(scene.image, 30)                      # the lamp turned up
+>>> moved = tracker.locate(brighter, 4, 4).geometry          # followed
+>>> tracker.searched, tracker.still, tracker.tracked
+(1, 1, 1)
+>>> pitch = np.linalg.norm(first.corners[1] - first.corners[0]) / 4
+>>> bool(np.abs(moved.corners - first.corners).max() < 0.1 * pitch)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from .candidates import CandidateFinder, outlines
+from .lattice import (
+    MIN_SUPPORT,
+    RING_PATTERN,
+    SNAP,
+    GridGeometry,
+    GridSearch,
+    _apply,
+    _convex,
+    _fit_model,
+    _jacobian_area,
+    _shape_in_grid,
+    ring_points,
+    search_grid,
+)
+
+if TYPE_CHECKING:
+    from calibration import LensModel, Palette
+
+    from .reader import GridReading
+
+PITCH = 32  # pixels per cell pitch in the top-down view (a card border 2-4 px)
+# view pixel (u, v) -> grid units: its centre lies at (u + 0.5) / PITCH - 1.
+VIEW_TO_GRID = np.array(
+    [[1 / PITCH, 0, 0.5 / PITCH - 1], [0, 1 / PITCH, 0.5 / PITCH - 1], [0, 0, 1]]
+)
+# Cuts of the top-down view, tried in turn (the one that served last goes first) until the
+# cards seen before are seen again, or a cut adds none.
+TRACK_CUTS = ("local_white", "white", "colour", "outline_white", "local_bright", "outline")
+UPRIGHT_FILL = 0.88  # a region filling its upright box this well is a card turned < 4 deg
+MIN_FILL = 0.8  # else: region area / its best enclosing rectangle
+MAX_RESIDUAL = 0.12  # median distance (cell pitches) of the cards from the refitted lattice
+SETTLED = 0.05  # the refit moved no cell centre by more (pitches): no need to snap again
+STILL = 8  # a frame is compared with the last one measured, both shrunk this many times:
+STILL_STEP = 16  # a pixel changed where some channel moved by more than this (noise: ~4),
+STILL_PIXELS = 3  # and with this many changed in the grid or its ring, something moved
+
+
+class GridTracker:
+    """Remembers the last frame's grid; ``locate`` / ``read`` a frame of the same video.
+
+    ``still``, ``tracked`` and ``searched`` count the frames where nothing had moved since
+    the lattice was last measured (it is kept, and so are the reader's close looks at
+    cells, ``looks``), where it was followed, and where the whole frame was searched;
+    ``doubt`` says why the last search was needed."""
+
+    def __init__(self) -> None:
+        self.geometry: GridGeometry | None = None
+        self.still = 0
+        self.tracked = 0
+        self.searched = 0
+        self.doubt = ""
+        self._shape: tuple[int, ...] = ()
+        self._best_seen = 0  # most cards seen at once since the last search
+        self._ring = -1  # cards on ring points in the first frame followed (-1: none yet)
+        self._cuts = list(TRACK_CUTS)
+        # The frame the lattice was last measured in, shrunk, and where the grid is in it.
+        self._measured: tuple[np.ndarray, np.ndarray] | None = None
+        # The reader's close looks at that picture: still good while nothing moves.
+        self.looks: dict[tuple[str, int, int], bool] = {}
+        # The lattice followed to cards that left a row or column bare: used if a search
+        # finds no grid at all.
+        self._fallback: GridGeometry | None = None
+        # The reading of that picture, and the palette it was read with: still good while
+        # nothing moves (the cells are the ones read then, bar sensor noise).
+        self._was_still = False
+        self._reading: tuple[GridReading, Palette] | None = None
+
+    def reset(self) -> None:
+        """Forget the grid: the next frame is searched in full."""
+        self.geometry = None
+
+    def locate(self, frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
+        """Where the rows x cols grid is in ``frame``: followed from the last frame when that
+        leaves no doubt, else searched for."""
+        g = self.geometry
+        self._was_still = False
+        small = cv2.resize(
+            frame,
+            (max(1, frame.shape[1] // STILL), max(1, frame.shape[0] // STILL)),
+            interpolation=cv2.INTER_LINEAR,  # a sample, not an average: cheap
+        )
+        if g is None:
+            self.doubt = "first frame"
+        elif (g.rows, g.cols) != (rows, cols) or frame.shape != self._shape:
+            self.doubt = "another grid size or frame size"
+        elif self._measured is not None and _unchanged(small, *self._measured):
+            # The same picture as when the lattice was measured, but for sensor noise: the
+            # same lattice, the same card outlines.
+            self.still += 1
+            self._was_still = True
+            return GridSearch(g)
+        else:
+            self.looks = {}
+            followed = self._follow(frame, g)  # sets ``doubt`` when it returns None
+            if followed is not None:
+                self.tracked += 1
+                self.geometry = followed
+                self._measured = (small, _grid_area(followed, small.shape))
+                return GridSearch(followed)
+        self.searched += 1
+        self.looks = {}
+        search = search_grid(frame, rows, cols)
+        kept, self._fallback = self._fallback, None
+        if search.geometry is None and kept is not None:
+            # A whole row or column taken away (a combination cleared at the edge) leaves
+            # nothing for a search to find the grid by; a lattice that slipped by a cell
+            # would have left the cards somewhere a search could find.
+            self.tracked += 1
+            self.geometry = kept
+            self._measured = (small, _grid_area(kept, small.shape))
+            return GridSearch(kept)
+        g = self.geometry = search.geometry
+        self._shape = frame.shape
+        self._best_seen = 0 if g is None else int(g.seen.sum())
+        self._ring = -1
+        self._measured = None if g is None else (small, _grid_area(g, small.shape))
+        return search
+
+    def kept_reading(self, palette: Palette) -> GridReading | None:
+        """The reading of the picture the lattice was measured in, when the last frame
+        located was that picture still and the palette is the same."""
+        if not self._was_still or self._reading is None or self._reading[1] is not palette:
+            return None
+        return self._reading[0]
+
+    def keep_reading(self, reading: GridReading, palette: Palette) -> None:
+        """Remember the reading of the frame just located (see ``kept_reading``)."""
+        self._reading = (reading, palette)
+
+    def read(
+        self,
+        frame: np.ndarray,
+        palette: Palette,
+        rows: int = 5,
+        cols: int = 5,
+        lens: LensModel | None = None,
+    ) -> GridReading:
+        """``read_grid`` for the next frame of a video."""
+        from .reader import read_grid  # the reader takes a tracker: import it late
+
+        return read_grid(frame, palette, rows, cols, lens, tracker=self)
+
+    def _follow(self, frame: np.ndarray, g: GridGeometry) -> GridGeometry | None:
+        finder = CandidateFinder(_top_down(frame, g), 1)
+        in_view = _ring_in_view(g, frame.shape)
+        found: list[np.ndarray] = []
+        cells: dict[tuple[int, int], int] = {}
+        ring: set[tuple[int, int]] = set()
+        for used, name in enumerate(list(self._cuts)):
+            boxes = _card_boxes(finder.cut(name)[0], g.card_size)
+            if len(boxes):
+                found.append(_apply(VIEW_TO_GRID, boxes))
+            before = len(cells)
+            if found:
+                cells, ring = _assign(np.concatenate(found), g)
+            # All cards seen before, bar one (a card taken away, a glare spot: the reader
+            # takes a close look at a cell not seen here).
+            if len(cells) >= self._best_seen - 1:
+                if used:  # this cut finished the job: try it first next time
+                    self._cuts.remove(name)
+                    self._cuts.insert(0, name)
+                break
+            # Nothing new, and enough to go on: the cards left are hidden.
+            if used and len(cells) == before and not _doubt(cells, ring, g, in_view):
+                break
+        # The ring's cards are known from the first frame followed (as few as a search
+        # allows); more than a pile set down means the lattice slipped by a cell.
+        spots = 2 * (g.rows + g.cols + 2)
+        most = max(2, math.ceil(RING_PATTERN * spots) - 1) if self._ring < 0 else self._ring + 1
+        why = _doubt(cells, ring, g, in_view)
+        if not why and len(ring) > most:
+            why = f"{len(ring)} cards just around the grid"
+        bare = why == BARE_LINE and not ring
+        followed = why if why and not bare else _refit(np.concatenate(found), cells, g,
+                                                       frame.shape, in_view)
+        if bare and not isinstance(followed, str):
+            self._fallback, followed = followed, why
+        if isinstance(followed, str):
+            self.doubt = followed
+            return None
+        if self._ring < 0:
+            self._ring = len(ring)
+        self._best_seen = max(self._best_seen, int(followed.seen.sum()))
+        return followed
+
+
+def _grid_area(g: GridGeometry, shape: tuple[int, ...]) -> np.ndarray:
+    """(H, W) bool for an image of ``shape`` shrunk ``STILL`` times from the frame: the
+    grid and the ring of cells around it."""
+    outer = np.array([[-1, -1], [g.cols + 1, -1], [g.cols + 1, g.rows + 1], [-1, g.rows + 1]])
+    corners = (g.to_image(outer.astype(float)) + 0.5) / STILL - 0.5
+    area = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(area, np.round(corners).astype(np.int32), 1)
+    return area.astype(bool)
+
+
+def _unchanged(small: np.ndarray, before: np.ndarray, area: np.ndarray) -> bool:
+    """Does the grid's area of the shrunk frame ``small`` look as it did ``before``? A
+    fingertip on a card's edge changes a few pixels: that is a change."""
+    changed = (cv2.absdiff(small, before) > STILL_STEP).any(axis=2)
+    return bool(area.any() and np.count_nonzero(changed & area) < STILL_PIXELS)
+
+
+def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
+    """The grid and one cell pitch around it, top-down at ``PITCH`` px per pitch, through
+    the lattice ``g`` (``VIEW_TO_GRID`` maps its pixels to grid units)."""
+    centre = np.array([[g.cols / 2, g.rows / 2]])
+    pitch = math.sqrt(float(_jacobian_area(g.homography, centre)[0]))
+    img, to_img = frame, g.homography
+    # Warping skips pixels when the view is much coarser than the frame: halve it first.
+    while pitch > 4 * PITCH and min(img.shape[:2]) > 64:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        to_img = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ to_img
+        pitch /= 2
+    return cv2.warpPerspective(
+        img,
+        to_img @ VIEW_TO_GRID,
+        ((g.cols + 2) * PITCH, (g.rows + 2) * PITCH),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def _card_boxes(cut: np.ndarray, card_size: tuple[float, float]) -> np.ndarray:
+    """(N, 4, 2) rectangles (TL TR BR BL) of the regions of ``cut``, a top-down view, that
+    could be cards of ``card_size`` (grid units): about that size, nearly filling their
+    rectangle, wholly inside the view (a region cut off by its edge can be straight there
+    without being a card)."""
+    w, h = np.array(card_size) * PITCH
+    contours, keep, areas, bounds = outlines(cut, 0.6 * min(w, h), 1.6 * w * h)
+    lo, hi = bounds[:, 0], bounds[:, 1]
+    span = hi - lo  # between outline pixel centres, as the areas are
+    ok = (areas >= 0.4 * w * h) & np.all(lo > 1, axis=1)
+    ok &= (hi[:, 0] < cut.shape[1] - 2) & (hi[:, 1] < cut.shape[0] - 2)
+    # Nearly all cards stand square to the view: their upright box is their outline.
+    upright = ok & (areas >= UPRIGHT_FILL * span[:, 0] * span[:, 1])
+    x0, y0, x1, y1 = lo[upright, 0], lo[upright, 1], hi[upright, 0], hi[upright, 1]
+    boxes = [np.stack([x0, y0, x1, y0, x1, y1, x0, y1], axis=1).reshape(-1, 4, 2)]
+    for k, a in zip(keep[ok & ~upright].tolist(), areas[ok & ~upright].tolist(), strict=True):
+        rect = cv2.minAreaRect(contours[k])
+        if a >= MIN_FILL * rect[1][0] * rect[1][1]:
+            boxes.append(cv2.boxPoints(rect)[None].astype(np.float64))
+    return np.concatenate(boxes)
+
+
+def _assign(
+    grid: np.ndarray, g: GridGeometry
+) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
+    """Which box (N, 4, 2 in grid units) shows the card of each of ``g``'s cells, one per
+    cell, and which ring cells (just around the grid) show a card-like box too."""
+    centre = grid.mean(axis=1) - 0.5
+    near = np.round(centre)
+    off = np.abs(centre - near).max(axis=1)
+    size, square = _shape_in_grid(grid)
+    ratio = size / np.array(g.card_size)
+    like = np.all((ratio > 0.7) & (ratio < 1.4), axis=1) & np.all(size < 1.05, axis=1)
+    ok = np.flatnonzero(like & square & (off < SNAP))
+    cost = off[ok] + 0.3 * np.abs(np.log(ratio[ok])).sum(axis=1)
+    cells: dict[tuple[int, int], int] = {}
+    ring: set[tuple[int, int]] = set()
+    for i in ok[np.argsort(cost, kind="stable")].tolist():
+        c, r = int(near[i, 0]), int(near[i, 1])
+        if 0 <= r < g.rows and 0 <= c < g.cols:
+            cells.setdefault((r, c), i)
+        elif -1 <= r <= g.rows and -1 <= c <= g.cols:
+            ring.add((r, c))
+    return cells, ring
+
+
+BARE_LINE = "a row or column shows no card"
+
+
+def _doubt(
+    cells: dict[tuple[int, int], int], ring: set[tuple[int, int]], g: GridGeometry, in_view: bool
+) -> str:
+    """Why cards seen in ``cells`` (and in ``ring`` cells around the grid) are not enough
+    to follow ``g`` by, or "". ``in_view``: the whole ring lies in the frame."""
+    need = max(min(4, g.rows * g.cols), math.ceil(MIN_SUPPORT * g.rows * g.cols))
+    if len(cells) < need:
+        return f"only {len(cells)} cards near their cells"
+    bare = len({r for r, _ in cells}) < g.rows or len({c for _, c in cells}) < g.cols
+    # A lattice slipped by a whole cell leaves a row or column bare and pushes the one at
+    # the other side into the ring. A hand can hide a whole row, but not that one as well.
+    if bare and (ring or not in_view):
+        return BARE_LINE
+    return ""
+
+
+def _ring_in_view(g: GridGeometry, shape: tuple[int, ...]) -> bool:
+    """Would a card in every cell of the ring around the grid lie wholly in the frame?"""
+    w, h = g.card_size
+    corner = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+    quads = g.to_image(ring_points(g.rows, g.cols)[:, None, :] + corner)
+    fh, fw = shape[:2]
+    return bool(np.all((quads >= 0) & (quads < [fw - 1, fh - 1])))
+
+
+def _refit(
+    grid: np.ndarray,
+    cells: dict[tuple[int, int], int],
+    g: GridGeometry,
+    shape: tuple[int, ...],
+    in_view: bool,
+) -> GridGeometry | str:
+    """The lattice refitted to the card boxes ``grid`` (N, 4, 2, in ``g``'s grid units)
+    that show the cards of ``cells``; or the doubt that stops it."""
+    rows, cols = g.rows, g.cols
+    centres = np.stack(np.meshgrid(np.arange(cols) + 0.5, np.arange(rows) + 0.5), -1)
+    to_new = np.eye(3)  # g's grid units -> the refitted lattice's
+    model = g.homography
+    for _ in range(2):
+        keys = np.array(list(cells), int)
+        # The refit maps each cell's centre to where its card's centre is in the frame.
+        refit = _fit_model(
+            keys[:, ::-1] + 0.5, _apply(g.homography, grid.mean(axis=1))[list(cells.values())]
+        )
+        if refit is None:
+            return "lattice fit is degenerate"
+        model = refit / refit[2, 2]
+        to_new = np.linalg.inv(model) @ g.homography
+        moved = np.abs(_apply(to_new, centres) - centres).max()
+        if moved < SETTLED:
+            break
+        # The camera moved: a card further off its old place may snap to the moved lattice.
+        cells, ring = _assign(_apply(to_new, grid), g)
+        why = _doubt(cells, ring, g, in_view)
+        if why:
+            return why
+    new = _apply(to_new, grid[list(cells.values())])
+    keys = np.array(list(cells), int)
+    res = np.hypot(*(new.mean(axis=1) - (keys[:, ::-1] + 0.5)).T)
+    residual = float(np.median(res))
+    if residual > MAX_RESIDUAL:
+        return "the cards no longer fit a lattice"
+    h, w = shape[:2]
+    pts = _apply(model, centres.reshape(-1, 2))
+    if ((pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)).mean() < 0.75:
+        return "the grid runs out of the frame"
+    seen = np.zeros((rows, cols), bool)
+    seen[keys[:, 0], keys[:, 1]] = True
+    # A card not seen now (a glare spot, a hand) most likely lies where it lay before.
+    centres = _apply(to_new, g.card_centres)
+    centres[keys[:, 0], keys[:, 1]] = new.mean(axis=1)
+    size, _ = _shape_in_grid(new)
+    fw, fh = (float(min(1.0, v)) for v in np.median(size, axis=0))
+    x0, x1 = 0.5 - fw / 2, cols - 0.5 + fw / 2
+    y0, y1 = 0.5 - fh / 2, rows - 0.5 + fh / 2
+    corners = _apply(model, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    if not _convex(corners):
+        return "lattice fit is degenerate"
+    return GridGeometry(rows, cols, corners, model, (fw, fh), seen, centres, residual)
