@@ -50,6 +50,9 @@ _MODE_WINDOWS = (0.15, 0.08, 0.04)  # the light's hue: a mean shift in shrinking
 _CENSORED_SHARE = 0.5  # a channel clipped on more than this share of rim pixels is censored
 _BRIGHT_QUANTILE = 0.9  # the bright rim pixels: white paper where the cards have rims
 _DARKER_THAN_PAPER = float(np.log(3.0))  # deeper than any shadow over part of the grid
+_OPPOSED = np.array([[1.0, -1.0, 0.0], [0.0, 1.0, -1.0]])  # log RGB -> (R-G, G-B)
+_LOCUS_SLOPE = 1.5  # warm to cool light: G-B moves at least this much more than R-G
+_MAX_SECOND = 0.8  # a second light this far (log G-B) from the first at most
 _CHROMA = np.array([[1.0, -1.0, 0.0], [0.5, 0.5, -1.0]])  # log RGB -> (u, v)
 
 
@@ -123,6 +126,9 @@ def read_whites(candidates: np.ndarray) -> SceneWhites:
         light, censored = _light_colour(logs[:, fits], clipped[:, fits])
         brightness, fits = _brightness(own, seen, censored, light)
     refs = brightness[:, None] + light[None, :]
+    second = _second_light(own, seen, light, fits)
+    refs[second] = own[second]
+    fits = fits | second
     lit = (seen & ~censored).any(axis=1)  # the cell's brightness was read, not guessed
     known = fits & lit
     if fits.any():
@@ -235,6 +241,28 @@ def _brightness(
         low = np.maximum(low, np.where(seen.sum(axis=1) > 1, spread, 0.0))
     # with the light's colour unread, only a rim clipped somewhere is surely bright and white
     return brightness, (fit <= _MATCH) & (low <= _MATCH) & (some | ~seen.all(axis=1))
+
+
+def _second_light(
+    own: np.ndarray, seen: np.ndarray, light: np.ndarray, fits: np.ndarray
+) -> np.ndarray:
+    """(N,) the cells whose own white misses the scene's light as a second lamp would: a
+    window's daylight over part of a table lit by a warm lamp. Such a white is cooler than
+    the light, along the way from warm to cool (bluer more than it is less red), and more
+    than one card shows it."""
+    out = np.zeros(len(own), bool)
+    candidates = ~fits & seen.all(axis=1)
+    if candidates.sum() < 2:
+        return out
+    step = (own - light[None, :]) @ _OPPOSED.T  # (N, 2): red-green, green-blue
+    rg, gb = step[:, 0], step[:, 1]
+    # Only a cooler one: wood, skin and cream cloth all pass for paper under a warmer lamp.
+    along = (gb < 0) & (-gb >= _LOCUS_SLOPE * np.abs(rg)) & (rg <= 0) & (-gb <= _MAX_SECOND)
+    picked = np.flatnonzero(candidates & along)
+    for i in picked:
+        if (np.abs(step[picked] - step[i]).max(axis=1) <= _MATCH).sum() >= 2:
+            out[i] = True
+    return out
 
 
 def _tint(colour: np.ndarray, refs: np.ndarray) -> np.ndarray:

@@ -95,3 +95,25 @@ def test_cloth_in_empty_cells_does_not_pass_for_the_lamp_where_red_clips_on_pape
     light = whites.refs[:18].mean(axis=0)
     assert abs((light[1] - light[2]) - g_b) < 0.03
     assert whites.bound[:, 0].all()  # red: only "at least this bright"
+
+
+def test_cards_under_a_cooler_second_light_keep_their_own_white():
+    # A warm lamp over most of the table, a window's daylight over three cards at one side:
+    # those are read against their own, bluer white, not the lamp's.
+    rng = np.random.default_rng(4)
+    lamp = np.array([[176.0, 161.0, 133.0]] * 9)
+    window = np.array([[107.0, 106.0, 131.0], [100.0, 113.0, 139.0], [92.0, 106.0, 150.0]])
+    whites = read_whites(rims(np.concatenate([lamp, window]), rng))
+    assert whites.rim.all() and whites.own.all()
+    np.testing.assert_allclose(np.exp(whites.refs[9:]), window, rtol=0.05)
+
+
+def test_cream_cloth_or_skin_is_no_warmer_second_light():
+    # Warmer than the lamp: wood, skin or a cream cloth showing in the rims of a few cells
+    # (a hand reaching over them) must not pass for paper under a second lamp.
+    rng = np.random.default_rng(5)
+    lamp = np.array([[230.0, 200.0, 170.0]] * 9)
+    cloth = np.array([[169.0, 138.0, 82.0], [170.0, 141.0, 84.0], [157.0, 128.0, 85.0]])
+    whites = read_whites(rims(np.concatenate([lamp, cloth]), rng))
+    assert not whites.own[9:].any()
+    np.testing.assert_allclose(hue(whites.refs[9:]), hue(whites.refs[:3]), atol=0.02)
