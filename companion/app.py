@@ -8,6 +8,7 @@ screens themselves (``companion.ui``) know nothing of cameras or files.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,15 +17,19 @@ from typing import Any
 import numpy as np
 
 from calibration._files import write_atomic
-from calibration.palette import Palette, learn_palette
+from calibration.lens import LensModel
+from calibration.palette import Palette, PaletteError, default_palette, learn_palette
+from calibration.spot import StoneSpot, spot_path, stone_palette_path
 from calibration.store import palette_path, saved_lens, saved_palette
 from companion import paths
 from companion.demo import RECORDINGS
 from companion.playback import palette_from_calibration, recording_game
 from companion.recording import open_recording
 from companion.rules.game import Game, Options
+from companion.rules.sands import game_from_header
 from companion.session.live import TableSession
 from companion.session.sands import SandsSession
+from companion.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
 from companion.store import GameStore
 from companion.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from vision.cells import layout_patches
@@ -81,19 +86,45 @@ def _no_frames(report: Callable[[str], None]) -> Iterator[tuple[int, np.ndarray 
     return iter(())
 
 
+def usable_palette() -> tuple[Palette, str]:
+    """The saved palette, or the default deck profile and why the saved one cannot be used
+    (damaged, or saved by an older version): the app must start so players can calibrate."""
+    try:
+        return saved_palette(), ""
+    except PaletteError as err:
+        return default_palette(), f"{err}: cards are read with the default deck profile"
+
+
+def usable_lens() -> tuple[LensModel | None, str]:
+    """The saved lens model, or None and why the saved one cannot be used."""
+    try:
+        return saved_lens(), ""
+    except ValueError as err:
+        return None, f"{err}: the picture is not undistorted"
+
+
 @dataclass
 class Companion:
-    """The app's services: the store, the camera, the palette and lens."""
+    """The app's services: the store, the camera, the palette and lens, and the stone spot
+    and stones' palette of The Desert Sands (read by each Sands game, saved by its set-up)."""
 
     store: GameStore
     camera: Callable[[], FrameSource | None] = find_camera
     demo_games: bool = False
     """Start games on the demo recordings (screenshots, shows) instead of the camera."""
-    palette: Palette = field(default_factory=saved_palette)
+    palette: Palette = field(default_factory=lambda: usable_palette()[0])
+    palette_problem: str = ""
+    """Why the saved palette or lens is not used (shown on the table screen), or ""."""
+    stone_spot_file: Path = field(default_factory=spot_path)
+    stone_palette_file: Path = field(default_factory=stone_palette_path)
+    sands_table: Callable[[Any], Callable[[], Any]] | None = None
+    """Given a full bag, what gives a Sands game its solved table (default: the session's
+    own loader, which solves or reads the cache on a thread)."""
 
     def start_game(self, header: dict[str, Any]) -> Any:
         if header.get("game") == "sands":
-            return SandsSession.from_header(self.store, header)
+            return self._watch_stones(SandsSession.from_header(
+                self.store, header, self._sands_table(header)))
         mode = "pearl" if header.get("game") == "pearl" else "classic"
         names = [str(n) for n in header.get("players", [])]
         if self.demo_games:
@@ -104,21 +135,35 @@ class Companion:
     def resume_game(self, game_id: int) -> Any:
         header = self.store.game(game_id).header
         if header.get("game") == "sands":
-            return SandsSession(self.store, game_id)
+            return self._watch_stones(
+                SandsSession(self.store, game_id, self._sands_table(header)))
         return self._watch(TableSession(self.store, game_id))
 
     def _watch(self, session: TableSession) -> TableWatcher:
         source = self.camera()
         feed = camera_feed(source) if source is not None else _no_frames
-        return TableWatcher(session, feed, self.palette, lens=saved_lens()).start()
+        lens, lens_problem = usable_lens()
+        watcher = TableWatcher(session, feed, self.palette, lens=lens)
+        watcher.note = " ".join(p for p in (self.palette_problem, lens_problem) if p)
+        return watcher.start()
+
+    def _sands_table(self, header: dict[str, Any]) -> Callable[[], Any] | None:
+        return self.sands_table(game_from_header(header).full) if self.sands_table else None
+
+    def _watch_stones(self, session: SandsSession) -> SandsWatcher:
+        source = self.camera()
+        spot, palette, problem = load_stones(self.stone_spot_file, self.stone_palette_file)
+        return SandsWatcher(session, camera_feed(source) if source is not None else None,
+                            spot, palette, problem=problem, save=self.save_stones).start()
 
     def games(self) -> list[Any]:
         return [g for g in self.store.games() if "recording" not in g.header]
 
     def export_record(self, game_id: int) -> str:
         header = self.store.game(game_id).header
-        session: Any = (SandsSession(self.store, game_id) if header.get("game") == "sands"
-                        else TableSession(self.store, game_id))
+        # A record needs no odds: no solved table for a Sands game.
+        session: Any = (SandsSession(self.store, game_id, lambda: None)
+                        if header.get("game") == "sands" else TableSession(self.store, game_id))
         out = paths.data_dir() / "records" / f"game-{game_id}.jsonl"
         write_atomic(out, session.record())
         return str(out)
@@ -136,7 +181,7 @@ class Companion:
             raise ValueError("the grid is not in view any more: lay it out and read again")
         palette = learn_palette([(patches, "".join(cells))])
         palette.save(palette_path())
-        self.palette = palette
+        self.palette, self.palette_problem = palette, ""
         return f"Colours saved to {palette_path()}"
 
     def _snapshot(self) -> np.ndarray:
@@ -156,6 +201,19 @@ class Companion:
                 return frame.image
         raise ValueError("the camera gave no picture")
 
+    # The stone spot (The Desert Sands) ------------------------------------------------------
+
+    def save_stones(self, samples: Any, mark: Mark) -> tuple[StoneSpot, Palette, str]:
+        """Learn the spot and the stones from the calibration screen's captures and save
+        both (or neither); ValueError with a line for the players when they cannot be."""
+        spot, palette = learn_stones(samples, mark)
+        save_stones(spot, palette, self.stone_spot_file, self.stone_palette_file)
+        return spot, palette, f"Stones saved to {self.stone_palette_file.parent}"
+
 
 def open_companion(demo_games: bool = False) -> Companion:
-    return Companion(GameStore(paths.database_path()), demo_games=demo_games)
+    palette, problem = usable_palette()
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr)
+    return Companion(GameStore(paths.database_path()), demo_games=demo_games, palette=palette,
+                     palette_problem=problem)

@@ -21,6 +21,7 @@ from calibration.lens import LensModel
 from calibration.palette import Palette
 from companion.recording import Recording
 from companion.session.live import TableSession
+from companion.threads import Stopped, WatcherThread
 from companion.view import TableView
 from vision.reader import GridReading
 from vision.sources import FrameSource, LatestFrame, SourceError
@@ -65,7 +66,7 @@ class GridFollower:
         return True
 
 
-class TableWatcher:
+class TableWatcher(WatcherThread):
     """Watches one game. ``feed`` yields (frame number, image or None); ``taps`` are taps
     scripted at frame numbers (a recording's), applied after that frame is read."""
 
@@ -84,12 +85,13 @@ class TableWatcher:
         self.restart_pause = RESTART_PAUSE
         """For a demo: when the frames run out, a new session to play them again with."""
         self.problem = ""
+        self.note = ""
+        """A standing problem shown beside the camera's (a saved palette that cannot be used)."""
         self.frames_read = 0
         self._lock = threading.RLock()
         self._frame: np.ndarray | None = None
         self._corners: Any = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__("table watcher")
         self._view: TableView | None = None
         self._view_key: tuple[Any, ...] = ()
 
@@ -98,10 +100,12 @@ class TableWatcher:
     def view(self) -> TableView:
         with self._lock:
             s = self.session
-            key = (len(s.history), s.seq, id(s.verdict), s.message, self.problem, s.reading)
+            key = (len(s.history), s.seq, id(s.verdict), s.message, self.problem, self.note,
+                   s.reading)
             if self._view is None or key != self._view_key:
                 view = s.view()
-                self._view = replace(view, problem=self.problem) if self.problem else view
+                problem = " ".join(p for p in (self.problem, self.note) if p)
+                self._view = replace(view, problem=problem) if problem else view
                 self._view_key = key
             return self._view
 
@@ -120,22 +124,9 @@ class TableWatcher:
     # -- the thread ----------------------------------------------------------------------
 
     def _report(self, problem: str) -> None:
+        self._unless_stopped()  # a feed waiting for a camera lets go of it once closed
         with self._lock:
             self.problem = problem
-
-    def start(self) -> TableWatcher:
-        self._thread = threading.Thread(target=self._run, name="table watcher", daemon=True)
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -162,6 +153,8 @@ class TableWatcher:
                     self.tap(action, *args)
                 if self.pace:
                     self._stop.wait(max(0.0, self.pace - (time.monotonic() - started)))
+        except Stopped:
+            return
         except (SourceError, OSError) as err:
             with self._lock:
                 self.problem = f"the camera stopped: {err}. Check its cable, then start again."

@@ -51,15 +51,14 @@ def _advance(controller: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from calibration.store import saved_palette
-    from companion.app import Companion, demo_watcher, open_companion
+    from companion.app import Companion, demo_watcher, open_companion, usable_palette
     from companion.store import GameStore
     from companion.ui import run_app, write_screenshots
     from companion.ui.hooks import CalibrationHooks
 
     size = _size(args.size)
     if args.screenshot is not None:
-        shows = Companion(GameStore(":memory:"), demo_games=True, palette=saved_palette())
+        shows = Companion(GameStore(":memory:"), demo_games=True, palette=usable_palette()[0])
         written = write_screenshots(
             args.screenshot, start_game=lambda h: _fast_demo(shows, h), games=shows.games,
             resume_game=shows.resume_game, export_record=shows.export_record,

@@ -8,6 +8,9 @@ The app is handed everything it talks to, so tests (and the demo) pass their own
 - ``games() -> [StoredGame]``: the saved games, newest first (``GameStore.games``).
 - ``resume_game(game_id) -> controller``: reopen a saved game.
 - ``calibration``: ``CalibrationHooks`` for the calibration wizard.
+- A Desert Sands controller with a camera side (``camera()``, ``calibrate_stones(samples,
+  mark)``, ``pause(paused)``, ``spot()``: ``companion.stones.SandsWatcher``) gets the
+  camera's read of the stone spot on its screen and the stone camera set-up.
 - ``export_record(game_id) -> str``: write the game record somewhere; returns where.
 
 Controllers are asked for ``view()`` and ``camera()`` on the main thread about 30 times a
@@ -32,9 +35,10 @@ from companion.view import SandsView
 from . import theme
 from .calibration import CalibrationScreen
 from .gameover import GameOverScreen
-from .hooks import CalibrationHooks
+from .hooks import CalibrationHooks, stone_hooks
 from .sands import SandsScreen
 from .start import StartScreen
+from .stones import StonesScreen
 from .table import TableScreen
 from .widgets import Banner
 from .worker import Worker
@@ -102,8 +106,9 @@ class CompanionApp(App):
         self.sands_screen = SandsScreen(name="sands")
         self.calibration_screen = CalibrationScreen(self.calibration_hooks, name="calibration")
         self.gameover_screen = GameOverScreen(name="gameover")
+        self.stones_screen = StonesScreen(name="stones")
         for screen in (self.start_screen, self.table_screen, self.sands_screen,
-                       self.calibration_screen, self.gameover_screen):
+                       self.calibration_screen, self.gameover_screen, self.stones_screen):
             self.manager.add_widget(screen)
         root.add_widget(self.manager)
         self.banner = Banner()
@@ -192,6 +197,7 @@ class CompanionApp(App):
         self.manager.current = "gameover"
 
     def leave_game(self) -> None:
+        self.stones_screen.attach(None)
         self._close_controller()
         self.table_screen.attach(None)
         self.sands_screen.attach(None)
@@ -231,3 +237,15 @@ class CompanionApp(App):
 
     def close_calibration(self) -> None:
         self.manager.current = self._before_calibration
+
+    def open_stones(self) -> None:
+        """The stone camera set-up of the Desert Sands game being played."""
+        hooks = stone_hooks(self.controller)
+        if hooks is None:
+            return
+        self.stones_screen.attach(hooks)
+        self.manager.current = "stones"
+
+    def close_stones(self) -> None:
+        self.stones_screen.attach(None)
+        self.show_game()

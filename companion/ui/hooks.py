@@ -1,5 +1,6 @@
-"""What the calibration wizard calls, kept apart from the screen so the command line can
-build it without importing Kivy (Kivy reads its settings on first import: ``env.py``)."""
+"""What the calibration wizard and the stone camera set-up call, kept apart from the screens
+so the command line can build them without importing Kivy (Kivy reads its settings on first
+import: ``env.py``)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,30 @@ class CalibrationHooks:
     read: Callable[[], tuple[Any, Any, Sequence[str] | None, str]]
     save: Callable[[Any, tuple[str, ...]], str]
     lens: Callable[[], str] | None = None
+
+
+@dataclass(frozen=True)
+class StoneHooks:
+    """What the stone calibration screen calls; a Desert Sands game's controller gives them
+    (``stone_hooks``).
+
+    ``picture()`` is polled (cheap): the newest camera frame (BGR, or None) and the saved
+    spot's corners in it (or None). ``save(samples, mark)`` learns the stones from the
+    ``(frame, letter)`` captures (``.`` the empty spot, ``r y g l`` the stones) and the
+    spot's ``((x, y), side)`` in frame pixels, and saves them; slow, it returns a line to
+    show or raises ``ValueError`` with one. ``pause(True)`` stops counting stones while the
+    screen is open (its stones are no draws); ``pause(False)`` counts again.
+    """
+
+    picture: Callable[[], tuple[Any, Any]]
+    save: Callable[[list[tuple[Any, str]], tuple[tuple[float, float], float]], str]
+    pause: Callable[[bool], None]
+
+
+def stone_hooks(controller: Any) -> StoneHooks | None:
+    """The stone calibration of a Sands game's controller; None when it has no camera side
+    (a controller that only takes taps)."""
+    parts = [getattr(controller, name, None) for name in ("camera", "calibrate_stones", "pause")]
+    if not all(callable(part) for part in parts):
+        return None
+    return StoneHooks(*parts)

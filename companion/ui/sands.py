@@ -1,6 +1,10 @@
 """The Desert Sands screen: the stones left in the bag, each call's chance of success, expected
 points and chance to win (the best call marked), both scores against the 16 line, and buttons
-for the call and for the stone that came out. It draws ``SandsView`` values and sends taps."""
+for the call and for the stone that came out. It draws ``SandsView`` values and sends taps.
+
+With a camera on the stone spot it also shows the camera's newest read of the spot in one
+line, and a Camera button opens the stone camera set-up (``stones.py``); the buttons for the
+drawn stone always work, camera or not."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from kivy.uix.widget import Widget
 from companion.view import SandsView
 
 from . import theme
+from .hooks import stone_hooks
 from .screen import GameScreen
 from .textures import text_texture
 
@@ -112,6 +117,10 @@ def percent(p: float) -> str:
 
 class SandsScreen(GameScreen):
     bag_total = StringProperty("")
+    camera_line = StringProperty("")
+    """The camera's newest read of the stone spot, or why it reads none (tap entry then)."""
+    has_camera = BooleanProperty(False)
+    """Whether the game's controller has a camera side: the Camera button's set-up."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -129,6 +138,16 @@ class SandsScreen(GameScreen):
             button.bind(on_release=lambda _b, s=stone: self.send("drawn", s))
             self.ids.drawn.add_widget(button)
             self.drawn_buttons[stone] = button
+
+    def attached(self) -> None:
+        self.has_camera = stone_hooks(self.controller) is not None
+        self.camera_line = ""
+
+    def refresh(self) -> None:
+        super().refresh()
+        spot = getattr(self.controller, "spot", None)
+        if callable(spot):
+            self.camera_line = spot().line
 
     def show(self, view: SandsView) -> None:
         name = view.players[view.active]

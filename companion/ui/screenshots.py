@@ -7,15 +7,18 @@ first so the screens have something to show.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import theme
 from .driver import AppDriver
-from .hooks import CalibrationHooks
+from .hooks import CalibrationHooks, stone_hooks
 
 SIZES = ((800, 480), (1280, 800))
+PICTURE_WAIT = 3.0
+"""Seconds the stone camera set-up waits for the camera's first picture."""
 
 
 def default_headers() -> tuple[dict[str, Any], ...]:
@@ -83,6 +86,8 @@ def _shoot_all(driver: AppDriver, app: Any, out: Path, suffix: str,
         if play is not None:
             play(app.controller)
         shot(game)
+        if game == "sands" and stone_hooks(app.controller) is not None:
+            _shoot_stones(driver, app, shot)
         if game != "sands":
             app.table_screen.cell_tapped(2, 3)
             shot(f"{game}_fix_cell")
@@ -95,3 +100,21 @@ def _shoot_all(driver: AppDriver, app: Any, out: Path, suffix: str,
         app.calibration_screen.read_layout()
     shot("calibration")
     return written
+
+
+def _shoot_stones(driver: AppDriver, app: Any, shot: Callable[[str], None]) -> None:
+    """The stone camera set-up, with the spot marked in the middle of the picture when the
+    camera gives one."""
+    app.open_stones()
+    screen = app.stones_screen
+    spot = getattr(app.controller, "spot", None)
+    camera = spot is None or spot().camera
+    deadline = time.monotonic() + PICTURE_WAIT
+    while camera and screen.frame is None and time.monotonic() < deadline:
+        driver.frames(1)
+        time.sleep(0.02)
+    size = screen.ids.picture.frame_size
+    if size is not None and screen.mark is None:
+        screen.spot_tapped(size[0] / 2, size[1] / 2)
+    shot("sands_stones")
+    app.close_stones()

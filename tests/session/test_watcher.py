@@ -47,3 +47,47 @@ def test_game_without_a_camera_says_so_and_keeps_running(tmp_path):
         watcher.close()
     (game,) = companion.games()
     assert game.header["names"] == ["Ann", "Bob"]
+
+
+def test_closing_lets_go_of_a_camera_that_gives_no_frames(tmp_path):
+    # A camera reconnecting gives no picture for a long time: closing the game must still
+    # stop the watcher and close the camera, or the next game finds /dev/video0 taken.
+    from calibration.palette import default_palette
+    from companion.session.live import TableSession
+    from companion.watcher import TableWatcher, camera_feed
+    from tests.session.stone_camera import StandInCamera
+
+    store = GameStore(tmp_path / "g.sqlite")
+    game = store.new_game({"game": "nizam", "players": 2, "options": {},
+                           "names": ["Ann", "Bob"]})
+    camera = StandInCamera(None)
+    watcher = TableWatcher(TableSession(store, game), camera_feed(camera), default_palette())
+    watcher.start()
+    assert wait_for(lambda: camera.status == "open", 10.0)
+    watcher.close()
+    assert not watcher.running and camera.status == "closed"
+
+
+def test_a_palette_from_an_older_version_falls_back_to_the_deck_profile(tmp_path, monkeypatch):
+    # An update changed what a palette holds: the app must still start (so the players can
+    # calibrate again), read with the default deck profile, and say why on the table screen.
+    from calibration.palette import default_palette
+    from calibration.store import palette_path
+    from companion.app import open_companion
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    old = default_palette().to_json()
+    old["features"] = ["I", "u", "v", "hue_u", "hue_v", "rel_I", "rel_u", "rel_v", "texture",
+                       "ink", "frame"]
+    palette_path().parent.mkdir(parents=True, exist_ok=True)
+    palette_path().write_text(json.dumps(old))
+    companion = open_companion()
+    companion.camera = lambda: None
+    assert companion.palette.classes == default_palette().classes
+    assert "calibrate again" in companion.palette_problem
+    game = companion.start_game({"game": "nizam", "players": ["Ann", "Bob"], "options": {}})
+    try:
+        assert "calibrate again" in game.view().problem
+    finally:
+        game.close()
