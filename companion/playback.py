@@ -101,7 +101,12 @@ def play(
             emit(line)
         before = session.verdict
         session.stamp = {"frame": number}
-        if follower.follow(follower.read(frame)):
+        reading = follower.read(frame)
+        if follower.problem:
+            line = {"frame": number, "problem": follower.problem}
+            out.lines.append(line)
+            emit(line)
+        if follower.follow(reading):
             _report(session, number, before, out, emit)
         for index, tap in enumerate(rec.taps):
             if tap.frame != number or index <= taps_done:

@@ -9,6 +9,7 @@ the session only ever runs one thing at a time.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +29,7 @@ from vision.sources import FrameSource, LatestFrame, SourceError
 from vision.stability import StabilityFilter
 from vision.tracker import GridTracker
 
+_log = logging.getLogger(__name__)
 STABLE_FRAMES = 3
 RESTART_PAUSE = 6.0
 """Seconds a finished demo stays on the screen before it plays again."""
@@ -46,13 +48,22 @@ class GridFollower:
         self.stability = StabilityFilter(stable_frames)
         self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
+        self.problem = ""
 
     def read(self, image: np.ndarray | None) -> GridReading | None:
-        """The frame's reading (slow: call it outside any lock); None for a missing frame."""
-        if image is None:
-            self.stability.reset()
-            return None
-        return self.tracker.read(image, self.palette, 5, 5, self.lens)
+        """The frame's reading (slow: call it outside any lock); None for a missing frame,
+        or for one vision cannot take (``problem`` says why): the watcher lives on."""
+        self.problem = ""
+        if image is not None:
+            try:
+                return self.tracker.read(image, self.palette, 5, 5, self.lens)
+            except Exception as err:  # a strange frame must not end the watcher: log it
+                _log.exception("a frame could not be read")
+                first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+                self.problem = f"a camera frame could not be read ({type(err).__name__}: {first})"
+                self.tracker.reset()
+        self.stability.reset()
+        return None
 
     def follow(self, reading: GridReading | None) -> bool:
         """Pass a new stable reading to the session; True when one was passed."""
@@ -138,12 +149,20 @@ class TableWatcher(WatcherThread):
 
     def _watch(self) -> None:
         follower = GridFollower(self.session, self.palette, self.lens)
+        trouble = ""  # a frame's own problem, shown until a frame is read again
         try:
             for number, image in self.feed(self._report):
                 if self._stop.is_set():
                     return
                 started = time.monotonic()
                 reading = follower.read(image)
+                if follower.problem:
+                    trouble = follower.problem
+                    self._report(trouble)
+                elif trouble and reading is not None:
+                    if self.problem == trouble:  # the frames are fine again
+                        self._report("")
+                    trouble = ""
                 with self._lock:
                     if reading is not None:
                         self._frame, self._corners = image, reading.corners

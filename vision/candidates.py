@@ -200,6 +200,8 @@ class CandidateFinder:
             return
         boxes = np.array(quads, np.float64).reshape(-1, 4, 2)
         ok = _parallelograms(boxes)
+        if not ok.any():  # _merge reads an empty entry as a region: nothing to add
+            return
         boxes = boxes[ok] * f
         self.found.append((boxes.mean(axis=1), np.array(kept)[ok] * f * f, boxes))
 

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -112,6 +113,9 @@ class GridTracker:
     def reset(self) -> None:
         """Forget the grid: the next frame is searched in full."""
         self.geometry = None
+        self._measured = None
+        self._reading = None
+        self.looks = {}
 
     def locate(self, frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         """Where the rows x cols grid is in ``frame``: followed from the last frame when that
@@ -139,6 +143,7 @@ class GridTracker:
             if followed is not None:
                 self.tracked += 1
                 self.geometry = followed
+                self._reading = None
                 self._measured = (small, _grid_area(followed, small.shape))
                 return GridSearch(followed)
         self.searched += 1
@@ -151,12 +156,14 @@ class GridTracker:
             # would have left the cards somewhere a search could find.
             self.tracked += 1
             self.geometry = kept
+            self._reading = None
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept)
         g = self.geometry = search.geometry
         self._shape = frame.shape
         self._best_seen = 0 if g is None else int(g.seen.sum())
         self._ring = -1
+        self._reading = None
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return search
 
@@ -165,11 +172,11 @@ class GridTracker:
         located was that picture still and the palette is the same."""
         if not self._was_still or self._reading is None or self._reading[1] is not palette:
             return None
-        return self._reading[0]
+        return _copy(self._reading[0])
 
     def keep_reading(self, reading: GridReading, palette: Palette) -> None:
         """Remember the reading of the frame just located (see ``kept_reading``)."""
-        self._reading = (reading, palette)
+        self._reading = (_copy(reading), palette)
 
     def read(
         self,
@@ -226,6 +233,12 @@ class GridTracker:
             self._ring = len(ring)
         self._best_seen = max(self._best_seen, int(followed.seen.sum()))
         return followed
+
+
+def _copy(reading: GridReading) -> GridReading:
+    """A reading of its own for each frame: a caller may keep or change its arrays."""
+    corners = None if reading.corners is None else reading.corners.copy()
+    return replace(reading, corners=corners, confidence=reading.confidence.copy())
 
 
 def _grid_area(g: GridGeometry, shape: tuple[int, ...]) -> np.ndarray:

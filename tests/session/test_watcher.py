@@ -91,3 +91,30 @@ def test_a_palette_from_an_older_version_falls_back_to_the_deck_profile(tmp_path
         assert "calibrate again" in game.view().problem
     finally:
         game.close()
+
+
+def test_a_frame_vision_cannot_take_is_reported_and_the_watcher_reads_on(tmp_path):
+    import numpy as np
+
+    from calibration.palette import default_palette
+    from companion.session.live import TableSession
+    from companion.watcher import TableWatcher
+    from tests.vision.scenes import CALM, GEMS
+    from vision.synthetic import render_scene
+
+    good = render_scene(np.random.default_rng(2), GEMS, 5, 5, CALM).image
+    seen = []
+
+    def feed(report):
+        yield 0, np.zeros((480, 640), np.uint8)  # a grey frame from a misconfigured camera
+        seen.append(watcher.view().problem)
+        yield 1, good
+        seen.append(watcher.view().problem)
+
+    store = GameStore(tmp_path / "g.sqlite")
+    game = store.new_game({"game": "nizam", "players": 2, "options": {},
+                           "names": ["Ann", "Bob"]})
+    watcher = TableWatcher(TableSession(store, game), feed, default_palette()).start()
+    assert wait_for(lambda: not watcher.running, 30.0)
+    assert "could not be read" in seen[0] and seen[1] == ""
+    assert watcher.frames_read == 1

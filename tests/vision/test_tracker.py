@@ -204,3 +204,35 @@ def test_a_hand_coming_and_going_is_never_read_as_a_confident_wrong_gem(seed):
                     assert got == "?", (r, c, got, truth)
     assert covered > 0  # the hand really hid some card of a reading
     assert tracker.tracked + tracker.still >= len(frames) // 2  # the tracker did serve
+
+
+def test_a_still_picture_never_gets_the_reading_of_another_layout():
+    # The lattice located on a new picture without reading it: the next still frame of that
+    # picture is read afresh, not given the reading of the layout before.
+    frames = video(39, 5, quiet=4, reach=0, conditions=CALM)
+    tracker = GridTracker()
+    first = tracker.read(frames[0].image, gem_palette(), 5, 5)
+    assert first.cells == frames[0].labels
+    assert frames[4].labels != frames[0].labels
+    tracker.locate(frames[4].image, 5, 5)
+    again = tracker.read(frames[4].image, gem_palette(), 5, 5)
+    assert again.cells == frames[4].labels
+    tracker.reset()
+    assert tracker.read(frames[4].image, gem_palette(), 5, 5).cells == frames[4].labels
+
+
+def test_a_kept_reading_is_a_copy_of_its_own():
+    scene = render_scene(np.random.default_rng(3), GEMS, 5, 5, CALM)
+    tracker = GridTracker()
+    first = tracker.read(scene.image, gem_palette(), 5, 5)
+    first.confidence[:] = 0.0
+    kept = tracker.read(scene.image, gem_palette(), 5, 5)
+    assert tracker.still == 1 and kept.confidence.min() > 0.0
+
+
+def test_a_frame_with_nothing_card_shaped_is_no_reading_not_a_crash():
+    frame = np.full((480, 640, 3), 40, np.uint8)
+    trapezoid = np.array([[290, 200], [350, 200], [370, 260], [270, 260]], np.int32)
+    cv2.fillPoly(frame, [trapezoid], (230, 230, 230))
+    reading = read_grid(frame, gem_palette(), 5, 5)
+    assert reading.cells is None and reading.reason
