@@ -122,11 +122,7 @@ class GridTracker:
         leaves no doubt, else searched for."""
         g = self.geometry
         self._was_still = False
-        small = cv2.resize(
-            frame,
-            (max(1, frame.shape[1] // STILL), max(1, frame.shape[0] // STILL)),
-            interpolation=cv2.INTER_LINEAR,  # a sample, not an average: cheap
-        )
+        small = _shrink(frame)
         if g is None:
             self.doubt = "first frame"
         elif (g.rows, g.cols) != (rows, cols) or frame.shape != self._shape:
@@ -249,6 +245,17 @@ def _grid_area(g: GridGeometry, shape: tuple[int, ...]) -> np.ndarray:
     area = np.zeros(shape[:2], np.uint8)
     cv2.fillConvexPoly(area, np.round(corners).astype(np.int32), 1)
     return area.astype(bool)
+
+
+def _shrink(frame: np.ndarray) -> np.ndarray:
+    """The frame shrunk ``STILL`` times by halvings, each averaging its pixels: a real
+    sensor's noise (several levels in dim light) averages away, a card moved does not."""
+    small = frame
+    for _ in range(STILL.bit_length() - 1):
+        if min(small.shape[:2]) < 2:
+            break
+        small = cv2.pyrDown(small)
+    return small
 
 
 def _unchanged(small: np.ndarray, before: np.ndarray, area: np.ndarray) -> bool:

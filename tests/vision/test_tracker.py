@@ -236,3 +236,15 @@ def test_a_frame_with_nothing_card_shaped_is_no_reading_not_a_crash():
     cv2.fillPoly(frame, [trapezoid], (230, 230, 230))
     reading = read_grid(frame, gem_palette(), 5, 5)
     assert reading.cells is None and reading.reason
+
+
+def test_a_still_table_stays_still_through_a_noisy_sensor():
+    # Dim light: each frame's own sensor noise, several levels. The picture has not changed,
+    # so the lattice and the reading are kept (a real change is tested above).
+    base = render_scene(np.random.default_rng(5), GEMS, 5, 5, CALM).image.astype(np.float32)
+    noise = np.random.default_rng(0)
+    tracker = GridTracker()
+    for _ in range(6):
+        frame = np.clip(base + noise.normal(0, 8.0, base.shape), 0, 255).astype(np.uint8)
+        assert tracker.read(frame, gem_palette(), 5, 5).found
+    assert tracker.searched == 1 and tracker.still == 5
