@@ -28,10 +28,12 @@ classes differ in hue, not in shading; a flat deck's in body colour).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
+from ._stats import median
 from .colour import (
     CLIPPED,
     FLOOR,
@@ -39,10 +41,9 @@ from .colour import (
     OPPONENT,
     PURE_WHITE,
     as_patches,
-    reflectance,
     squash,
 )
-from .measure import Measures, measure
+from .measure import Measures, measure, measure_scene
 from .whites import SceneWhites
 
 FEATURES = ("I", "u", "v", "hue_u", "hue_v", "texture", "ink", "mixed", "edges", "frame")
@@ -79,21 +80,40 @@ class Scene:
         """Log reflectance (N, 3) of each body against ``reference`` (log RGB, (3,) or (N, 3)),
         the highest value a channel could show before the camera clips (N, 3), and the
         variance of each value from camera noise (N, 3)."""
-        ref = np.broadcast_to(np.asarray(reference, dtype=np.float64), self.body.shape)
-        scale = np.exp(-ref)
-        value = self.body * scale + FLOOR
-        cap = np.log(_NEAR_CLIP * scale + FLOOR)
-        var = (NOISE * scale / value) ** 2
-        return np.log(value), cap, var
+        return self.read(reference)[1:]
 
     def features(self, reference: np.ndarray | None = None) -> np.ndarray:
         """(N, len(FEATURES)) features against ``reference`` (log RGB white; None: 255)."""
-        ref = PURE_WHITE if reference is None else np.asarray(reference, dtype=np.float64)
-        out = np.empty((len(self), len(FEATURES)), dtype=np.float64)
-        out[:, COLOUR] = reflectance(self.body, ref) @ OPPONENT.T
-        out[:, 3:5] = squash(reflectance(self.ink, ref) @ OPPONENT[1:].T, _INK_SQUASH)
-        out[:, 5:] = self.fixed
-        return out
+        return self.read(PURE_WHITE if reference is None else reference)[0]
+
+    def read(
+        self, reference: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`features` and :meth:`colour` against one ``reference`` at once (the body's
+        reflectance is in both): a palette reads a scene so under every light it tries."""
+        ref = np.asarray(reference, dtype=np.float64)
+        if ref.shape != self.body.shape:
+            ref = np.broadcast_to(ref, self.body.shape)
+        scale = np.exp(-ref)
+        value = self.body * scale + FLOOR
+        rgb = np.log(value)  # reflectance(self.body, ref)
+        cap = np.log(_NEAR_CLIP * scale + FLOOR)
+        var = (NOISE * scale / value) ** 2
+        x = np.empty((len(self), len(FEATURES)), dtype=np.float64)
+        x[:, COLOUR] = rgb @ OPPONENT.T
+        ink = np.log(self.ink * scale + FLOOR)  # reflectance(self.ink, ref)
+        x[:, 3:5] = squash(ink @ OPPONENT[1:].T, _INK_SQUASH)
+        x[:, 5:] = self.fixed
+        return x, rgb, cap, var
+
+    @functools.cached_property
+    def table_rims(self) -> np.ndarray:
+        """(N, 3) the median patch's rim, for each patch: what the table around the grid
+        looks like (a hand over a cell covers the cell's own rim too). Read-only."""
+        rims = np.empty(self.rim.shape)
+        rims[:] = median(self.rim, axis=0)
+        rims.flags.writeable = False
+        return rims
 
 
 def _scene(found: Measures, part: slice) -> Scene:
@@ -125,5 +145,5 @@ def prepare_with_table(
         whites = lit.whites.typical(len(bare))
         return _scene(lit, slice(None)), Scene(alone.body, alone.ink, alone.rim, alone.fixed,
                                                whites, lit.white, lit.grey)
-    found = measure(np.concatenate([cells, bare]) if len(bare) else cells, len(cells))
+    found = measure_scene(cells, bare)
     return _scene(found, slice(0, len(cells))), _scene(found, slice(len(cells), None))

@@ -16,7 +16,11 @@ the card is), its *ring* (all the rest: the card's white border, the gaps) and i
 
 Pixels are held as colour planes (3, patches, pixels; B, G, R), so that every step runs
 over long rows of one channel: numpy is many times slower along a short last axis of three.
-A palette reads every frame, so this is written for few, long numpy steps.
+In memory they lie pixel by pixel (pixel, channel, patch): a group of pixels (the body, the
+ring) is then one gather of whole rows, and numpy sums over pixels run across all patches
+at once, adding the pixels one after another (float32 sums come out the same to the bit
+only so: keep the layout when changing these steps). A palette reads every frame, so this
+is written for few, long numpy steps.
 """
 
 from __future__ import annotations
@@ -24,9 +28,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-from ._stats import median
+from ._stats import median, row_counts, row_sums, where
 from .colour import CLIPPED, FLOOR, PIXEL_LOG, PIXEL_OFFSET, PURE_WHITE, frame_distance
 from .whites import SceneWhites, read_whites, settle
 
@@ -66,10 +71,10 @@ class Measures:
 
 @dataclass(frozen=True)
 class _Layout:
-    """Where things are in a patch of h x w pixels, as flat pixel indices."""
+    """Where things are in a patch of h x w pixels (as read), as flat pixel indices."""
 
     body: np.ndarray
-    ring: np.ndarray
+    ring: np.ndarray  # every other pixel of the ring (a border runs along it: plenty)
     rim: np.ndarray
     outer: np.ndarray  # (len(body),) bool: body pixels outside the centre, where art is drawn
     inner: np.ndarray  # (len(body),) bool: body pixels clear of its edge (table slips in there)
@@ -114,69 +119,90 @@ def _layout(h: int, w: int) -> _Layout:
     inner = np.zeros((h, w), bool)
     inner[body_slice(h, _INNER_FRACTION), body_slice(w, _INNER_FRACTION)] = True
     at = np.flatnonzero(body)
-    return _Layout(at, ring, np.flatnonzero(rim), ~centre.ravel()[at], inner.ravel()[at] | lone,
-                   edge, sides, lone)
+    return _Layout(at, ring[::2], np.flatnonzero(rim), ~centre.ravel()[at],
+                   inner.ravel()[at] | lone, edge, sides, lone)
 
 
 def measure(arr: np.ndarray, n: int) -> Measures:
     """Measure uint8 BGR patches ``arr`` (M, P, P, 3), of which the first ``n`` are cells
     (their rims tell the light) and the rest bare table (lit as the cells are)."""
-    m = len(arr)
+    return measure_scene(arr[:n], arr[n:])
+
+
+def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
+    """:func:`measure` of cells and bare table patches of one size, (N, P, P, 3) and
+    (T, P, P, 3), without first copying them into one array."""
+    n = len(cells)
+    m = n + len(table)
     if m == 0:
         empty = np.zeros((0, 3))
         return Measures(empty, empty, empty, np.zeros((0, 5)), read_whites(np.zeros((3, 0, 1))),
                         PURE_WHITE, PURE_WHITE)
-    sub = _shrink(arr)
-    h, w = sub.shape[1:3]
+    cells, table = _shrink(cells), _shrink(table)
+    h, w = cells.shape[1:3]
     at = _layout(h, w)
-    planes = np.ascontiguousarray(np.moveaxis(sub, 3, 0)).reshape(3, m, h * w)
-    rim_bgr = planes[:, :, at.rim].mean(axis=2)  # (3, M) the table around the card
+    pixels = np.empty((h, w, 3, m), np.uint8)  # (pixel, channel, patch) of the pixels read
+    pixels[..., :n] = cells.transpose(1, 2, 3, 0)
+    pixels[..., n:] = table.transpose(1, 2, 3, 0)
+    pixels = pixels.reshape(-1, 3, m)
+    # np.take: a gather of whole rows, twice as fast as indexing
+    rim_bgr = _plane_means(np.take(pixels, at.rim, axis=0))  # (3, M) the table around the card
 
     # the body: its pixels, glare left out, the card told from table showing beside it
-    raw = planes[:, :, at.body]
+    body_pixels = np.take(pixels, at.body, axis=0)
+    raw = _planes(body_pixels)
     raw_f = raw.astype(np.float32)
     keep = _unclipped(np.maximum(np.maximum(raw[0], raw[1]), raw[2]))
     card = keep & _unlike(raw_f, rim_bgr)
-    logs = PIXEL_LOG[raw]  # (3, M, B) log B, G, R of single pixels
+    logs = _planes(_pixel_logs(body_pixels))  # (3, M, B) log B, G, R of single pixels
     bright = logs[0] + logs[1] + logs[2]
 
-    # the patch's own white: the brightest of its ring. Every other pixel of the ring is
-    # plenty: a border runs along it. A white is bright in every channel at once.
-    ring = planes[:, :, at.ring[::2]]
-    ring_logs = PIXEL_LOG[ring]
+    # the patch's own white: the brightest of its ring. A white is bright in every channel
+    # at once.
+    ring = np.take(pixels, at.ring, axis=0)  # (R, 3, M)
+    ring_logs = _planes(_pixel_logs(ring))
     ring_bright = ring_logs[0] + ring_logs[1] + ring_logs[2]
-    r = ring.shape[2]
+    r = len(ring)
     k = max(1, round(r * _WHITE_SHARE))
-    brightest = np.argpartition(ring_bright, r - k, axis=1)[:, r - k :]
-    candidates = np.take_along_axis(ring, brightest[None], axis=2)
+    # (M, k); rows in C order spare numpy a copy of each (the partition is the same)
+    brightest = np.argpartition(_c_rows(ring_bright), r - k, axis=1)[:, r - k :]
+    # (3, M, k) those pixels' planes, in C order
+    candidates = np.take(ring, (brightest * (3 * m) + np.arange(m)[:, None])
+                         + (np.arange(3) * m)[:, None, None])
     whites = read_whites(candidates[::-1, :n])
-    own = PIXEL_LOG[candidates].mean(axis=2)  # (3, M) log B, G, R
+    own = _pixel_logs(candidates).mean(axis=2)  # (3, M) log B, G, R
     usable = (bright > own.sum(axis=0)[:, None] + 3 * _DARK) & keep
 
     # ink: the body pixels furthest in colour from the patch's own white. The cards have
     # white rims if they stand apart from them in body or in ink (a sticker's brightest
     # pixels are its own colour).
-    apart = np.where(usable & at.inner, _hue_distance2(logs, own[:, :, None]), -1.0)
+    apart = where(usable & at.inner, _hue_distance2(logs, own[:, :, None]), -1.0)
     inked = apart >= _row_quantile(apart, 1.0 - _INK_SHARE)
-    ink, plain = (x[::-1].T for x in _mean_planes(raw_f, inked, card))
+    ink, plain = (x[::-1].T for x in _mean_planes(body_pixels, inked, card))
     whites = settle(whites, plain[:n], ink[:n]) if not at.lone else whites
     rims = whites.has_rims
     whites = whites.with_typical(m - n)
-    white = whites.scene_white if rims else _brightest(planes[:, :n])
-    refs = whites.refs if rims else np.broadcast_to(white, (m, 3))
+    if rims:
+        white, refs = whites.scene_white, whites.refs
+    else:
+        white = _brightest(_planes(pixels)[:, :n])
+        refs = np.broadcast_to(white, (m, 3))
 
     # the body against its patch's white, as colour.reflectance() reads a colour
     scale = np.exp(-refs.T[::-1]).astype(np.float32)[:, :, None]  # (3, M, 1) B, G, R
-    every = np.log(raw_f * scale + np.float32(FLOOR))
+    # in place: raw_f is done with (fewer big temporaries)
+    every = np.multiply(raw_f, scale, out=raw_f)
+    every += np.float32(FLOOR)
+    np.log(every, out=every)
     hue_u = every[2] - every[1]
     hue_v = 0.5 * (every[2] + every[1]) - every[0]
-    colourful = np.where(usable & card, np.sqrt(hue_u * hue_u + hue_v * hue_v), -1.0)
+    colourful = where(usable & card, np.sqrt(hue_u * hue_u + hue_v * hue_v), -1.0)
 
     # the field: the colourful pixels round the art (not the lighter facets of a gem, nor a
     # white border slipping in), of the commonest hue among them
     bold = (colourful >= _FIELD_SHARE * _row_quantile(colourful, 0.9)) & card
     field = bold & at.outer
-    field = np.where((np.count_nonzero(field, axis=1) >= 3)[:, None], field, bold)
+    field = _rows_where(row_counts(field) >= 3, field, bold)
     field, mixed = _commonest(hue_u, hue_v, field, bold)
     body = _field_colour(raw, field)[::-1].T
 
@@ -184,17 +210,17 @@ def measure(arr: np.ndarray, n: int) -> Measures:
     # and left out as glare) would make it
     paper = (colourful < _PAPER_HUE) & (every[0] + every[1] + every[2] > 3 * _PAPER_LEVEL)
     art = keep & ~paper
-    count = np.maximum(np.count_nonzero(art, axis=1), 1)
-    level = np.where(art, bright, 0.0) / 3.0
-    mean = level.sum(axis=1) / count
-    spread = np.sqrt(np.maximum((level * level).sum(axis=1) / count - mean**2, 0.0))
+    count = np.maximum(row_counts(art), 1)
+    level = where(art, bright, 0.0) / 3.0
+    mean = row_sums(level) / count
+    spread = np.sqrt(np.maximum(row_sums(level * level) / count - mean**2, 0.0))
     rim = rim_bgr[::-1].T.astype(np.float64)
-    kept = np.maximum(np.count_nonzero(keep, axis=1), 1)
+    kept = np.maximum(row_counts(keep), 1)
     fixed = np.column_stack([
         np.log(spread + 0.03),
-        np.count_nonzero(apart > _INK_APART**2, axis=1) / kept,
+        row_counts(apart > _INK_APART**2) / kept,
         mixed,
-        _edges(PIXEL_LOG[planes[:, :, at.edge]], refs, at.sides),
+        _edges(_planes(_pixel_logs(np.take(pixels, at.edge, axis=0))), refs, at.sides),
         frame_distance(rim, body),
     ])
     grey = np.log(np.maximum(body[:n], 1.0)).mean(axis=0) if n else PURE_WHITE
@@ -217,22 +243,23 @@ def _commonest(
     """The ``keep`` pixels (M, K) near the densest hue (``u``, ``v``: M, K) of each patch,
     found by a mean shift in shrinking windows from their mean hue; and the share of the
     ``among`` pixels (M, K) far from that hue (M,)."""
+    # the counts as float32 (exact), so that the mean hues are float32 divisions as ever
     weight = keep.astype(np.float32)
-    count = np.maximum(weight.sum(axis=1), 1.0)
-    cu, cv = (weight * u).sum(axis=1) / count, (weight * v).sum(axis=1) / count
-    near = keep
+    count = np.maximum(row_counts(keep), 1).astype(np.float32)
+    cu, cv = row_sums(weight * u) / count, row_sums(weight * v) / count
+    near, total = keep, count
     for window in _HUE_WINDOWS:
         du, dv = u - cu[:, None], v - cv[:, None]
         near = keep & (du * du + dv * dv < window * window)
         w = near.astype(np.float32)
-        total = w.sum(axis=1)
+        total = row_counts(near).astype(np.float32)
         found = total >= 3
-        cu = np.where(found, (w * u).sum(axis=1) / np.maximum(total, 1), cu)
-        cv = np.where(found, (w * v).sum(axis=1) / np.maximum(total, 1), cv)
-    near = np.where((np.count_nonzero(near, axis=1) >= 3)[:, None], near, keep)
+        cu = np.where(found, row_sums(w * u) / np.maximum(total, 1), cu)
+        cv = np.where(found, row_sums(w * v) / np.maximum(total, 1), cv)
+    near = _rows_where(total >= 3, near, keep)
     du, dv = u - cu[:, None], v - cv[:, None]
     far = among & (du * du + dv * dv >= _HUE_WINDOWS[-1] ** 2)
-    return near, np.count_nonzero(far, axis=1) / np.maximum(np.count_nonzero(among, axis=1), 1)
+    return near, row_counts(far) / np.maximum(row_counts(among), 1)
 
 
 def _edges(logs: np.ndarray, refs: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -257,35 +284,84 @@ def _hue_distance2(planes: np.ndarray, centre: np.ndarray) -> np.ndarray:
 def _row_quantile(values: np.ndarray, q: float) -> np.ndarray:
     """(M, 1) the ``q`` quantile of each row of ``values`` (M, K)."""
     k = int(q * (values.shape[1] - 1))
-    return np.partition(values, k, axis=1)[:, k, None]
+    rows = _c_rows(values)  # a copy: partitioned in place
+    rows.partition(k, axis=1)
+    return rows[:, k, None]
 
 
-def _mean_planes(planes: np.ndarray, *keeps: np.ndarray) -> np.ndarray:
-    """(len(keeps), 3, M) means over each patch's kept pixels (``planes``: 3, M, K float32;
-    each ``keep``: M, K), over all of them where none is kept."""
-    keep = np.stack(keeps)
-    weight = np.where(keep.any(axis=2, keepdims=True), keep, True).astype(np.float32)
-    total = np.einsum("cmk,wmk->wcm", planes, weight).astype(np.float64)
-    return np.asarray(total / weight.sum(axis=2)[:, None, :])
+def _c_rows(values: np.ndarray) -> np.ndarray:
+    """A C-ordered copy of float32 ``values`` (M, K) (OpenCV's transpose where they lie pixel
+    by pixel)."""
+    if values.T.flags.c_contiguous and not values.flags.c_contiguous:
+        return cv2.transpose(values.T)
+    return values.copy()
+
+
+def _mean_planes(rows: np.ndarray, *keeps: np.ndarray) -> np.ndarray:
+    """(len(keeps), 3, M) means over each patch's kept pixels (``rows``: uint8 pixel rows
+    K, 3, M; each ``keep``: M, K), over all of them where none is kept. The sums are of
+    whole numbers, the same in any order: OpenCV adds them up."""
+    k, _, m = rows.shape
+    means = []
+    for keep in keeps:
+        count = row_counts(keep)
+        none = count == 0
+        use = (keep.T | none).view(np.uint8)  # (K, M)
+        kept = rows * use[:, None, :]  # 0 unless kept
+        total = cv2.reduce(kept.reshape(k, -1), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+        means.append(total.reshape(3, m) / np.where(none, k, count))
+    return np.stack(means)
 
 
 def _field_colour(raw: np.ndarray, field: np.ndarray) -> np.ndarray:
     """(3, M) per-channel medians of each patch's field pixels (``raw``: 3, M, K uint8;
     ``field``: M, K), of all its pixels where it has none. The median, not the mean: the
     camera clipping part of a field leaves its median alone."""
-    field = np.where(field.any(axis=1, keepdims=True), field, True)
-    ordered = np.sort(np.where(field, raw, 255), axis=2, kind="stable")  # a radix sort
-    middle = (np.count_nonzero(field, axis=1) - 1) // 2
-    return np.take_along_axis(ordered, np.broadcast_to(middle[None, :, None], (3, len(middle), 1)),
-                              axis=2)[:, :, 0].astype(np.float64)
+    some = field.any(axis=1)
+    field = field | ~some[:, None]
+    m, k = field.shape
+    # the other pixels made 255 sort after the field's; OpenCV sorts rows of bytes several
+    # times faster than numpy
+    rest = (~field).view(np.uint8) * np.uint8(255)
+    ordered = cv2.sort((raw | rest).reshape(3 * m, k), cv2.SORT_EVERY_ROW | cv2.SORT_ASCENDING)
+    middle = (row_counts(field) - 1) // 2
+    # C order, as callers' reductions over it were written for
+    return ordered.reshape(3, m, k)[:, np.arange(m), middle].astype(np.float64, order="C")
+
+
+def _rows_where(rows: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.where(rows[:, None], a, b): row by row, ``a`` where ``rows`` holds (nearly always
+    all of them: then ``a`` itself)."""
+    return a if rows.all() else np.where(rows[:, None], a, b)
+
+
+def _planes(rows: np.ndarray) -> np.ndarray:
+    """(3, M, K) planes of pixel rows (K, 3, M): a view, in memory still pixel by pixel."""
+    return rows.transpose(1, 2, 0)
+
+
+def _pixel_logs(pixels: np.ndarray) -> np.ndarray:
+    """PIXEL_LOG[pixels] of C-ordered uint8 ``pixels`` (OpenCV's lookup: several times
+    faster than numpy's indexing)."""
+    return cv2.LUT(pixels.reshape(len(pixels), -1), PIXEL_LOG).reshape(pixels.shape)
+
+
+def _plane_means(rows: np.ndarray) -> np.ndarray:
+    """(3, M) float64 means over pixel rows (K, 3, M) of uint8: their exact integer sums,
+    then divided, as numpy's mean does."""
+    k, _, m = rows.shape
+    sums = cv2.reduce(rows.reshape(k, -1), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+    return sums.reshape(3, m) / k
+
 
 def _unlike(raw: np.ndarray, rim: np.ndarray) -> np.ndarray:
     """(M, K) bool: body pixels (planes 3, M, K) unlike the patch's rim (3, M): the card, not
     the table showing beside a small or misplaced card; all of them when too few are (an
     empty cell, a hand)."""
-    gap = np.abs(raw - rim[:, :, None].astype(np.float32))
+    gap = raw - rim[:, :, None].astype(np.float32)
+    np.abs(gap, out=gap)
     unlike = np.maximum(np.maximum(gap[0], gap[1]), gap[2]) > _RIM_GAP
-    enough = np.count_nonzero(unlike, axis=1) >= _MIN_CARD * raw.shape[2]
+    enough = row_counts(unlike) >= _MIN_CARD * raw.shape[2]
     return np.asarray(unlike | ~enough[:, None])
 
 
@@ -294,7 +370,7 @@ def _unclipped(top: np.ndarray) -> np.ndarray:
     covering a small part of a body are glare and left out; covering much of it (a white
     card a little over-exposed) they are the card."""
     clipped = top >= CLIPPED
-    count = np.count_nonzero(clipped, axis=1)
+    count = row_counts(clipped)
     glared = (count > 0) & (count <= _MAX_GLARE * top.shape[1])
     return np.asarray(~(clipped & glared[:, None]))
 

@@ -199,6 +199,32 @@ class Comparison:
         return Comparison(self.z2[:, keep], self.var[:, keep], self.shade[:, keep])
 
 
+@dataclass(frozen=True, eq=False)
+class Classes:
+    """Classes as :func:`compare` holds cells against them, worked out once: a palette holds
+    every frame's cells against the same classes."""
+
+    means: np.ndarray  # (K, F)
+    scales: np.ndarray  # (K, F)
+    cards: np.ndarray  # (K,) bool: which are cards, not the bare table
+    shaded: np.ndarray | None  # (K,) bool
+    rgb: np.ndarray  # (K, 3) each class's colour as log reflectance per channel
+    linear: np.ndarray  # (K, 3) ... as a share of its white
+    var: np.ndarray  # (K, F) scales**2
+    edges: np.ndarray  # (K,) the white paper a card of the class shows at least
+    every: bool  # all of them are cards (numpy.where on cards spared) ...
+    some: bool  # ... or some are
+
+
+def classes(
+    means: np.ndarray, scales: np.ndarray, cards: np.ndarray, shaded: np.ndarray | None = None
+) -> Classes:
+    """:class:`Classes` of these (see :func:`compare`)."""
+    rgb = means[:, COLOUR] @ OPPONENT_INV.T
+    return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, scales**2,
+                   np.minimum(means[:, EDGES], _EDGES_SHOWN), bool(cards.all()), bool(cards.any()))
+
+
 def compare(
     cells: Cells, means: np.ndarray, scales: np.ndarray, cards: np.ndarray,
     shaded: np.ndarray | None = None,
@@ -210,8 +236,14 @@ def compare(
     light, is compared only up to the clipping level: a clipped yellow says "at least this
     bright", not "exactly white".
     """
-    diff = cells.x[:, None, :] - means[None]
-    class_rgb = means[:, COLOUR] @ OPPONENT_INV.T  # (K, 3)
+    return compare_classes(cells, classes(means, scales, cards, shaded))
+
+
+def compare_classes(cells: Cells, k: Classes) -> Comparison:
+    """:func:`compare` with classes worked out beforehand."""
+    cards, every, some = k.cards, k.every, k.some
+    diff = cells.x[:, None, :] - k.means[None]
+    class_rgb = k.rgb  # (K, 3)
     cap = cells.cap[:, None, :]
     rgb = cells.rgb[:, None, :]
     # The light on a cell may be dimmer or brighter than its white says (a shadow over a
@@ -221,30 +253,35 @@ def compare(
     count = free.sum(axis=2)
     lean = np.where(free, rgb - class_rgb[None], 0.0).sum(axis=2) / np.maximum(count, 1)
     shade = np.where(lean > 0, cells.lift[:, None], cells.shade[:, None])
-    delta = lean * shade / (shade + scales[None, :, 0] ** 2)
+    delta = lean * shade / (shade + k.var[None, :, 0])
     expected = np.minimum(class_rgb[None] + delta[..., None], cap)
     diff[..., COLOUR] = (np.minimum(rgb, cap) - expected) @ OPPONENT.T
     paid = delta**2 / np.maximum(shade, 1e-9)
-    if shaded is not None and shaded.any():
-        _on_the_way(diff, paid, cells.x, means, shaded)
+    if k.shaded is not None and k.shaded.any():
+        _on_the_way(diff, paid, cells.x, k.means, k.shaded)
     # A card of a class stands out from the table around it as that class's colour differs
     # from the table's; standing out more (a card lying a little off its place shows more
     # table) is no sign of a stranger, standing out less is (a hand covers rim and card
     # alike). The bare table stands out from nothing, and more counts against it.
-    body = (np.exp(class_rgb)[None] - FLOOR) * np.exp(cells.ref)[:, None, :]
-    foreseen = frame_distance(cells.rim[:, None, :], np.clip(body, 0.0, 255.0))
-    diff[..., FRAME] = np.where(cards, cells.x[:, None, FRAME] - foreseen, diff[..., FRAME])
+    if some:
+        body = k.linear[None] * np.exp(cells.ref)[:, None, :]
+        foreseen = frame_distance(cells.rim[:, None, :], np.minimum(np.maximum(body, 0.0), 255.0))
+        framed = cells.x[:, None, FRAME] - foreseen
+        diff[..., FRAME] = framed if every else np.where(cards, framed, diff[..., FRAME])
     # A card shows some white paper on each side, whatever the table: less than a little
     # (not less than its class showed, which depends on the cloth) is a hand over it.
-    diff[..., EDGES] = cells.x[:, None, EDGES] - np.minimum(means[None, :, EDGES], _EDGES_SHOWN)
-    var = scales[None] ** 2 + cells.var[:, None, :]
-    var[..., FRAME] = np.where(cards, np.maximum(var[..., FRAME], _FRAME_SCALE**2), var[..., FRAME])
+    diff[..., EDGES] = cells.x[:, None, EDGES] - k.edges[None]
+    var = k.var[None] + cells.var[:, None, :]
+    if some:
+        least = np.maximum(var[..., FRAME], _FRAME_SCALE**2)
+        var[..., FRAME] = least if every else np.where(cards, least, var[..., FRAME])
     var[..., EDGES] = _EDGES_SCALE**2
     z2 = diff**2 / var
     # Only falling short counts: standing out from the table less than a card would, more
     # than one colour all over (a card half under a sleeve), less of a white rim showing
     # (a hand over it). An empty cell shows its neighbours' rims: no matter there.
-    z2[..., FRAME] = np.where((diff[..., FRAME] > 0) & cards, 0.0, z2[..., FRAME])
+    if some:
+        z2[..., FRAME] = np.where((diff[..., FRAME] > 0) & cards, 0.0, z2[..., FRAME])
     z2[..., MIXED] = np.where(diff[..., MIXED] < 0, 0.0, z2[..., MIXED])
     z2[..., EDGES] = np.where((diff[..., EDGES] > 0) | ~cards, 0.0, z2[..., EDGES])
     var[..., 0] += shade

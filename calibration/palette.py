@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -48,7 +48,9 @@ from .models import (
     Cells,
     ClassModel,
     Comparison,
+    classes,
     compare,
+    compare_classes,
     extra_variance,
     fit_class,
 )
@@ -180,6 +182,7 @@ class Palette:
         self._cards = np.array([m.letter != EMPTY for m in models])
         self._shaded = np.array([m.shaded for m in models])
         self._table_scale = self._scales[self._cards].max(axis=0)
+        self._classes = classes(self._means, self._scales, self._cards, self._shaded)
 
     # -- what it holds -------------------------------------------------------------------
 
@@ -220,7 +223,8 @@ class Palette:
             # The bare table is read in the scene's typical light, and so is each cell when
             # held against it: an empty cell's own "white" is only cloth whose hue happens
             # to match the lamp's in the channels the camera did not clip.
-            plain = replace(cells, whites=cells.whites.typical(len(cells)))
+            plain = Scene(cells.body, cells.ink, cells.rim, cells.fixed,
+                          cells.whites.typical(len(cells)), cells.white, cells.grey)
             as_table = self._cells(plain, self._light_for(plain, light.shift))
             comparison = comparison.only(self._cards).joined(
                 compare(as_table, table_model.mean[None], table_model.scale[None],
@@ -235,12 +239,9 @@ class Palette:
 
     def _cells(self, scene: Scene, light: _Light) -> Cells:
         ref = light.ref
-        x = scene.features(ref)
-        rgb, cap, noise = scene.colour(ref)
-        # what the table around the grid looks like: a hand covers a cell's own rim too
-        table = np.broadcast_to(median(scene.rim, axis=0), scene.rim.shape)
+        x, rgb, cap, noise = scene.read(ref)
         var = extra_variance(noise, light.doubt[:, 1:])
-        return Cells(x, rgb, cap, var, table, ref, light.doubt[:, 0], light.lift)
+        return Cells(x, rgb, cap, var, scene.table_rims, ref, light.doubt[:, 0], light.lift)
 
     def _rims(self, scene: Scene) -> bool:
         return self.white_borders and scene.whites.has_rims
@@ -300,7 +301,7 @@ class Palette:
         distance to its nearest class, each bare table patch's to the table, plus how
         surprising that light is)."""
         cells = self._cells(scene, light)
-        comparison = compare(cells, self._means, self._scales, self._cards, self._shaded)
+        comparison = compare_classes(cells, self._classes)
         d2 = comparison.distances(self.weights)
         misfit = float(np.minimum(d2.min(axis=1), self.max_distance).sum()) if len(d2) else 0.0
         if bare is not None and len(bare) and not self._cards.all():
@@ -350,13 +351,13 @@ class Palette:
         limit = np.array(
             [self.max_distance * (_EMPTY_STRICTNESS if m.letter == EMPTY else 1.0) for m in models]
         )[best]
-        inside = 1.0 / (1.0 + np.exp(np.clip((dist - limit) / (limit / 8.0), -50, 50)))
+        inside = 1.0 / (1.0 + np.exp(_clip50((dist - limit) / (limit / 8.0))))
         # Between two classes: where the cell lies on the way from the nearest class to the
         # next (0 on the first, 1/2 halfway), however sure the odds seem.
         nearest = np.sqrt(np.maximum(np.sort(d2, axis=1)[:, :2], 0.0))
         if d2.shape[1] > 1:
             way = nearest[:, 0] / np.maximum(nearest[:, 0] + nearest[:, 1], 1e-9)
-            inside *= 1.0 / (1.0 + np.exp(np.clip((way - _AMBIGUOUS) / 0.02, -50, 50)))
+            inside *= 1.0 / (1.0 + np.exp(_clip50((way - _AMBIGUOUS) / 0.02)))
         confidence = post[rows, best] * inside
         labels = tuple(
             models[k].letter if c >= self.min_confidence else UNSURE
@@ -427,6 +428,11 @@ class Palette:
     def load(cls, path: str | os.PathLike[str]) -> Palette:
         """Read a palette file; PaletteError saying what is wrong otherwise."""
         return load_json_file(path, "palette", PaletteError, cls.from_json)
+
+
+def _clip50(x: np.ndarray) -> np.ndarray:
+    """np.clip(x, -50, 50), without np.clip's own overhead (a palette reads every frame)."""
+    return np.minimum(np.maximum(x, -50.0), 50.0)
 
 
 def _column_medians(values: np.ndarray, counts: np.ndarray) -> np.ndarray:

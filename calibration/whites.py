@@ -31,12 +31,12 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from ._stats import median
-from .colour import CLIPPED, reflectance
+from ._stats import median, quantile, row_counts, row_sums, where
+from .colour import CLIPPED, FLOOR
 
 _LOG_CLIP = float(np.log(CLIPPED))
 _MATCH = 0.2  # a card's own white within this (log) of the scene's light is a white rim
@@ -54,6 +54,7 @@ _OPPOSED = np.array([[1.0, -1.0, 0.0], [0.0, 1.0, -1.0]])  # log RGB -> (R-G, G-
 _LOCUS_SLOPE = 1.5  # warm to cool light: G-B moves at least this much more than R-G
 _MAX_SECOND = 0.8  # a second light this far (log G-B) from the first at most
 _CHROMA = np.array([[1.0, -1.0, 0.0], [0.5, 0.5, -1.0]])  # log RGB -> (u, v)
+_UNREAD = 1e300  # sorts after every log value
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,10 +95,12 @@ class SceneWhites:
 
     def typical(self, n: int) -> SceneWhites:
         """The scene's typical light on ``n`` more patches of it (bare table beside the grid)."""
-        refs = np.broadcast_to(self.scene_white, (n, 3)).copy()
-        bound = np.broadcast_to(self.bound.all(axis=0) if len(self.bound) else True, (n, 3))
+        refs = np.empty((n, 3))
+        refs[:] = self.scene_white
+        bound = np.empty((n, 3), bool)
+        bound[:] = self.bound.all(axis=0) if len(self.bound) else True
         no = np.zeros(n, bool)
-        return SceneWhites(refs, bound.copy(), no, no, self.has_rims)
+        return SceneWhites(refs, bound, no, no, self.has_rims)
 
     def _cells(self) -> tuple[np.ndarray, ...]:
         return (self.refs, self.bound, self.rim, self.own)
@@ -114,7 +117,8 @@ def read_whites(candidates: np.ndarray) -> SceneWhites:
         return SceneWhites(np.zeros((0, 3)), np.zeros((0, 3), bool), none, none)
     logs = np.log(np.maximum(pixels, 1.0))
     clipped = pixels >= CLIPPED
-    middle = np.sort(candidates, axis=2, kind="stable")[:, :, pixels.shape[2] // 2]
+    half = pixels.shape[2] // 2
+    middle = np.partition(candidates, half, axis=2)[:, :, half]
     middle = middle.T.astype(np.float64)
     own = np.log(np.maximum(middle, 1.0))  # (N, 3) each cell's own white, its median
     seen = middle < CLIPPED - 4  # its channels read, not clipped
@@ -148,15 +152,16 @@ def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhite
     cell, or a hand: its brightness is not trusted.
     """
     n = len(whites.refs)
-    tint = _tint(body, whites.refs)
-    coloured = (tint > _COLOURED) | (_tint(ink, whites.refs) > _COLOURED)
+    scale = np.exp(-whites.refs)
+    tint = _tint(body, scale)
+    coloured = (tint > _COLOURED) | (_tint(ink, scale) > _COLOURED)
     rims = int(whites.rim.sum())
     has = bool(
         rims >= max(_MIN_RIMS, _RIM_SHARE * n)
         and (coloured & whites.rim).sum() >= max(2, 0.2 * rims)
     )
     if not whites.own.any():
-        return replace(whites, has_rims=has)
+        return SceneWhites(whites.refs, whites.bound, whites.rim, whites.own, has)
     brightness = whites.refs.mean(axis=1)
     typical = median(brightness[whites.own])
     # where most rims are clipped, the typical white is only a lower bound: a far darker
@@ -174,8 +179,8 @@ def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np
     """The light's colour (log RGB, up to a common offset) as the mode of rim pixel hues
     (``logs``, ``clipped``: (3, ...) planes R, G, B), and which channels were censored."""
     logs, clipped = logs.reshape(3, -1), clipped.reshape(3, -1)
-    counts = logs.shape[1] - clipped.sum(axis=1)
-    base = int(np.argmax(counts * 4 + np.array([0, 1, 0])))  # the least clipped; green on ties
+    counts = (logs.shape[1] - row_counts(clipped)).tolist()
+    base = max(range(3), key=lambda c: (counts[c], c == 1))  # the least clipped; green on ties
     if counts[base] <= _CENSORED_SHARE * logs.shape[1]:  # rims clipped in every channel
         return np.full(3, _LOG_CLIP), np.ones(3, bool)
     others = [c for c in range(3) if c != base]
@@ -184,22 +189,26 @@ def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np
     # is cloth showing in an empty cell or between cards, whose hue must not pass for the
     # lamp's (it would, wherever the camera clipped the paper in another channel).
     if read.any():
-        top = float(np.quantile(logs[base, read], _BRIGHT_QUANTILE))
+        top = quantile(logs[base, read], _BRIGHT_QUANTILE)
         dark = read & (logs[base] < top - _DARKER_THAN_PAPER)
         if np.count_nonzero(read & ~dark) >= 3:
             read &= ~dark
-    ratio = logs[others][:, read] - logs[base, read]  # (2, K) each other channel to the base
-    lost = clipped[others][:, read]
+    # (K, 2) per rim pixel read, each other channel to the base: pixel by pixel in memory,
+    # so that the sums over pixels below run one pixel after another, to the bit as ever.
+    chosen = np.compress(read, logs.T, axis=0)  # (np.compress, np.take: numpy's fast paths)
+    ratio = np.take(chosen, others, axis=1) - chosen[:, base, None]
+    lost = np.take(np.compress(read, clipped.T, axis=0), others, axis=1)
     # a channel clipped on most rims is known only as "at least": its median is kept
-    censored = np.count_nonzero(lost, axis=1) > _CENSORED_SHARE * lost.shape[1]
+    censored = row_counts(lost.T) > _CENSORED_SHARE * len(lost)
     # clipped ratios are only lower bounds: they sort last, and take no part in the mode
-    bounded = np.where(lost & ~censored[:, None], np.float32(1e3), ratio)
-    centre = median(bounded, axis=1)
+    bounded = np.where(lost & ~censored, np.float32(1e3), ratio)
+    centre = median(bounded, axis=0)
+    free = ~censored
     for window in _MODE_WINDOWS:
-        near = np.abs(bounded - centre[:, None]) < window
-        count = np.count_nonzero(near, axis=1)
-        moved = np.where(near, ratio, 0).sum(axis=1) / np.maximum(count, 1)
-        centre = np.where((count >= 3) & ~censored, moved, centre).astype(np.float32)
+        near = np.abs(bounded - centre) < window
+        count = row_counts(near.T)
+        moved = row_sums(where(near, ratio, 0.0).T) / np.maximum(count, 1)
+        centre = np.where((count >= 3) & free, moved, centre).astype(np.float32)
     light = np.zeros(3)
     light[others] = centre
     out = np.zeros(3, bool)
@@ -216,17 +225,17 @@ def _brightness(
     offsets = own - light[None, :]
     count = usable.sum(axis=1)
     some = count > 0
-    # the median of the channels read: sorted with the others last, the middle one(s)
-    ordered = np.sort(np.where(usable, offsets, np.inf), axis=1)
+    # the channels read, sorted, the others after them (a finite stand-in, never picked
+    # where some channel was read, so that no inf - inf is ever taken)
+    ordered = np.sort(np.where(usable, offsets, _UNREAD), axis=1)
     rows = np.arange(len(own))
+    last = ordered[rows, np.maximum(count - 1, 0)]
     low_mid, high_mid = ordered[rows, np.maximum(count - 1, 0) // 2], ordered[rows, count // 2]
     brightness = np.where(
         some, 0.5 * (low_mid + np.where(count > 1, high_mid, low_mid)), np.max(_LOG_CLIP - light)
     )  # a white clipped all over is at least as bright as that
     # how far apart the channels put the brightness: a white fits the light in every one
-    fit = np.where(usable, offsets, -np.inf).max(axis=1) - np.where(usable, offsets, np.inf).min(
-        axis=1)
-    fit = np.where(count > 1, fit, 0.0)
+    fit = np.where(count > 1, last - ordered[:, 0], 0.0)
     # a clipped channel must be one the light makes bright enough to clip; and where the
     # light is known only as "at least" (censored), a white is no darker than that
     expected = brightness[:, None] + light[None, :]
@@ -265,7 +274,8 @@ def _second_light(
     return out
 
 
-def _tint(colour: np.ndarray, refs: np.ndarray) -> np.ndarray:
-    """(N,) how far the colour stands apart, in hue, from the white of its cell."""
-    r = reflectance(np.asarray(colour, dtype=np.float64), refs)
+def _tint(colour: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """(N,) how far the colour stands apart, in hue, from the white of its cell (``scale``:
+    exp(-white))."""
+    r = np.log(np.asarray(colour, dtype=np.float64) * scale + FLOOR)  # reflectance()
     return np.asarray(np.hypot(*(r @ _CHROMA.T).T))

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from calibration.counts import cluster_by_counts  # noqa: E402
+from calibration.features import prepare_with_table  # noqa: E402
 from calibration.lens import calibrate_camera  # noqa: E402
 from calibration.palette import learn_palette  # noqa: E402
 from tests.calibration.synth import scene  # noqa: E402
@@ -193,16 +194,26 @@ def speed() -> None:
     palette = learn_palette([(cells, layout)])
     cells, tables = scene(rng, layout, kelvin=3500)
     for label, args in (("25 cells", (cells,)), ("25 cells + 8 table patches", (cells, tables))):
-        times = []
-        for _ in range(300):
-            start = time.thread_time()  # this thread's CPU: other work on the machine aside
-            palette.classify(*args)
-            times.append(time.thread_time() - start)
+        times = cpu_times(palette.classify, *args)
         print(
             f"classify {label} (48 px): median {1000 * statistics.median(times):.2f} ms, "
             f"10th percentile {1000 * sorted(times)[len(times) // 10]:.2f} ms CPU"
             " (its share of a frame read; bench_vision times the whole read)"
         )
+    # of which measuring the patches (calibration.measure); the rest reads the light and
+    # compares the cells with the classes
+    times = cpu_times(prepare_with_table, cells, tables)
+    print(f"  of which measuring the 33 patches: median {1000 * statistics.median(times):.2f} ms")
+
+
+def cpu_times(call, *args) -> list[float]:
+    """This thread's CPU seconds of 300 calls (other work on the machine aside)."""
+    times = []
+    for _ in range(300):
+        start = time.thread_time()
+        call(*args)
+        times.append(time.thread_time() - start)
+    return times
 
 
 if __name__ == "__main__":
