@@ -354,9 +354,14 @@ class Palette:
         inside = 1.0 / (1.0 + np.exp(_clip50((dist - limit) / (limit / 8.0))))
         # Between two classes: where the cell lies on the way from the nearest class to the
         # next (0 on the first, 1/2 halfway), however sure the odds seem.
-        nearest = np.sqrt(np.maximum(np.sort(d2, axis=1)[:, :2], 0.0))
         if d2.shape[1] > 1:
-            way = nearest[:, 0] / np.maximum(nearest[:, 0] + nearest[:, 1], 1e-9)
+            # the way from the class read to the nearest other one: past halfway when the
+            # odds chose a class the cell is further from (a tight table beside a wide class)
+            near = np.sqrt(np.maximum(d2[rows, best], 0.0))
+            others = d2.copy()
+            others[rows, best] = np.inf
+            other = np.sqrt(np.maximum(others.min(axis=1), 0.0))
+            way = near / np.maximum(near + other, 1e-9)
             inside *= 1.0 / (1.0 + np.exp(_clip50((way - _AMBIGUOUS) / 0.02)))
         confidence = post[rows, best] * inside
         labels = tuple(

@@ -51,8 +51,8 @@ _CENSORED_SHARE = 0.5  # a channel clipped on more than this share of rim pixels
 _BRIGHT_QUANTILE = 0.9  # the bright rim pixels: white paper where the cards have rims
 _DARKER_THAN_PAPER = float(np.log(3.0))  # deeper than any shadow over part of the grid
 _OPPOSED = np.array([[1.0, -1.0, 0.0], [0.0, 1.0, -1.0]])  # log RGB -> (R-G, G-B)
-_LOCUS_SLOPE = 1.5  # warm to cool light: G-B moves at least this much more than R-G
-_MAX_SECOND = 0.8  # a second light this far (log G-B) from the first at most
+_LOCUS_SLOPE = 1.0  # warm to cool light: G-B moves at least as much as R-G (black body)
+_MAX_SECOND = 1.4  # a second light this far (log G-B) from the first at most (2700 K to 6500 K)
 _CHROMA = np.array([[1.0, -1.0, 0.0], [0.5, 0.5, -1.0]])  # log RGB -> (u, v)
 _UNREAD = 1e300  # sorts after every log value
 
@@ -71,6 +71,7 @@ class SceneWhites:
     rim: np.ndarray
     own: np.ndarray
     has_rims: bool = False
+    censored: np.ndarray | None = None  # (3,) the scene light's channels known only as "at least"
 
     @property
     def scene_white(self) -> np.ndarray:
@@ -81,7 +82,8 @@ class SceneWhites:
         return np.asarray(median(picked, axis=0), dtype=np.float64)
 
     def subset(self, index: np.ndarray | slice) -> SceneWhites:
-        return SceneWhites(*(a[index] for a in self._cells()), has_rims=self.has_rims)
+        return SceneWhites(*(a[index] for a in self._cells()), has_rims=self.has_rims,
+                           censored=self.censored)
 
     def with_typical(self, extra: int) -> SceneWhites:
         """These cells' whites, then the typical light on ``extra`` more patches."""
@@ -91,6 +93,7 @@ class SceneWhites:
         return SceneWhites(
             *(np.concatenate([a, b]) for a, b in zip(self._cells(), more._cells(), strict=True)),
             has_rims=self.has_rims,
+            censored=self.censored,
         )
 
     def typical(self, n: int) -> SceneWhites:
@@ -98,9 +101,12 @@ class SceneWhites:
         refs = np.empty((n, 3))
         refs[:] = self.scene_white
         bound = np.empty((n, 3), bool)
-        bound[:] = self.bound.all(axis=0) if len(self.bound) else True
+        if self.censored is not None:
+            bound[:] = self.censored
+        else:
+            bound[:] = self.bound.all(axis=0) if len(self.bound) else True
         no = np.zeros(n, bool)
-        return SceneWhites(refs, bound, no, no, self.has_rims)
+        return SceneWhites(refs, bound, no, no, self.has_rims, self.censored)
 
     def _cells(self) -> tuple[np.ndarray, ...]:
         return (self.refs, self.bound, self.rim, self.own)
@@ -132,6 +138,7 @@ def read_whites(candidates: np.ndarray) -> SceneWhites:
     refs = brightness[:, None] + light[None, :]
     second = _second_light(own, seen, light, fits)
     refs[second] = own[second]
+    main_fits = fits
     fits = fits | second
     lit = (seen & ~censored).any(axis=1)  # the cell's brightness was read, not guessed
     known = fits & lit
@@ -139,7 +146,8 @@ def read_whites(candidates: np.ndarray) -> SceneWhites:
         typical = median(brightness[known] if known.any() else brightness[fits])
         refs[~fits] = typical + light
     bound = censored[None, :] | (~lit & fits)[:, None]
-    return SceneWhites(refs, bound, fits, known)
+    bound[second] = False  # read in every channel, unclipped: no "at least" about it
+    return SceneWhites(refs, bound, fits, known, censored=censored if main_fits.any() else None)
 
 
 def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhites:
@@ -161,7 +169,7 @@ def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhite
         and (coloured & whites.rim).sum() >= max(2, 0.2 * rims)
     )
     if not whites.own.any():
-        return SceneWhites(whites.refs, whites.bound, whites.rim, whites.own, has)
+        return SceneWhites(whites.refs, whites.bound, whites.rim, whites.own, has, whites.censored)
     brightness = whites.refs.mean(axis=1)
     typical = median(brightness[whites.own])
     # where most rims are clipped, the typical white is only a lower bound: a far darker
@@ -172,7 +180,7 @@ def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhite
     )
     refs = whites.refs.copy()
     refs[dim] += typical - brightness[dim, None]
-    return SceneWhites(refs, whites.bound, whites.rim, whites.own & ~dim, has)
+    return SceneWhites(refs, whites.bound, whites.rim, whites.own & ~dim, has, whites.censored)
 
 
 def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -261,6 +269,10 @@ def _second_light(
     than one card shows it."""
     out = np.zeros(len(own), bool)
     candidates = ~fits & seen.all(axis=1)
+    if fits.any():
+        # paper under a window, not cloth showing in an empty cell: as bright as paper
+        level = own.mean(axis=1)
+        candidates &= level >= median(level[fits]) - _DARKER_THAN_PAPER
     if candidates.sum() < 2:
         return out
     step = (own - light[None, :]) @ _OPPOSED.T  # (N, 2): red-green, green-blue

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from calibration.colour import OPPONENT
 from calibration.features import prepare
 from calibration.whites import read_whites, settle
 
-from .synth import expose, scene
+from .synth import expose, light_gain, scene, to_linear, to_srgb8
 
 WARM = np.array([250.0, 150.0, 60.0])  # white paper under a 2700 K lamp, camera set for 5000 K
 
@@ -117,3 +118,21 @@ def test_cream_cloth_or_skin_is_no_warmer_second_light():
     whites = read_whites(rims(np.concatenate([lamp, cloth]), rng))
     assert not whites.own[9:].any()
     np.testing.assert_allclose(hue(whites.refs[9:]), hue(whites.refs[:3]), atol=0.02)
+
+
+@pytest.mark.parametrize("lamp", [2700, 3500, 4000])
+def test_black_body_lamp_and_daylight_from_a_window_each_keep_their_white(lamp):
+    # Paper seen by a camera balanced for 5000 K: most cards under a lamp, three under a
+    # 6500 K window, dimmer. Each card is read against the white its own light gives it.
+    rng = np.random.default_rng(lamp)
+    paper = to_linear(np.array([235.0, 235.0, 235.0]))
+
+    def seen(kelvin: int, exposure: float) -> np.ndarray:
+        return to_srgb8(paper * light_gain(kelvin) * exposure)
+
+    under_lamp = np.repeat(seen(lamp, 1.0)[None], 9, 0)
+    by_window = np.repeat(seen(6500, 0.6)[None], 3, 0)
+    whites = read_whites(rims(np.concatenate([under_lamp, by_window]), rng))
+    assert whites.own.all()
+    np.testing.assert_allclose(hue(whites.refs[9:]), hue(np.log(by_window)), atol=0.05)
+    np.testing.assert_allclose(hue(whites.refs[:9]), hue(np.log(under_lamp)), atol=0.05)
