@@ -254,7 +254,9 @@ def _shrink(frame: np.ndarray) -> np.ndarray:
     for _ in range(STILL.bit_length() - 1):
         if min(small.shape[:2]) < 2:
             break
-        small = cv2.pyrDown(small)
+        # bilinear at exactly half the size: each new pixel is the mean of a 2 x 2 block
+        half = (small.shape[1] // 2, small.shape[0] // 2)
+        small = cv2.resize(small, half, interpolation=cv2.INTER_LINEAR)
     return small
 
 
