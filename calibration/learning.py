@@ -98,7 +98,16 @@ def learn(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
     except ValueError as err:
         raise PaletteError(str(err)) from None
     grey = np.mean([s.grey - c for s, c in zip(scenes, offsets, strict=True)], axis=0)
-    weights = feature_weights(models, prior)
+    return _palette(models, prior, white, grey, borders)
+
+
+def _palette(
+    models: Sequence[ClassModel], spread: np.ndarray, white: np.ndarray, grey: np.ndarray,
+    borders: bool,
+) -> Palette:
+    """A palette of these classes: feature weights from how far apart they lie against the
+    ``spread`` within a class, and the stranger distance those weights give."""
+    weights = feature_weights(models, spread)
     return Palette(
         models,
         white=white,
@@ -134,13 +143,4 @@ def deck_profile() -> Palette:
     ]
     # The nominal colours are under white light; the average card is the gems' average.
     gems = np.array([NOMINAL_RGB[ch][::-1] for ch in letters if ch != "*"], dtype=np.uint8)
-    grey = prepare(gems).grey
-    weights = feature_weights(models, _DEFAULT_WIDTH * PRIOR_SCALE)
-    return Palette(
-        models,
-        white=PURE_WHITE,
-        grey=grey,
-        white_borders=True,
-        weights=weights,
-        max_distance=max_distance_for(np.maximum(weights, STRANGER_WEIGHT)),
-    )
+    return _palette(models, _DEFAULT_WIDTH * PRIOR_SCALE, PURE_WHITE, prepare(gems).grey, True)
