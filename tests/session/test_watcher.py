@@ -114,7 +114,9 @@ def test_a_frame_vision_cannot_take_is_reported_and_the_watcher_reads_on(tmp_pat
     store = GameStore(tmp_path / "g.sqlite")
     game = store.new_game({"game": "nizam", "players": 2, "options": {},
                            "names": ["Ann", "Bob"]})
-    watcher = TableWatcher(TableSession(store, game), feed, default_palette()).start()
+    # Built before it starts: the feed runs on the watcher's thread and looks at it.
+    watcher = TableWatcher(TableSession(store, game), feed, default_palette())
+    watcher.start()
     assert wait_for(lambda: not watcher.running, 30.0)
     assert "could not be read" in seen[0] and seen[1] == ""
     assert watcher.frames_read == 1
