@@ -66,6 +66,10 @@ _TABLE_PRIOR = PRIOR_SCALE * 0.6
 _SHIFT_SCALE = np.array([0.7, 0.35, 0.35])  # prior on a light change (I, u, v of the shift)
 _RIM_SCALE = 0.05  # ... on the light left to guess where the white rims show it (per channel)
 _CENSORED_SCALE = 0.6  # ... in a channel clipped on every white (only brighter is possible)
+# Lights guessed for a scene without white rims whose misfit is within this factor of the
+# best one's explain it about as well: a card they read otherwise is read '?'.
+_RIVAL_MISFIT = 1.6
+_RIVAL_CONFIDENCE = 0.3
 _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white is no white
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
 _AMBIGUOUS = 0.45  # a cell this far of the way from its nearest class to the next is unsure
@@ -214,7 +218,7 @@ class Palette:
         cells, bare = prepare_with_table(patches, table)
         if not len(cells):
             return CellReads((), np.zeros(0))
-        light, seen, comparison = self._read_light(cells, bare)
+        light, seen, comparison, rivals = self._read_light(cells, bare)
         models = self._models
         if len(bare):
             bare_light = self._light_for(bare, light.shift)
@@ -231,7 +235,29 @@ class Palette:
                         np.zeros(1, bool))
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        return self._decide(comparison, models)
+        return self._doubt_rivals(self._decide(comparison, models), rivals)
+
+    def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
+        """A card read one way in the light chosen and another way in a light that explains
+        the scene nearly as well is read ``?``: without white borders, a scene of few
+        colours (a cube face of yellow and green) can be explained by a bluer light over
+        white and blue as well as by the true one, and which one won says nothing."""
+        if not rivals:
+            return reads
+        letters = np.array([m.letter for m in self._models])
+        doubt = np.zeros(len(reads.labels), bool)
+        for rival in rivals:
+            d2 = rival.distances(self.weights)
+            d2[:, ~self._cards] = np.inf
+            doubt |= letters[d2.argmin(axis=1)] != np.array(reads.labels)
+        read = np.array([lab not in (UNSURE, EMPTY) for lab in reads.labels])
+        doubt &= read
+        if not doubt.any():
+            return reads
+        labels = tuple(UNSURE if d else lab for d, lab in zip(doubt, reads.labels, strict=True))
+        confidence = np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
+                              reads.confidence)
+        return CellReads(labels, confidence)
 
     def scene_features(self, scene: Scene) -> np.ndarray:
         """The scene's features (N, F) in the light this palette reads it under."""
@@ -268,8 +294,10 @@ class Palette:
 
     def _read_light(
         self, scene: Scene, bare: Scene | None = None
-    ) -> tuple[_Light, Cells, Comparison]:
-        """The light on a scene, its cells seen in it, and how they compare with the classes.
+    ) -> tuple[_Light, Cells, Comparison, list[Comparison]]:
+        """The light on a scene, its cells seen in it, and how they compare with the classes;
+        and how they compare in the other lights tried that explain the scene nearly as well
+        (a scene with white rims has none: its light is read, not guessed).
         ``bare``: patches of the scene's bare table, which must look like the table the
         palette knows (if it learned one): a light that makes the cloth look like a card is
         no likely light."""
@@ -292,7 +320,8 @@ class Palette:
             if again[0] >= best[0] - 1e-6:
                 break
             best = again
-        return best[1], best[2], best[3]
+        rivals = [] if start.rims else [t[3] for t in tried if t[0] <= _RIVAL_MISFIT * best[0]]
+        return best[1], best[2], best[3], rivals
 
     def _try(
         self, scene: Scene, light: _Light, bare: Scene | None = None

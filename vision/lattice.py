@@ -35,6 +35,13 @@ MIN_CELL_FILL = 0.3  # a card covers at least this share of its cell (gaps up to
 RING_PATTERN = 0.4  # this share of the cells around the grid alike to its cards: a pattern
 MAX_SEEDS = 12
 AXIS_COS = 0.9  # a neighbour lies along a side of the seed card within 25 degrees
+SQUARE_DEGREES = 15.0  # a card's sides run this close to the lattice's axes in grid units
+# While the lattice is an affine guess from a few near cards, a steep tilt (cards of the far
+# row half the size of the near row's) skews and scales the cards further off: looser bounds
+# then. The lattice is refitted as a homography as soon as it spans 3 x 3, and every card
+# checked again under the strict ones.
+AFFINE_SIZE = (0.55, 1.8)  # a card's size to the known cards' (strict: 0.7 to 1.4)
+AFFINE_SQUARE_DEGREES = 25.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,13 +175,16 @@ def _fits(
         grown = _grow(cands, int(seed), rows, cols)
         if grown is None:
             continue
+        fit, why = _window(cands, grown, rows, cols, shape)
+        if fit is None:
+            # Not marked used: growing is path-dependent, and from another seed of this
+            # lattice it may get past what stopped it (under a steep tilt an affine guess
+            # from two near rows misses the third, one from a far and a near row does not).
+            reasons.append(why)
+            continue
         # Seeds on this lattice (a card found twice, its field apart from its border) would
         # only grow it again.
         used |= grown.on_lattice
-        fit, why = _window(cands, grown, rows, cols, shape)
-        if fit is None:
-            reasons.append(why)
-            continue
         fits.append(fit)
         if len(fit.cells) >= CONFIDENT_SUPPORT * rows * cols:
             break
@@ -361,13 +371,18 @@ def _snap(
     lo = np.maximum(have_lo - margin, have_hi - limit)
     hi = np.minimum(have_hi + margin, have_lo + limit)
     inside = ((near >= lo) & (near <= hi)).all(axis=1)
-    size, square = _shape_in_grid(boxes)
+    affine = margin == 1
+    size, square = _shape_in_grid(boxes, AFFINE_SQUARE_DEGREES if affine else SQUARE_DEGREES)
     ref = np.median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
-    size_ok = ((ratio > 0.7) & (ratio < 1.4) & (size < 1.05)).all(axis=1)
+    if affine:
+        small, big = AFFINE_SIZE
+        size_ok = ((ratio > small) & (ratio < big)).all(axis=1)
+    else:
+        size_ok = ((ratio > 0.7) & (ratio < 1.4) & (size < 1.05)).all(axis=1)
     # An affine guess misses the perspective: a step further from the cells it knows lands
     # a little off, more so the steeper the tilt.
-    snap = SNAP if margin > 1 else SNAP_AFFINE
+    snap = SNAP_AFFINE if affine else SNAP
     ok = inside & size_ok & square & (off < snap)
     pick = np.flatnonzero(ok)
     cost = off[pick] + 0.3 * np.abs(np.log(np.maximum(ratio[pick], 1e-9))).sum(axis=1)
@@ -381,16 +396,18 @@ def _snap(
     return new_cells, ok
 
 
-def _shape_in_grid(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _shape_in_grid(
+    boxes: np.ndarray, within: float = SQUARE_DEGREES
+) -> tuple[np.ndarray, np.ndarray]:
     """For boxes (N, 4, 2) in grid units: their (width, height) along the grid's axes, and
-    whether their sides run within 15 degrees of those axes."""
+    whether their sides run within ``within`` degrees of those axes."""
     e1 = boxes[:, 1] - boxes[:, 0]
     e2 = boxes[:, 2] - boxes[:, 1]
     ang = np.arctan2(e1[:, 1], e1[:, 0])
     # Angle of the first side to the nearest axis (sides are a right angle apart in the
     # image, and nearly so in grid units: perspective bends them little over one card).
     tilt = np.abs((ang + np.pi / 4) % (np.pi / 2) - np.pi / 4)
-    square = tilt < np.radians(15)
+    square = tilt < np.radians(within)
     l1, l2 = np.hypot(*e1.T), np.hypot(*e2.T)
     first_is_x = np.abs(e1[:, 0]) >= np.abs(e1[:, 1])
     width = np.where(first_is_x, l1, l2)
