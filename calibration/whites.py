@@ -55,6 +55,7 @@ _LOCUS_SLOPE = 1.0  # warm to cool light: G-B moves at least as much as R-G (bla
 _MAX_SECOND = 1.4  # a second light this far (log G-B) from the first at most (2700 K to 6500 K)
 _CHROMA = np.array([[1.0, -1.0, 0.0], [0.5, 0.5, -1.0]])  # log RGB -> (u, v)
 _UNREAD = 1e300  # sorts after every log value
+_STAND_IN = np.float32(1e3)  # a clipped pixel's channel ratio, only a lower bound: sorts last
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,8 +210,14 @@ def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np
     # a channel clipped on most rims is known only as "at least": its median is kept
     censored = row_counts(lost.T) > _CENSORED_SHARE * len(lost)
     # clipped ratios are only lower bounds: they sort last, and take no part in the mode
-    bounded = np.where(lost & ~censored, np.float32(1e3), ratio)
+    bounded = np.where(lost & ~censored, _STAND_IN, ratio)
     centre = median(bounded, axis=0)
+    # Clipped on just under half the rims, an even count's median is the mean of a ratio
+    # and a stand-in (a "light" of e^500): the middle ratio below it is one read.
+    straddles = centre > _STAND_IN / 2
+    if straddles.any():
+        k = (len(bounded) - 1) // 2
+        centre = np.where(straddles, np.partition(bounded, k, axis=0)[k], centre)
     free = ~censored
     for window in _MODE_WINDOWS:
         near = np.abs(bounded - centre) < window

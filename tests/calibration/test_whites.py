@@ -136,3 +136,17 @@ def test_black_body_lamp_and_daylight_from_a_window_each_keep_their_white(lamp):
     assert whites.own.all()
     np.testing.assert_allclose(hue(whites.refs[9:]), hue(np.log(by_window)), atol=0.05)
     np.testing.assert_allclose(hue(whites.refs[:9]), hue(np.log(under_lamp)), atol=0.05)
+
+
+def test_red_clipped_on_just_half_the_rims_still_gives_the_light_a_hue():
+    # An over-exposed warm scene: red clips on half of every rim's bright pixels. Those are
+    # lower bounds only; the light's red is read from the other half, not from a mean of a
+    # ratio and a stand-in (once a "light" of e^500 that turned violet cards sapphire).
+    rng = np.random.default_rng(4)
+    pixels = rims(np.tile([[240.0, 200.0, 150.0]], (10, 1)), rng)
+    pixels[0, :, ::2] = 255.0  # half the pixels of every rim clipped in red
+    whites = read_whites(pixels)
+    light = whites.refs[0] - whites.refs[0, 1]
+    assert np.isfinite(whites.refs).all() and (whites.refs < np.log(256.0)).all()
+    assert np.log(240 / 200) - 0.05 < light[0] < np.log(255 / 200) + 0.05
+    assert abs(light[2] - np.log(150 / 200)) < 0.05
