@@ -2,7 +2,9 @@
 
 Each ``*_cmd`` module adds its subcommand with ``register(subparsers)`` and sets
 ``handler`` to a function ``(args) -> int``. Errors from bad input are ``ValueError``
-(or ``OSError`` for files) and come out here as one line on stderr with exit code 2.
+(or ``OSError`` for files) and come out here as one line on stderr with exit code 2; so do
+the parser's own complaints (a bad option). Anything else that escapes a command is a bug,
+still reported in one line (exit 1); ``COMPANION_TRACEBACK=1`` shows its traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import (
     app_cmd,
@@ -28,8 +31,15 @@ COMMANDS = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad option is one line on stderr (usage is in ``--help``)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="companion",
         description="Nizam table companion. With no command it starts the companion itself.",
     )
@@ -49,7 +59,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except (ValueError, OSError) as err:
-        print(f"companion: {err}", file=sys.stderr)
+        print(f"companion: {_one_line(err)}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("companion: not enough memory for this input", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as err:
+        if os.environ.get("COMPANION_TRACEBACK"):
+            raise
+        print(f"companion: unexpected error, please report it: {type(err).__name__}: "
+              f"{_one_line(err)}", file=sys.stderr)
+        return 1
+
+
+def _one_line(err: BaseException) -> str:
+    """The error as one line; a file error names the file, not Python's errno tuple."""
+    if isinstance(err, OSError) and err.strerror:
+        where = err.filename2 if err.filename2 is not None else err.filename
+        text = f"{where}: {err.strerror}" if where is not None else err.strerror
+    else:
+        text = str(err) or type(err).__name__
+    return " ".join(text.split())

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .common import finite_positive, output_path
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser("app", help="the touchscreen app (what `companion` alone starts)")
@@ -25,17 +27,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", metavar="WxH", help="window size, e.g. 800x480")
     p.add_argument("--fullscreen", action=argparse.BooleanOptionalAction, default=None,
                    help="fill the screen (default: on a Raspberry Pi)")
-    p.add_argument("--seconds", type=float, help="close the app after this many seconds")
+    p.add_argument("--seconds", type=finite_positive,
+                   help="close the app after this many seconds")
 
 
 def _size(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"--size {text!r}: give it as WIDTHxHEIGHT, e.g. 800x480") from None
-    return w, h
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) > 0 for p in parts):
+        raise ValueError(f"--size {text!r}: give it as WIDTHxHEIGHT, e.g. 800x480")
+    return int(parts[0]), int(parts[1])
 
 
 def _advance(controller: Any) -> None:
@@ -58,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     size = _size(args.size)
     if args.screenshot is not None:
+        output_path(str(args.screenshot), "--screenshot", folder=True)
         shows = Companion(GameStore(":memory:"), demo_games=True, palette=usable_palette()[0])
         written = write_screenshots(
             args.screenshot, start_game=lambda h: _fast_demo(shows, h), games=shows.games,

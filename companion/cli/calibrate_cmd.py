@@ -21,7 +21,7 @@ from calibration.lens import calibrate_camera
 from calibration.palette import Palette, learn_palette
 from calibration.store import lens_path, palette_path
 
-from .common import print_json
+from .common import finite_positive, output_path, print_json, quiet_stderr, writing
 
 
 def register(sub: Any) -> None:
@@ -46,7 +46,8 @@ def register(sub: Any) -> None:
     camera = what.add_parser("camera", help="learn the lens model from chessboard photos")
     camera.add_argument("images", nargs="+", metavar="IMAGE")
     camera.add_argument("--board", default="9x6", help="inner corners, COLSxROWS (9x6)")
-    camera.add_argument("--square-mm", type=float, default=25.0)
+    camera.add_argument("--square-mm", type=finite_positive, default=25.0,
+                        help="side of one board square in mm (25)")
     camera.add_argument("--out", help=f"lens file to write (default {lens_path()})")
     camera.add_argument("--json", action="store_true")
     camera.set_defaults(handler=run_camera)
@@ -71,7 +72,8 @@ def read_image(path: str) -> np.ndarray:
         data = np.fromfile(path, dtype=np.uint8)
     except OSError as err:
         raise ValueError(f"cannot read image {path}: {err.strerror or err}") from None
-    frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    with quiet_stderr():
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if frame is None:
         raise ValueError(f"cannot read image {path}: not an image file")
     return frame
@@ -96,6 +98,9 @@ def _layout(args: argparse.Namespace) -> tuple[int, int, list[str] | None, dict[
     counts = parse_counts(args.counts)
     total = sum(counts.values())
     rows, cols = args.rows, args.cols
+    for option, value in (("--rows", rows), ("--cols", cols)):
+        if value is not None and value < 1:
+            raise ValueError(f"{option} {value}: a grid needs at least one row and column")
     if rows is None and cols is None:
         side = math.isqrt(total)
         if side * side != total:
@@ -119,7 +124,13 @@ def cell_patches(frame: np.ndarray, rows: int, cols: int, name: str) -> np.ndarr
     return patches
 
 
+def _out(args: argparse.Namespace, default: Path) -> Path:
+    """Where to save: ``--out`` checked before any work, else the app's own file."""
+    return output_path(args.out, "--out") if args.out is not None else default
+
+
 def run_colors(args: argparse.Namespace) -> int:
+    out = _out(args, palette_path())
     rows, cols, labels, counts = _layout(args)
     if rows < 1 or cols < 1:
         raise ValueError(f"a grid needs at least one row and column, not {rows}x{cols}")
@@ -130,8 +141,8 @@ def run_colors(args: argparse.Namespace) -> int:
     else:
         assert counts is not None
         palette = learn_palette_from_counts(images, counts)
-    out = Path(args.out) if args.out else palette_path()
-    palette.save(out)
+    with writing(out):
+        palette.save(out)
     if args.json:
         print_json(
             {"palette": str(out), "classes": list(palette.classes), "samples": palette.samples}
@@ -154,9 +165,10 @@ def parse_board(text: str) -> tuple[int, int]:
 
 def run_camera(args: argparse.Namespace) -> int:
     board = parse_board(args.board)
+    out = _out(args, lens_path())
     lens = calibrate_camera((read_image(p) for p in args.images), board, args.square_mm)
-    out = Path(args.out) if args.out else lens_path()
-    lens.save(out)
+    with writing(out):
+        lens.save(out)
     if args.json:
         print_json(
             {

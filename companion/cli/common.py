@@ -1,14 +1,98 @@
-"""Small helpers the commands share: JSON output and files written whole or not at all."""
+"""Small helpers the commands share: JSON output, files written whole or not at all, and
+output paths checked before any work is done."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
+import math
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from calibration._files import write_atomic
+from calibration._files import write_atomic as _write_atomic
 
-__all__ = ["print_json", "write_atomic"]
+__all__ = [
+    "finite_positive", "output_path", "print_json", "quiet_stderr", "write_atomic", "writing"
+]
 
 
 def print_json(obj: Any) -> None:
-    print(json.dumps(obj, ensure_ascii=False))
+    """One line of strict JSON; a NaN or infinity (from a damaged file, say) is a ValueError,
+    since other tools could not read it."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise ValueError("the result holds a value that is not a finite number "
+                         "(is a palette or lens file damaged?)") from None
+    print(text)
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike[str]) -> Iterator[None]:
+    """A file error while writing ``path`` names ``path``, not the temporary file beside it."""
+    try:
+        yield
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, os.fspath(path)) from None
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """``calibration._files.write_atomic``, its errors naming ``path``."""
+    with writing(path):
+        _write_atomic(path, data)
+
+
+def output_path(path: str, option: str, folder: bool = False) -> Path:
+    """``path`` given with ``option`` as a place to write a file (a folder with ``folder``),
+    checked up front so no work is lost: not empty, its folder exists, not the wrong kind.
+
+    >>> output_path("", "--out")
+    Traceback (most recent call last):
+    ...
+    ValueError: --out '': give a file name
+    """
+    what = "folder" if folder else "file"
+    if not path:
+        raise ValueError(f"{option} '': give a {what} name")
+    target = Path(path)
+    if target.is_dir() != folder and target.exists():
+        raise ValueError(f"{option} {path}: is a {'file' if folder else 'folder'}, "
+                         f"not a {what}")
+    parent = target.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option} {path}: no folder {parent} to write it in")
+    return target
+
+
+def finite_positive(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0")
+    return value
+
+
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Silence what C libraries print straight to the stderr file (libpng's "Read Error"):
+    a command says what is wrong in its own one line."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr file at all: nothing to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)

@@ -12,7 +12,7 @@ from companion.rules.replay import Replay, record_text
 from companion.rules.simulate import greedy, simulate, wanderer
 from companion.rules.state import State, winners
 
-from .common import write_atomic
+from .common import output_path, write_atomic
 
 POLICIES = {"greedy": greedy, "random": wanderer}
 
@@ -35,22 +35,25 @@ def register(sub: Any) -> None:
 
 
 def _players(text: str) -> int:
-    n = int(text)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"{n} players; the game is for 1 to 5")
-    return n
+    if not text.strip().isdigit() or not MIN_PLAYERS <= int(text) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} players; the game is for {MIN_PLAYERS} to {MAX_PLAYERS}")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.max_turns < 0:
+        raise ValueError(f"--max-turns {args.max_turns}: give 0 or more turns")
+    record = output_path(args.record, "--record") if args.record is not None else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     options = Options(args.setup_lines, args.bonus, args.cascades)
     game = Game(args.mode, args.players, options)
     played = simulate(game, random.Random(seed), POLICIES[args.policy], args.max_turns)
     for line in demo_lines(played, seed):
         print(line)
-    if args.record:
-        write_atomic(args.record, record_text(played))
-        print(f"record written to {args.record}")
+    if record is not None:
+        write_atomic(record, record_text(played))
+        print(f"record written to {record}")
     return 0
 
 

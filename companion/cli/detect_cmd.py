@@ -20,7 +20,7 @@ from vision.debug import draw_reading
 from vision.reader import read_grid
 from vision.sources import read_image
 
-from .common import print_json, write_atomic
+from .common import output_path, print_json, quiet_stderr, write_atomic
 
 
 def register(sub: Any) -> None:
@@ -55,13 +55,16 @@ def run(args: argparse.Namespace) -> int:
     for name in args.images:
         if not Path(name).is_file():
             raise ValueError(f"{name}: no such image file")
-    if args.debug and Path(args.debug).suffix.lower() not in (".png", ".jpg", ".jpeg"):
-        raise ValueError(f"--debug {args.debug}: give a .png or .jpg file name")
+    outs: list[Path] = []
+    if args.debug is not None:
+        if Path(args.debug).suffix.lower() not in (".png", ".jpg", ".jpeg"):
+            raise ValueError(f"--debug {args.debug}: give a .png or .jpg file name")
+        outs = [output_path(str(p), "--debug") for p in debug_paths(args.debug, len(args.images))]
     palette = saved_palette(args.palette)
-    lens = LensModel.load(args.lens) if args.lens else None
-    outs = debug_paths(args.debug, len(args.images)) if args.debug else []
+    lens = LensModel.load(args.lens) if args.lens is not None else None
     for n, name in enumerate(args.images):
-        frame = read_image(name)
+        with quiet_stderr():
+            frame = read_image(name)
         reading = read_grid(frame, palette, args.rows, args.cols, lens=lens)
         if args.json:
             print_json({"image": name, **reading.to_json()})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from companion import doctor
@@ -24,7 +25,10 @@ def register(sub: Any) -> None:
 
 
 def _seconds(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
     if not 0.1 <= value <= 30:
         raise argparse.ArgumentTypeError(f"{text}: give 0.1 to 30 seconds")
     return value

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from .common import print_json
+from .common import output_path, print_json
 
 
 def register(sub: Any) -> None:
@@ -42,8 +42,9 @@ def run(args: argparse.Namespace) -> int:
     from companion.playback import open_and_play
     from companion.store import GameStore
 
-    palette = Palette.load(args.palette) if args.palette else None
-    with GameStore(args.store) as store:
+    store_path = args.store if args.store == ":memory:" else output_path(args.store, "--store")
+    palette = Palette.load(args.palette) if args.palette is not None else None
+    with GameStore(store_path) as store:
         emit = print_json if args.json else (lambda line: print(_describe(line)))
         result = open_and_play(args.recording, palette, store, emit)
     if args.json:

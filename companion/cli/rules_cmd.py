@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.rules.combination import find_combinations, phase_points
 from companion.rules.game import MODES, OPTION_CHOICES
-from companion.rules.grid import GEMS, SIZE, Grid
+from companion.rules.grid import GEMS, SIZE
 from companion.rules.nizam import apply_shifts
 from companion.rules.record import Record, read_record
 from companion.rules.replay import game_from_header, replay
@@ -16,6 +16,7 @@ from companion.rules.shift import parse_shifts
 
 from . import rules_explain
 from .common import print_json
+from .rules_explain import table_grid
 
 
 def register(sub: Any) -> None:
@@ -55,7 +56,11 @@ def replay_summary(record: Record) -> dict[str, Any]:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    record = read_record(args.record)
+    try:
+        record = read_record(args.record)
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{args.record}: not a game record (byte {err.start} is not UTF-8 "
+                         "text)") from None
     summary = replay_summary(record)
     if args.json:
         print_json(summary)
@@ -106,7 +111,7 @@ def _sands_text(summary: dict[str, Any]) -> str:
 
 def run_check(args: argparse.Namespace) -> int:
     pearl = args.mode == "pearl"
-    grid = apply_shifts(Grid.parse(args.grid), parse_shifts(args.shifts), pearl)
+    grid = apply_shifts(table_grid(args.grid, args.mode), parse_shifts(args.shifts), pearl)
     combos = find_combinations(grid, pearl)
     out: dict[str, Any] = {
         "grid": str(grid),

@@ -1,0 +1,266 @@
+"""Bad input to any `companion` command: one line on stderr saying what is wrong, a non-zero
+exit, no traceback, nothing half written, no work done before a doomed write.
+
+Each test here pins a gap the audit of every command found; bad input other test files
+already cover (tests/*/test_cli.py, tests/vision/test_detect_cli.py) is not repeated.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import common, main, rules_explain
+
+GRID = "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(err: str) -> str:
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """The user's folders in tmp_path, so a stray write to a default path shows."""
+    for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"),
+                     ("XDG_CACHE_HOME", "cache")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def image(tmp_path):
+    """A small real PNG (its content does not matter where the error comes first)."""
+    path = tmp_path / "small.png"
+    cv2.imwrite(str(path), np.full((60, 80, 3), 90, np.uint8))
+    return path
+
+
+# -- the dispatcher ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["detect", "x.png", "--rows", "abc"],
+    ["rules", "check", "--grid", GRID, "--mode", "chess"],
+    ["sands", "advise", "--bag", "r12y12g12l12", "--scores", "-1,0"],
+    ["demo", "--players", "x"],
+    ["demo", "--players", "9"],
+    ["doctor", "--seconds", "abc"],
+    ["calibrate", "colors", "--image", "x.png", "--labels", "RG/GR", "--rows", "two"],
+    ["rules", "frobnicate"],
+])
+def test_a_bad_option_is_one_line_not_usage(capsys, argv):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("companion")
+    # argparse's own wording, not the name of a private type function
+    assert "(see companion" in one_line(err) and "invalid _" not in err
+
+
+def test_a_missing_file_is_named_without_python_errno_tuples(capsys, tmp_path):
+    missing = tmp_path / "none.jsonl"
+    code, out, err = run(capsys, "rules", "replay", str(missing))
+    assert code == 2 and out == ""
+    assert one_line(err) == f"companion: {missing}: No such file or directory\n"
+
+
+def test_out_of_memory_is_one_line(capsys, monkeypatch):
+    def too_big(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("companion.sands.table.load_table", too_big)
+    code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
+    assert code == 2 and out == "" and "memory" in one_line(err)
+
+
+def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("solver went away\nsecond line")
+
+    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    argv = ("sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and out == ""
+    assert "RuntimeError: solver went away second line" in one_line(err)
+    monkeypatch.setenv("COMPANION_TRACEBACK", "1")
+    with pytest.raises(RuntimeError):
+        main(list(argv))
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["check", "--grid", "RRRRR/RRRRR/RRRRR/RRRRR/RRRRR"], "N15: the grid holds 25 R"),
+    (["check", "--grid", "*RRRR/RRRRR/RRROO/OOOOO/OOOOO", "--mode", "pearl"],
+     "12 R; there are only 11"),
+    (["check", "--grid", GRID, "--mode", "pearl"], "P2: the grid holds 0 pearl"),
+    (["explain", "--from", "**OGY/CBVPR/GGYOC/BVPRO/YGCBV",
+      "--to", "**OGY/CBVPR/GGYOC/BVPRO/YGCBV"], "2 pearl"),
+    (["explain", "--from", "OOOOO/OOOOO/OOOOO/RRRRR/RRRRR",
+      "--to", "OOOOO/OOOOO/OOOOO/RRRRR/RRRRR"], "15 O"),
+])
+def test_N15_P2_a_grid_no_table_can_hold_is_refused(capsys, argv, says):
+    for json_flag in ([], ["--json"]):
+        code, out, err = run(capsys, "rules", *argv, *json_flag)
+        assert code == 2 and out == "" and says in one_line(err)
+
+
+def test_rules_replay_of_a_binary_file_names_it(capsys, tmp_path):
+    record = tmp_path / "game.jsonl"
+    record.write_bytes(b"\xff\xfe\x00 not a record")
+    code, out, err = run(capsys, "rules", "replay", str(record), "--json")
+    assert code == 2 and out == ""
+    assert f"{record}: not a game record" in one_line(err)
+
+
+# -- output paths: checked before any work, never created, never the default by accident ------
+
+
+def test_detect_debug_into_a_missing_folder_is_refused_before_reading(capsys, image, tmp_path):
+    out_png = tmp_path / "no" / "such" / "seen.png"
+    code, out, err = run(capsys, "detect", str(image), "--json", "--debug", str(out_png))
+    assert code == 2 and out == "" and "no folder" in one_line(err)
+    assert not (tmp_path / "no").exists()
+
+
+def test_calibrate_out_empty_never_overwrites_the_saved_palette(capsys, home, image):
+    code, out, err = run(capsys, "calibrate", "colors", "--image", str(image),
+                         "--labels", "RG/GR", "--out", "", "--json")
+    assert code == 2 and out == "" and "--out ''" in one_line(err)
+    assert not (home / "config").exists()
+
+
+@pytest.mark.parametrize("what", ["colors", "camera"])
+def test_calibrate_out_into_a_missing_folder_is_refused_first(capsys, image, tmp_path, what):
+    target = tmp_path / "gone" / "file.json"
+    options = (["--labels", "RG/GR", "--image"] if what == "colors" else []) + [str(image)]
+    code, out, err = run(capsys, "calibrate", what, *options, "--out", str(target), "--json")
+    assert code == 2 and out == "" and f"no folder {target.parent}" in one_line(err)
+    assert not target.parent.exists()
+
+
+def test_demo_record_path_is_checked_before_the_game_is_played(capsys, tmp_path):
+    for record, says in ((tmp_path / "gone" / "r.jsonl", "no folder"), (tmp_path, "is a folder"),
+                         ("", "--record ''")):
+        code, out, err = run(capsys, "demo", "--seed", "1", "--record", str(record))
+        assert code == 2 and out == "" and says in one_line(err)
+
+
+def test_replay_store_path_is_checked_and_its_folder_not_made(capsys, tmp_path):
+    recording = tmp_path / "recording"
+    for store, says in ((tmp_path / "gone" / "g.db", "--store"), ("", "--store ''")):
+        code, out, err = run(capsys, "replay", str(recording), "--store", str(store))
+        assert code == 2 and out == "" and says in one_line(err)
+    assert not (tmp_path / "gone").exists()
+
+
+def test_a_write_that_fails_names_the_file_not_its_temporary(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OSError) as caught:
+        common.write_atomic(blocker / "deeper" / "r.jsonl", "data")
+    assert caught.value.filename == str(blocker / "deeper" / "r.jsonl")
+
+
+# -- option values the parser let through --------------------------------------------------
+
+
+def _never(*args, **kwargs):
+    raise AssertionError("the app was started")
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["calibrate", "colors", "--image", "x.png", "--counts", "R2G2", "--rows", "0"], "--rows 0"),
+    (["calibrate", "colors", "--image", "x.png", "--counts", "R2G2", "--cols", "0"], "--cols 0"),
+    (["demo", "--seed", "1", "--max-turns", "-1"], "--max-turns -1"),
+    (["app", "--size", "0x0"], "--size '0x0'"),
+    (["app", "--size", "800x-480"], "--size '800x-480'"),
+])
+def test_impossible_sizes_and_counts_are_refused(capsys, monkeypatch, argv, says):
+    monkeypatch.setattr("companion.app.open_companion", _never)
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and says in one_line(err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["calibrate", "camera", "x.jpg", "--square-mm", "nan"],
+    ["calibrate", "camera", "x.jpg", "--square-mm", "inf"],
+    ["app", "--seconds", "nan"],
+    ["app", "--seconds", "-2"],
+])
+def test_a_number_that_is_not_finite_and_positive_is_refused(capsys, monkeypatch, argv):
+    monkeypatch.setattr("companion.app.open_companion", _never)
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert "give a number above 0" in one_line(capsys.readouterr().err)
+
+
+def test_screenshot_into_a_file_is_refused_before_the_app_starts(capsys, monkeypatch, image):
+    monkeypatch.setattr("companion.app.Companion", _never)
+    code, out, err = run(capsys, "--screenshot", str(image))
+    assert code == 2 and out == "" and "is a file, not a folder" in one_line(err)
+
+
+# -- images and palettes ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["detect", "calibrate"])
+def test_a_truncated_png_is_our_one_line_not_libpngs_too(capfd, tmp_path, command):
+    # noise, so the cut falls inside the pixel data (where libpng complains), not the header
+    noise = np.random.default_rng(5).integers(0, 256, (128, 128, 3), dtype=np.uint8)
+    ok, data = cv2.imencode(".png", noise)
+    assert ok
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(data.tobytes()[: data.size // 2])
+    argv = (["detect", str(cut)] if command == "detect" else
+            ["calibrate", "colors", "--image", str(cut), "--labels", "RG/GR",
+             "--out", str(tmp_path / "p.json")])
+    assert main([*argv, "--json"]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and "libpng" not in err and str(cut) in one_line(err)
+
+
+@pytest.fixture(scope="module")
+def nan_palette_scene(tmp_path_factory):
+    from tests.vision.scenes import CALM, GEMS, gem_palette
+    from vision.synthetic import render_scene
+
+    folder = tmp_path_factory.mktemp("nan")
+    scene = render_scene(np.random.default_rng(31), GEMS, 2, 3, CALM, size=(480, 270))
+    image = folder / "layout.png"
+    cv2.imwrite(str(image), scene.image)
+    palette = folder / "palette.json"
+    gem_palette().save(palette)
+    damaged = json.loads(palette.read_text())
+    damaged["max_distance"] = float("nan")
+    palette.write_text(json.dumps(damaged))  # Python writes NaN; the palette loader takes it
+    return image, palette
+
+
+def test_detect_json_never_prints_nan(capsys, nan_palette_scene):
+    image, palette = nan_palette_scene
+    code, out, err = run(capsys, "detect", str(image), "--rows", "2", "--cols", "3",
+                         "--palette", str(palette), "--json")
+    assert code == 2 and "NaN" not in out and "not a finite number" in one_line(err)
+
+
+def test_docstring_examples():
+    for module in (common, rules_explain):
+        assert doctest.testmod(module).failed == 0
