@@ -6,6 +6,7 @@ this model (when one is saved) before it looks for the lattice.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -92,6 +93,8 @@ class LensModel:
             raise LensError(f"lens model is damaged: {type(err).__name__}: {err}") from None
         if not (np.all(np.isfinite(matrix)) and np.all(np.isfinite(dist)) and w > 0 and h > 0):
             raise LensError("lens model is damaged: non-finite values or empty image size")
+        if not (matrix[0, 0] > 0 and matrix[1, 1] > 0 and matrix[2, 2] != 0):
+            raise LensError("lens model is damaged: its focal lengths must be above 0")
         if dist.size not in (4, 5, 8, 12, 14):
             raise LensError(f"lens model is damaged: {dist.size} distortion coefficients")
         return cls(matrix, dist, (w, h), rms, used)
@@ -125,7 +128,7 @@ def calibrate_camera(
     cols, rows = board
     if cols < 2 or rows < 2:
         raise LensError(f"board {cols}x{rows}: it needs at least 2x2 inner corners")
-    if square_mm <= 0:
+    if not (math.isfinite(square_mm) and square_mm > 0):
         raise LensError(f"square size must be positive, not {square_mm}")
     grid = np.zeros((rows * cols, 3), np.float32)
     grid[:, :2] = np.mgrid[0:cols, 0:rows].T.reshape(-1, 2) * square_mm

@@ -31,6 +31,7 @@ features of :mod:`calibration.features` (:mod:`calibration.models`). Reading cel
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -177,11 +178,20 @@ class Palette:
         self._scales = np.stack([m.scale for m in models])
         self._white = np.asarray(white, dtype=np.float64)
         self._grey = np.asarray(grey, dtype=np.float64)
+        for name, colour in (("white", self._white), ("grey", self._grey)):
+            if colour.shape != (3,) or not np.all(np.isfinite(colour)):
+                raise PaletteError(f"a palette's {name} is three finite numbers")
         self.max_distance = float(max_distance)
         self.min_confidence = float(min_confidence)
+        if not (math.isfinite(self.max_distance) and self.max_distance > 0):
+            raise PaletteError(f"max_distance must be above 0, not {self.max_distance}")
+        if not 0.0 <= self.min_confidence <= 1.0:  # NaN fails too
+            raise PaletteError(f"min_confidence must be 0 to 1, not {self.min_confidence}")
         self.white_borders = bool(white_borders)
         self.weights = np.ones(len(FEATURES)) if weights is None else np.asarray(weights, float)
-        if self.weights.shape != (len(FEATURES),) or not np.all(self.weights >= 0):
+        if self.weights.shape != (len(FEATURES),) or not (
+            np.all(self.weights >= 0) and np.all(np.isfinite(self.weights))
+        ):
             raise PaletteError(f"a palette needs {len(FEATURES)} non-negative feature weights")
         self._cards = np.array([m.letter != EMPTY for m in models])
         self._shaded = np.array([m.shaded for m in models])

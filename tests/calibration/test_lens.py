@@ -81,6 +81,16 @@ def test_a_lens_file_of_another_version_or_damaged_is_refused(tmp_path):
     path.write_text("{")
     with pytest.raises(LensError, match="not valid JSON"):
         LensModel.load(path)
+    # finite, but no lens: a zero focal length would undistort every frame to nothing
+    path.write_text(json.dumps({**good, "camera_matrix": [[0, 0, 320], [0, 0, 240], [0, 0, 1]]}))
+    with pytest.raises(LensError, match="focal lengths"):
+        LensModel.load(path)
+
+
+@pytest.mark.parametrize("square_mm", [0.0, -5.0, float("nan"), float("inf")])
+def test_a_square_size_that_is_no_length_is_an_error(square_mm):
+    with pytest.raises(LensError, match="square size"):
+        calibrate_camera([np.zeros((10, 10, 3), np.uint8)] * 3, square_mm=square_mm)
 
 
 def test_too_few_boards_is_an_error():

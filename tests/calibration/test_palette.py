@@ -291,6 +291,25 @@ def test_a_damaged_palette_is_refused(palette, tmp_path):
         Palette.load(path)
 
 
+@pytest.mark.parametrize("field, value, message", [
+    ("max_distance", float("nan"), "max_distance"),
+    ("max_distance", -1.0, "max_distance"),
+    ("min_confidence", float("nan"), "min_confidence"),
+    ("min_confidence", 2.0, "min_confidence"),
+    ("white", [float("nan"), 0.0, 0.0], "white"),
+    ("grey", [1.0, 2.0], "damaged"),
+    ("weights", [float("inf")] * 10, "weights"),
+])
+def test_a_palette_with_a_damaged_setting_is_refused(palette, tmp_path, field, value, message):
+    # Each of these once loaded and read every cell '?' (or printed NaN as JSON).
+    path = tmp_path / "palette.json"
+    obj = palette.to_json()
+    obj[field] = value
+    path.write_text(json.dumps(obj))
+    with pytest.raises(PaletteError, match=message):
+        Palette.load(path)
+
+
 def test_a_missing_palette_file_is_a_palette_error(tmp_path):
     with pytest.raises(PaletteError, match="does not exist"):
         Palette.load(tmp_path / "none.json")
