@@ -104,6 +104,12 @@ class GameStore:
                     f"game database {self.path} has schema version {version}; "
                     f"this companion reads version {SCHEMA_VERSION}"
                 )
+            if version == 0 and self._db.execute(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            ).fetchone()[0]:
+                # another program's database: never add our tables to it
+                raise StoreError(f"{self.path} is not a game database of the companion "
+                                 "(it holds other tables)")
             if version == 0:
                 with self._transaction():
                     for statement in _SCHEMA:
@@ -182,7 +188,8 @@ class GameStore:
             "SELECT game_id, seq, payload, at FROM events WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        return [StoredEvent(g, s, json.loads(p), a) for g, s, p, a in rows]
+        return [StoredEvent(g, s, self._json(p, f"game {g} event {s}"), a)
+                for g, s, p, a in rows]
 
     def game(self, game_id: int) -> StoredGame:
         for g in self._games("WHERE g.id = ?", (game_id,)):
@@ -209,7 +216,14 @@ class GameStore:
             f"FROM games g {where} ORDER BY g.id DESC",
             params,
         )
-        return [StoredGame(i, json.loads(h), s, f, n) for i, h, s, f, n in rows]
+        return [StoredGame(i, self._json(h, f"game {i}'s header"), s, f, n)
+                for i, h, s, f, n in rows]
+
+    def _json(self, text: str, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError):
+            raise StoreError(f"game database {self.path}: {what} is damaged (not JSON)") from None
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         try:

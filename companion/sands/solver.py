@@ -27,6 +27,7 @@ Table rows are in that order: by stones left, then red, yellow, green, lilac cou
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -35,6 +36,10 @@ import numpy as np
 from companion.rules.sands import CALLS, COLOURS, GOAL, Bag
 
 SOLVER_VERSION = 1
+# The table holds every bag of stones left: (r+1)(y+1)(g+1)(l+1) rows of 2 x 17 x 17 values.
+# 16 of each colour is 386 MB on disk (12 of each, the game's own bag: 132 MB); more would
+# fill a Pi's memory card and take minutes to solve.
+MAX_BAGS = 17**4
 HOT = GOAL
 SIDE = GOAL + 1
 """Score classes per player: 0..15 and HOT."""
@@ -61,7 +66,18 @@ class Layout:
 
     @classmethod
     def of(cls, full: Bag) -> Layout:
+        """The layout of ``full``'s table; a ValueError for a bag too big to solve here.
+
+        >>> Layout.of(Bag(1, 1, 1, 1)).rows
+        16
+        """
         shape = (full.red + 1, full.yellow + 1, full.green + 1, full.lilac + 1)
+        positions = math.prod(shape)
+        if positions > MAX_BAGS:
+            raise ValueError(
+                f"the bag {full} has {positions} positions of stones left; at most "
+                f"{MAX_BAGS} (16 of each colour) can be solved here"
+            )
         totals = np.indices(shape).sum(axis=0).ravel()
         order = np.argsort(totals, kind="stable")
         rank = np.empty_like(order)

@@ -21,6 +21,7 @@ kind            fields
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -54,6 +55,9 @@ def check_event(event: Mapping[str, Any]) -> None:
             raise EventError("a fix event needs a cell [row, col] and a letter")
 
 
+_log = logging.getLogger(__name__)
+
+
 def fold_log(
     start: S, apply: Callable[[S, Mapping[str, Any]], S], events: Iterable[Mapping[str, Any]]
 ) -> list[S]:
@@ -61,15 +65,16 @@ def fold_log(
 
     An event that cannot be applied (a log written by an older version, say) is skipped,
     so one bad line never loses the game; ``apply`` is what keeps bad events out of the log.
+    Each one skipped is logged as a warning, never silently.
     """
     history = [start]
-    for event in events:
+    for number, event in enumerate(events, 1):
         if event.get("kind") == "undo":
             if len(history) > 1:
                 history.pop()
             continue
         try:
             history.append(apply(history[-1], event))
-        except ValueError:
-            continue
+        except ValueError as err:
+            _log.warning("game log event %d (%s) skipped: %s", number, event.get("kind"), err)
     return history

@@ -26,6 +26,7 @@ from .widgets import Sheet, running_app, scale
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
 SANDS_PLAYERS = 2
 BAG_DEFAULT = 12
+BAG_MOST = 16  # stones of one colour: the solver's table holds 16 of each at most
 
 
 class OptionRow(BoxLayout):
@@ -57,6 +58,7 @@ class OptionRow(BoxLayout):
 class StoneCount(BoxLayout):
     stone = StringProperty("red")
     count = NumericProperty(BAG_DEFAULT)
+    most = NumericProperty(BAG_MOST)
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

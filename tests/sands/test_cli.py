@@ -72,6 +72,9 @@ def test_advise_caches_the_table(capsys, cache):
     (["--bag", "r12y12g12l10", "--scores", "16,0"], "no sequence of calls"),
     (["--bag", "r1y1g1l1", "--scores", "0,0", "--full", "r1y1g1l1", "--policy", "--depth", "0"],
      "--depth 0"),
+    # a table of 2.8 million bags would fill the memory card (once: 48 GiB asked of memory)
+    (["--bag", "r40y40g40l40", "--scores", "0,0", "--full", "r40y40g40l40"],
+     "the bag r40y40g40l40 has 2825761 positions of stones left; at most 83521"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)

@@ -69,9 +69,14 @@ def test_D1_sands_has_two_players_and_a_configurable_bag(start_app):
     lilac = start.stone_counts["lilac"]
     minus = next(w for w in lilac.walk() if getattr(w, "text", None) == "-")
     tap(driver, minus)
+    # no more red stones than the solver's table can hold (16 of a colour)
+    red = start.stone_counts["red"]
+    plus = next(w for w in red.walk() if getattr(w, "text", None) == "+")
+    for _ in range(6):
+        tap(driver, plus)
     tap(driver, button(start, "Start the game"))
     assert headers == [{"game": "sands", "players": ["Player 1", "Player 2"],
-                        "bag": {"red": 12, "yellow": 12, "green": 12, "lilac": 11}}]
+                        "bag": {"red": 16, "yellow": 12, "green": 12, "lilac": 11}}]
 
 
 def test_continue_the_newest_unfinished_game(start_app):
