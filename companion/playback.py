@@ -29,15 +29,22 @@ class PlaybackError(ValueError):
 
 
 def recording_game(rec: Recording) -> tuple[Game, list[str]]:
+    where = rec.root / "game.json"
+    if rec.game["game"] == "sands":
+        raise PlaybackError(f"{where}: a Desert Sands recording; replay plays Nizam and "
+                            "Pearl of the East tables")
     players = rec.game.get("players")
     if isinstance(players, list):
         names = [str(p) for p in players]
     elif isinstance(players, int):
         names = [f"Player {i + 1}" for i in range(players)]
     else:
-        raise PlaybackError(f"{rec.root / 'game.json'}: 'players' must be names or a number")
+        raise PlaybackError(f"{where}: 'players' must be names or a number")
     mode = "pearl" if rec.game["game"] == "pearl" else "classic"
-    return Game(mode, len(names), Options.from_json(rec.game.get("options", {}))), names
+    try:
+        return Game(mode, len(names), Options.from_json(rec.game.get("options", {}))), names
+    except ValueError as err:
+        raise PlaybackError(f"{where}: {err}") from None
 
 
 def palette_from_calibration(rec: Recording) -> Palette:
@@ -49,7 +56,10 @@ def palette_from_calibration(rec: Recording) -> Palette:
     if image is None:
         raise PlaybackError(f"{rec.calib_image}: not a readable image")
     labels = rec.calib_grid.split("/")
-    patches = layout_patches(image, len(labels), len(labels[0]))
+    try:
+        patches = layout_patches(image, len(labels), len(labels[0]))
+    except ValueError as err:
+        raise PlaybackError(f"{rec.root / 'calib.json'}: {err}") from None
     if patches is None:
         raise PlaybackError(f"{rec.calib_image}: no {len(labels)}×{len(labels[0])} grid found")
     return learn_palette([(patches, "".join(labels))])
@@ -167,5 +177,6 @@ def summary(session: TableSession, playback: Playback) -> dict[str, Any]:
 def open_and_play(path: str | Path, palette: Palette | None, store: GameStore,
                   emit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     rec = open_recording(path)
+    recording_game(rec)  # a wrong game.json is said before any colours are learned
     session, playback = play(rec, palette or palette_from_calibration(rec), store, emit)
     return summary(session, playback)
