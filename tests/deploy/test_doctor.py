@@ -270,7 +270,9 @@ def test_only_capture_nodes_of_real_cameras_are_opened(machine):
 
 def test_a_node_that_is_no_camera_fails_to_open(machine):
     node = machine.video("video0", "broken")
-    found = doctor.check_opencv_camera(node, "broken", seconds=0.1)
+    # A generous bound on the probe (a loaded machine is slow), so "cannot be opened" is
+    # what is told, not "no answer"; the wait ends as soon as the probe does.
+    found = doctor.check_opencv_camera(node, "broken", seconds=0.1, timeout=60.0)
     assert found.status == doctor.FAIL and "cannot be opened" in found.detail
 
 
@@ -338,14 +340,20 @@ def test_usb_camera_is_opened_and_measured(machine, monkeypatch):
             return True
 
         def read(self):
-            return True, np.zeros((720, 1280, 3), np.uint8)
+            return True, camera.read()
 
         def release(self):
             pass
 
+    # Frames are timed by the camera's own clock: on the wall clock a loaded machine could
+    # stall the probe long enough to make a fast camera look slow.
+    camera = FakeCamera()
+    measure = doctor.measure
+    monkeypatch.setattr(doctor, "measure",
+                        lambda read, seconds: measure(read, seconds, camera.clock))
     monkeypatch.setattr(cv2, "VideoCapture", Capture)
-    found = doctor.check_opencv_camera(node, "USB Camera", seconds=0.05)
-    assert found.status == doctor.OK and "1280x720" in found.detail
+    found = doctor.check_opencv_camera(node, "USB Camera", seconds=0.5, timeout=60.0)
+    assert found.status == doctor.OK and "1280x720 at 32.0 frames/s" in found.detail
 
 
 def test_camera_that_hangs_is_given_up_on(machine, monkeypatch):
@@ -356,7 +364,7 @@ def test_camera_that_hangs_is_given_up_on(machine, monkeypatch):
 
     class Stuck:
         def __init__(self, path, api):
-            release.wait(5)
+            release.wait(60)  # released as soon as the check is over
 
         def isOpened(self):
             return False

@@ -64,8 +64,9 @@ class StandInCamera(FrameSource):
                 index += 1
 
 
-def wait_for(predicate, seconds: float = 20.0, step=None) -> bool:
-    """Poll ``predicate`` (calling ``step`` between polls, e.g. to draw the app's frames)."""
+def wait_for(predicate, seconds: float = 60.0, step=None) -> bool:
+    """Poll ``predicate`` (calling ``step`` between polls, e.g. to draw the app's frames).
+    Generous, as a loaded 2-core CI machine may be slow; over as soon as it holds."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():

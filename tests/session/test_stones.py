@@ -3,7 +3,7 @@ each drawn stone once into the session (D2) beside the players' taps, and the st
 calibration learnt, checked and saved whole (or not at all)."""
 
 import json
-import time
+import threading
 
 import pytest
 
@@ -23,7 +23,7 @@ from companion.stones import (
     save_stones,
 )
 from companion.store import GameStore
-from companion.watcher import camera_feed
+from companion.watcher import STABLE_FRAMES, camera_feed
 
 from .stone_camera import MARK, SIZE, SPOT, StandInCamera, captures, scene, wait_for
 
@@ -125,9 +125,12 @@ def test_D2_no_stone_counts_while_the_spot_is_set_up(watching):
     watcher.pause(True)
     assert watcher.spot().line == "Camera: paused while it is set up"
     read = watcher.spots_read
-    camera.show(scene(27, "g"))
-    assert wait_for(lambda: watcher.camera()[0] is camera.image)  # the picture still comes
-    time.sleep(0.3)
+    green = scene(27, "g")
+    for _ in range(STABLE_FRAMES + 2):  # the picture still comes, frame after frame
+        frame = green.copy()  # a frame of its own: seen in camera() once the watcher took it
+        camera.show(frame)
+        assert wait_for(lambda frame=frame: watcher.camera()[0] is frame)
+    # Each frame before the last was taken and done with: enough to count a stone if read.
     assert drawn(watcher) == [] and watcher.spots_read == read
     watcher.pause(False)  # the green stone lies there: it is no new draw until cleared
     reads_more(watcher)
@@ -224,17 +227,27 @@ def test_a_failing_read_says_so_and_the_watcher_carries_on(tmp_path, learnt, mon
     read_stone = stones.read_stone
     monkeypatch.setattr(stones, "read_stone", read_once_broken)
     camera = StandInCamera(scene(37))
-    watcher = SandsWatcher(session(tmp_path), camera_feed(camera), *learnt, pace=0.0)
-    watcher.retry_first = 0.3  # long enough to see the line
+    feed = camera_feed(camera)
+    seen = threading.Event()
+
+    def reopened_once_seen(report):
+        if camera.opened:  # opened again only once the test saw the line: no race for it
+            seen.wait(60)
+        return feed(report)
+
+    watcher = SandsWatcher(session(tmp_path), reopened_once_seen, *learnt, pace=0.0)
+    watcher.retry_first = 0.05
     watcher.start()
     try:
         assert wait_for(lambda: watcher.spot().line == STONE_CAMERA_STOPPED)
+        seen.set()
         assert wait_for(lambda: watcher.spot().ready)
         watcher.tap("call", "yellow")
         camera.show(scene(38, "g"))
         assert wait_for(lambda: len(drawn(watcher)) == 1)  # D3: yellow succeeds on green
         assert watcher.view().scores == (2, 0) and camera.opened == 2
     finally:
+        seen.set()
         watcher.close()
 
 

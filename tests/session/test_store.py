@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 
 import pytest
 
@@ -92,6 +93,12 @@ while True:
 """
 
 
+def committed(path):
+    """Events committed so far, read beside a writer (WAL: readers never wait for it)."""
+    with closing(sqlite3.connect(path, timeout=30)) as db:
+        return db.execute("SELECT count(*) FROM events").fetchone()[0]
+
+
 def test_store_killed_writer_loses_no_committed_event(tmp_path):
     path = tmp_path / "g.sqlite"
     for _ in range(3):
@@ -99,7 +106,13 @@ def test_store_killed_writer_loses_no_committed_event(tmp_path):
             [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True
         )
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-        time.sleep(0.2)
+        # Killed while it writes: once it has committed a few events, however slow the
+        # machine (a fixed sleep may see none written on a loaded one).
+        start = committed(path)
+        deadline = time.monotonic() + 60
+        while committed(path) < start + 5:
+            assert time.monotonic() < deadline and proc.poll() is None, "the writer stalled"
+            time.sleep(0.005)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     with GameStore(path) as store:
