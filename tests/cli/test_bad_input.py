@@ -250,7 +250,7 @@ def nan_palette_scene(tmp_path_factory):
     gem_palette().save(palette)
     damaged = json.loads(palette.read_text())
     damaged["max_distance"] = float("nan")
-    palette.write_text(json.dumps(damaged))  # Python writes NaN; the palette loader takes it
+    palette.write_text(json.dumps(damaged))  # Python writes NaN; the palette loader once took it
     return image, palette
 
 
@@ -258,7 +258,11 @@ def test_detect_json_never_prints_nan(capsys, nan_palette_scene):
     image, palette = nan_palette_scene
     code, out, err = run(capsys, "detect", str(image), "--rows", "2", "--cols", "3",
                          "--palette", str(palette), "--json")
-    assert code == 2 and "NaN" not in out and "not a finite number" in one_line(err)
+    assert code == 2 and out == "" and "max_distance must be above 0" in one_line(err)
+    # and should a NaN come from anywhere else, it is never printed as JSON
+    with pytest.raises(ValueError, match="not a finite number"):
+        common.print_json({"confidence": [float("nan")]})
+    assert capsys.readouterr().out == ""
 
 
 def test_docstring_examples():
