@@ -12,8 +12,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
 from typing import NoReturn
+
+from companion.paths import data_dir
 
 from . import (
     app_cmd,
@@ -69,9 +74,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:
         if os.environ.get("COMPANION_TRACEBACK"):
             raise
+        kept = _keep_traceback(sys.argv[1:] if argv is None else list(argv))
         print(f"companion: unexpected error, please report it: {type(err).__name__}: "
-              f"{_one_line(err)}", file=sys.stderr)
+              f"{_one_line(err)}" + (f" (the details are in {kept})" if kept else ""),
+              file=sys.stderr)
         return 1
+
+
+CRASH_LOG_BYTES = 1 << 20  # the log is started afresh past this (the last one kept as .1)
+
+
+def _keep_traceback(argv: Sequence[str]) -> Path | None:
+    """Append the exception being handled, with its traceback, to the crash log in the data
+    folder (a box on a table has no terminal to scroll back in); its path, or None when it
+    cannot be written."""
+    path = data_dir() / "crash.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > CRASH_LOG_BYTES:
+            path.replace(path.with_name("crash.log.1"))
+        with path.open("a", encoding="utf-8") as log:
+            log.write(f"--- {datetime.now().isoformat(timespec='seconds')} "
+                      f"companion {' '.join(argv)}\n{traceback.format_exc()}")
+    except OSError:
+        return None
+    return path
 
 
 def _one_line(err: BaseException) -> str:

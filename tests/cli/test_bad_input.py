@@ -88,15 +88,22 @@ def test_out_of_memory_is_one_line(capsys, monkeypatch):
     assert code == 2 and out == "" and "memory" in one_line(err)
 
 
-def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch):
+def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch, tmp_path):
     def broken(*args, **kwargs):
         raise RuntimeError("solver went away\nsecond line")
 
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setattr("companion.sands.table.load_table", broken)
     argv = ("sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
     assert "RuntimeError: solver went away second line" in one_line(err)
+    # the traceback is kept where a person fixing the box can read it
+    log = tmp_path / "nizam-companion" / "crash.log"
+    assert f"(the details are in {log})" in one_line(err)
+    kept = log.read_text()
+    assert "Traceback (most recent call last)" in kept and "in broken" in kept
+    assert "RuntimeError: solver went away" in kept and "sands advise" in kept
     monkeypatch.setenv("COMPANION_TRACEBACK", "1")
     with pytest.raises(RuntimeError):
         main(list(argv))
