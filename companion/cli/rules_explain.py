@@ -9,8 +9,9 @@ import argparse
 from typing import Any
 
 from companion.rules.explain import DEFAULT_MAX_SHIFTS, MAX_SHIFTS, Explanation, explain
-from companion.rules.game import GEM_COPIES, MIN_PLAYERS, PEARL_MODE, Game
-from companion.rules.grid import GEMS, PEARL, Grid
+from companion.rules.game import PEARL_MODE
+from companion.rules.grid import Grid
+from companion.rules.nizam import check_table_grid
 
 from .common import print_json
 
@@ -55,27 +56,9 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def table_grid(text: str, mode: str | None = None) -> Grid:
-    """A grid that can lie on a table (N15): no gem beyond the cards of its type, one pearl
-    at most; with ``mode``, the pearl exactly where the mode has it (N1, P2). The copies
-    left in Pearl (task cards aside, P1) are those of the fewest players.
-
-    >>> table_grid("RRRRR/RRRRR/RRRRR/OOOOO/OOOOO")
-    Traceback (most recent call last):
-    ...
-    ValueError: N15: the grid holds 15 R; there are only 12
-    """
-    grid = Grid.parse(text)
-    copies = GEM_COPIES if mode is None else Game(mode, MIN_PLAYERS).copies
-    for gem in GEMS:
-        if grid.count(gem) > copies:
-            raise ValueError(f"N15: the grid holds {grid.count(gem)} {gem}; there are only "
-                             f"{copies}" + (" once the task cards are laid out (P1)"
-                                            if mode == PEARL_MODE else ""))
-    pearls = grid.count(PEARL)
-    if pearls > 1 or (mode == PEARL_MODE and pearls != 1):
-        raise ValueError(f"P2: the grid holds {pearls} pearl cards; there is one, and in "
-                         f"Pearl of the East it never leaves the grid")
-    return grid
+    """The grid ``text`` if some table can hold it (``check_table_grid``), in ``mode`` when
+    given."""
+    return check_table_grid(Grid.parse(text), None if mode is None else mode == PEARL_MODE)
 
 
 def describe(result: Explanation, hand: int | None = None) -> list[str]:

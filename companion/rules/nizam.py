@@ -21,13 +21,13 @@ from dataclasses import dataclass, replace
 
 from .combination import Combination, cleared_cells, find_combinations, phase_points
 from .deck import Cards, Chance
-from .game import DRAW, Game, RuleError
+from .game import DRAW, GEM_COPIES, MIN_PLAYERS, PEARL_MODE, Game, RuleError
 from .grid import EMPTY, GEMS, PEARL, SIZE, Grid, NotationError
 from .shift import Shift, format_shifts, parse_shifts
 from .state import NOTHING, State, start
 
-__all__ = ["Game", "Grid", "Scoring", "Turn", "TurnReport", "apply_shifts", "draw",
-           "end_turn", "play", "refill", "score", "shift", "shift_problem", "start"]
+__all__ = ["Game", "Grid", "Scoring", "Turn", "TurnReport", "apply_shifts", "check_table_grid",
+           "draw", "end_turn", "play", "refill", "score", "shift", "shift_problem", "start"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,9 +216,35 @@ def shift_problem(grid: Grid, move: Shift) -> RuleError | None:
     return None
 
 
+def check_table_grid(grid: Grid, pearl: bool | None = None) -> Grid:
+    """``grid``, if some table can hold it: no gem beyond its copies (N15; in Pearl of the
+    East, those the fewest players leave once the task cards are laid out, P1), and the pearl
+    its mode has (N1: none in classic Nizam; P2: one in Pearl of the East; with the mode not
+    given, one at most).
+
+    >>> check_table_grid(Grid.parse("RRRRR/RRRRR/RRRRR/OOOOO/OOOOO"))
+    Traceback (most recent call last):
+    ...
+    companion.rules.game.RuleError: N15: the grid holds 15 R; there are only 12
+    """
+    copies = Game(PEARL_MODE, MIN_PLAYERS).copies if pearl else GEM_COPIES
+    for gem in GEMS:
+        if grid.count(gem) > copies:
+            raise RuleError("N15", f"the grid holds {grid.count(gem)} {gem}; there are only "
+                            f"{copies}" + (" once the task cards are laid out (P1)"
+                                           if pearl else ""))
+    pearls = grid.count(PEARL)
+    if pearl is False and pearls:
+        raise RuleError("N1", f"the grid holds {pearls} pearl cards; classic Nizam has none")
+    if pearls > 1 or (pearl and pearls != 1):
+        raise RuleError("P2", f"the grid holds {pearls} pearl cards; there is one, and in "
+                        "Pearl of the East it never leaves the grid")
+    return grid
+
+
 def apply_shifts(grid: Grid, shifts: tuple[Shift, ...], pearl: bool = False) -> Grid:
     """The grid after ``shifts`` when no hand is in view: only what the grid forbids is
-    checked (N4, P4), and that the pearl is where its mode has it.
+    checked (N4, P4), and that a table can hold it (``check_table_grid``).
 
     >>> apply_shifts(Grid.parse("*ROGY/CBVPR/GGYOC/BVPRO/YGCBV"), parse_shifts("r1<"), True)
     Traceback (most recent call last):
@@ -226,10 +252,7 @@ def apply_shifts(grid: Grid, shifts: tuple[Shift, ...], pearl: bool = False) -> 
     companion.rules.game.RuleError: P4: r1<: the pearl has no matching card; moving it costs \
 three cards (r1<!3)
     """
-    pearls = grid.count(PEARL)
-    if pearls > (1 if pearl else 0):
-        raise RuleError("P2" if pearl else "N1", f"{pearls} pearl cards on the grid; "
-                        f"{'Pearl of the East has one' if pearl else 'classic Nizam has none'}")
+    check_table_grid(grid, pearl)
     for move in shifts:
         problem = shift_problem(grid, move)
         if problem is not None:

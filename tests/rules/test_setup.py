@@ -7,6 +7,7 @@ import pytest
 from companion.rules.combination import find_combinations
 from companion.rules.game import Game, OptionError, Options, RuleError
 from companion.rules.grid import GEMS, PEARL, Grid
+from companion.rules.nizam import check_table_grid
 from companion.rules.simulate import deal
 from companion.rules.state import conservation_errors, start
 
@@ -107,3 +108,22 @@ def test_P3_deck_is_96_less_tasks_less_grid_less_hands(players, deck):
     state = deal(game, random.Random(players))
     assert state.deck == deck
     assert state.hands == (3,) * players
+
+
+@pytest.mark.parametrize("grid, pearl, rule", [
+    ("RRRRR/RRRRR/RRROO/OOOOO/GGGGG", None, "N15"),  # 13 R: there are 12
+    ("*RRRR/RRRRR/RRROO/OOOOO/GGGGG", True, "N15"),  # 12 R: 11 once the tasks are out (P1)
+    ("*ROGY/CBVPR/GGYOC/BVPRO/YGCBV", False, "N1"),  # a pearl in classic Nizam
+    ("RROGY/CBVPR/GGYOC/BVPRO/YGCBV", True, "P2"),  # Pearl of the East without its pearl
+    ("**OGY/CBVPR/GGYOC/BVPRO/YGCBV", None, "P2"),  # two pearls: there is one
+])
+def test_N15_N1_P2_a_grid_no_table_can_hold_is_refused(grid, pearl, rule):
+    with pytest.raises(RuleError) as refused:
+        check_table_grid(Grid.parse(grid), pearl)
+    assert refused.value.rule == rule
+
+
+def test_N15_a_grid_a_table_can_hold_passes_in_either_mode():
+    grid = Grid.parse("*ROGY/CBVPR/GGYOC/BVPRO/YGCBV")
+    assert check_table_grid(grid, True) is grid and check_table_grid(grid) is grid
+    assert check_table_grid(Grid.parse("RROGY/CBVPR/GGYOC/BVPRO/YGCBV"), False)
