@@ -36,11 +36,12 @@ RING_PATTERN = 0.4  # this share of the cells around the grid alike to its cards
 MAX_SEEDS = 12
 AXIS_COS = 0.9  # a neighbour lies along a side of the seed card within 25 degrees
 SQUARE_DEGREES = 15.0  # a card's sides run this close to the lattice's axes in grid units
+CARD_SIZE = (0.7, 1.4)  # a card's width and height to the grid's cards' (each)
 # While the lattice is an affine guess from a few near cards, a steep tilt (cards of the far
 # row half the size of the near row's) skews and scales the cards further off: looser bounds
 # then. The lattice is refitted as a homography as soon as it spans 3 x 3, and every card
 # checked again under the strict ones.
-AFFINE_SIZE = (0.55, 1.8)  # a card's size to the known cards' (strict: 0.7 to 1.4)
+AFFINE_SIZE = (0.55, 1.8)  # ... while the lattice is an affine guess
 AFFINE_SQUARE_DEGREES = 25.0
 
 
@@ -375,11 +376,10 @@ def _snap(
     size, square = _shape_in_grid(boxes, AFFINE_SQUARE_DEGREES if affine else SQUARE_DEGREES)
     ref = np.median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
-    if affine:
-        small, big = AFFINE_SIZE
-        size_ok = ((ratio > small) & (ratio < big)).all(axis=1)
-    else:
-        size_ok = ((ratio > 0.7) & (ratio < 1.4) & (size < 1.05)).all(axis=1)
+    small, big = AFFINE_SIZE if affine else CARD_SIZE
+    size_ok = ((ratio > small) & (ratio < big)).all(axis=1)
+    if not affine:
+        size_ok &= (size < 1.05).all(axis=1)
     # An affine guess misses the perspective: a step further from the cells it knows lands
     # a little off, more so the steeper the tilt.
     snap = SNAP_AFFINE if affine else SNAP
@@ -522,7 +522,7 @@ def _doubts(
     size, square = _shape_in_grid(mapped[:, 1:])
     ref = np.median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
-    like = on_point & square & np.all((ratio > 0.7) & (ratio < 1.4), axis=1)
+    like = on_point & square & np.all((ratio > CARD_SIZE[0]) & (ratio < CARD_SIZE[1]), axis=1)
     r, k = near[:, 1], near[:, 0]
     ring = ((r == -1) | (r == rows)) & (k >= -1) & (k <= cols)
     ring |= ((k == -1) | (k == cols)) & (r >= -1) & (r <= rows)

@@ -44,6 +44,7 @@ import numpy as np
 
 from .candidates import CandidateFinder, outlines
 from .lattice import (
+    CARD_SIZE,
     MIN_SUPPORT,
     RING_PATTERN,
     SNAP,
@@ -319,7 +320,8 @@ def _assign(
     off = np.abs(centre - near).max(axis=1)
     size, square = _shape_in_grid(grid)
     ratio = size / np.array(g.card_size)
-    like = np.all((ratio > 0.7) & (ratio < 1.4), axis=1) & np.all(size < 1.05, axis=1)
+    small, big = CARD_SIZE
+    like = np.all((ratio > small) & (ratio < big), axis=1) & np.all(size < 1.05, axis=1)
     ok = np.flatnonzero(like & square & (off < SNAP))
     cost = off[ok] + 0.3 * np.abs(np.log(ratio[ok])).sum(axis=1)
     cells: dict[tuple[int, int], int] = {}
