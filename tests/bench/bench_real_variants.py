@@ -1,0 +1,166 @@
+"""The real photos of ../shared/data seen another way: as if from lower down the table or off
+to one side, turned, at another size, exposure or white balance, blurred, noisier, saved as a
+poorer JPEG, half in shadow, or through another tone curve.
+
+    .venv/bin/python tests/bench/bench_real_variants.py [VARIANT ...]
+
+SET cards: colours learned on each photo as it is, the other three read in the variant
+(4 x 3 = 12 readings of 12 cards). Cube faces: each face read in the variant with a palette
+learned from the other faces of its set as they are (where those show every class). Prints,
+per variant, grids found, cells right, '?' and wrong (and wrong at or above the palette's
+confidence threshold); asserts nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from calibration import learn_palette  # noqa: E402
+from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
+from tests.vision.scenes import cube_photos, imread, set_card_photos  # noqa: E402
+from vision.cells import extract_patches  # noqa: E402
+from vision.lattice import find_grid  # noqa: E402
+from vision.reader import read_grid  # noqa: E402
+
+Variant = Callable[[np.ndarray], np.ndarray]
+
+
+def keystone(image: np.ndarray, inset: float) -> np.ndarray:
+    """The top edge narrowed by ``inset`` of the width at each end: seen from lower down."""
+    h, w = image.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[inset * w, 0], [(1 - inset) * w, 0], [w, h], [0, h]])
+    homography = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(image, homography, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def turned(image: np.ndarray, degrees: float) -> np.ndarray:
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    return cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def gains(image: np.ndarray, bgr: tuple[float, float, float]) -> np.ndarray:
+    return np.clip(image * np.float32(bgr), 0, 255).astype(np.uint8)
+
+
+def tone(image: np.ndarray, gamma: float) -> np.ndarray:
+    table = np.clip(255 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    return cv2.LUT(image, table)
+
+
+def scaled(image: np.ndarray, factor: float) -> np.ndarray:
+    h, w = image.shape[:2]
+    how = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=how)
+
+
+def shadow(image: np.ndarray, depth: float) -> np.ndarray:
+    h, w = image.shape[:2]
+    mask = np.ones((h, w), np.float32)
+    mask[:, : w // 2] = depth
+    mask = cv2.GaussianBlur(mask, (0, 0), w / 40)
+    return np.clip(image * mask[..., None], 0, 255).astype(np.uint8)
+
+
+def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], 1)
+
+
+def noisy(image: np.ndarray, sigma: float) -> np.ndarray:
+    grain = np.random.default_rng(0).normal(0, sigma, image.shape)
+    return np.clip(image + grain, 0, 255).astype(np.uint8)
+
+
+def side(image: np.ndarray, inset: float) -> np.ndarray:
+    """Seen from off to the right: the left edge shortened."""
+    turned_in = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.rotate(keystone(turned_in, inset), cv2.ROTATE_90_COUNTERCLOCKWISE)
+
+
+VARIANTS: dict[str, Variant] = {
+    "as taken": lambda i: i,
+    "half size": lambda i: scaled(i, 0.5),
+    "1.5x size": lambda i: scaled(i, 1.5),
+    "turned 12 deg": lambda i: turned(i, 12),
+    "turned -18 deg": lambda i: turned(i, -18),
+    "from lower (12%)": lambda i: keystone(i, 0.12),
+    "from lower (20%)": lambda i: keystone(i, 0.20),
+    "from the side (15%)": lambda i: side(i, 0.15),
+    "exposure x0.5": lambda i: gains(i, (0.5, 0.5, 0.5)),
+    "exposure x0.7": lambda i: gains(i, (0.7, 0.7, 0.7)),
+    "exposure x1.3": lambda i: gains(i, (1.3, 1.3, 1.3)),
+    "warmer": lambda i: gains(i, (0.65, 0.85, 1.0)),
+    "cooler": lambda i: gains(i, (1.0, 0.9, 0.7)),
+    "half in shadow": lambda i: shadow(i, 0.5),
+    "blurred": lambda i: cv2.GaussianBlur(i, (0, 0), 1.5),
+    "jpeg q35": lambda i: jpeg(i, 35),
+    "noise 8": lambda i: noisy(i, 8.0),
+    "tone curve 0.6": lambda i: tone(i, 0.6),
+    "tone curve 1.6": lambda i: tone(i, 1.6),
+}
+
+
+def score(reading, truth: str) -> np.ndarray:
+    """(right, '?', wrong, wrong and sure) for one reading."""
+    if reading.cells is None:
+        return np.array([0, len(truth), 0, 0])
+    got = "".join(reading.cells)
+    sure = reading.confidence.ravel() >= SURE
+    wrong = np.array([g not in "?" and g != t for g, t in zip(got, truth, strict=True)])
+    right = sum(g == t for g, t in zip(got, truth, strict=True))
+    return np.array([right, got.count("?"), int(wrong.sum()), int((wrong & sure).sum())])
+
+
+def main() -> None:
+    cv2.setNumThreads(1)
+    names = sys.argv[1:] or list(VARIANTS)
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        sys.exit(f"unknown variant {unknown[0]!r}; variants: {', '.join(VARIANTS)}")
+    sets = [(imread(p), labels) for p, labels in set_card_photos()]
+    set_palettes = [learn_palette([(extract_patches(i, find_grid(i, 3, 4)), t)]) for i, t in sets]
+    faces: dict[str, list[tuple[np.ndarray, int, str]]] = {}
+    for photo, n, rows in cube_photos():
+        faces.setdefault(photo.parent.name, []).append((imread(photo), n, "".join(rows)))
+    cube_reads = []  # (image, n, truth, palette from the other faces of its set)
+    for items in faces.values():
+        for k, (image, n, truth) in enumerate(items):
+            rest = items[:k] + items[k + 1 :]
+            if set(truth) - set("".join(t for *_, t in rest)):
+                continue
+            palette = learn_palette([(extract_patches(i, find_grid(i, m, m)), t)
+                                     for i, m, t in rest])
+            cube_reads.append((image, n, truth, palette))
+    print(f"{'variant':22s} SET: found, right/144, '?', wrong (sure) | cube faces: found, "
+          f"right/{sum(len(t) for _, _, t, _ in cube_reads)}, '?', wrong (sure)")
+    for name in names:
+        change = VARIANTS[name]
+        set_total, set_found = np.zeros(4, int), 0
+        for k, palette in enumerate(set_palettes):
+            for j, (image, truth) in enumerate(sets):
+                if j != k:
+                    reading = read_grid(change(image), palette, 3, 4)
+                    set_found += reading.cells is not None
+                    set_total += score(reading, truth)
+        cube_total, cube_found = np.zeros(4, int), 0
+        for image, n, truth, palette in cube_reads:
+            reading = read_grid(change(image), palette, n, n)
+            cube_found += reading.cells is not None
+            cube_total += score(reading, truth)
+        r, u, w, ws = set_total
+        cr, cu, cw, cws = cube_total
+        print(f"{name:22s} SET {set_found}/12, {r}, {u}, {w} ({ws}) | cubes {cube_found}/"
+              f"{len(cube_reads)}, {cr}, {cu}, {cw} ({cws})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
