@@ -39,7 +39,8 @@ SOLVER_VERSION = 1
 # The table holds every bag of stones left: (r+1)(y+1)(g+1)(l+1) rows of 2 x 17 x 17 values.
 # 16 of each colour is 386 MB on disk (12 of each, the game's own bag: 132 MB); more would
 # fill a Pi's memory card and take minutes to solve.
-MAX_BAGS = 17**4
+MOST_OF_A_COLOUR = 16
+MAX_BAGS = (MOST_OF_A_COLOUR + 1) ** 4
 HOT = GOAL
 SIDE = GOAL + 1
 """Score classes per player: 0..15 and HOT."""
@@ -76,7 +77,7 @@ class Layout:
         if positions > MAX_BAGS:
             raise ValueError(
                 f"the bag {full} has {positions} positions of stones left; at most "
-                f"{MAX_BAGS} (16 of each colour) can be solved here"
+                f"{MAX_BAGS} ({MOST_OF_A_COLOUR} of each colour) can be solved here"
             )
         totals = np.indices(shape).sum(axis=0).ravel()
         order = np.argsort(totals, kind="stable")

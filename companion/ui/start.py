@@ -20,13 +20,14 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from companion.sands.solver import MOST_OF_A_COLOUR
+
 from . import theme
 from .widgets import Sheet, running_app, scale
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
 SANDS_PLAYERS = 2
 BAG_DEFAULT = 12
-BAG_MOST = 16  # stones of one colour: the solver's table holds 16 of each at most
 
 
 class OptionRow(BoxLayout):
@@ -58,7 +59,7 @@ class OptionRow(BoxLayout):
 class StoneCount(BoxLayout):
     stone = StringProperty("red")
     count = NumericProperty(BAG_DEFAULT)
-    most = NumericProperty(BAG_MOST)
+    most = NumericProperty(MOST_OF_A_COLOUR)  # the solver's table holds no more
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
