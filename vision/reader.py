@@ -9,14 +9,15 @@ read ``?`` whatever its colours say, so a hand is never read as a confident gem.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .air import cards_in_the_air
 from .cells import extract_patches, extract_table_patches, inside_frame
-from .lattice import GridGeometry, search_grid
+from .lattice import GridGeometry, GridSearch, search_grid
 from .visible import cards_in_view, like_table
 
 if TYPE_CHECKING:
@@ -100,12 +101,27 @@ def read_grid(
     if geometry is None:
         return no_reading(rows, cols, search.reason)
     if tracker is None:
-        return read_cells(frame, geometry, palette)
+        return _without_cards_in_the_air(read_cells(frame, geometry, palette), search)
     kept = tracker.kept_reading(palette)
     if kept is None:
-        kept = read_cells(frame, geometry, palette, tracker.looks)
+        kept = _without_cards_in_the_air(
+            read_cells(frame, geometry, palette, tracker.looks), search
+        )
         tracker.keep_reading(kept, palette)
     return kept
+
+
+def _without_cards_in_the_air(reading: GridReading, search: GridSearch) -> GridReading:
+    """The reading with every cell under a card held above the grid read ``?``."""
+    covered = cards_in_the_air(search)
+    if reading.cells is None or not covered.any():
+        return reading
+    labels = np.array([list(row) for row in reading.cells], dtype=object)
+    labels[covered] = UNSURE
+    confidence = reading.confidence.copy()
+    confidence[covered] = 0.0
+    cells = tuple("".join(row) for row in labels)
+    return replace(reading, cells=cells, confidence=confidence)
 
 
 Looks = dict[tuple[str, int, int], bool]

@@ -1,0 +1,58 @@
+"""A card held above the grid, between cells, never passes for the cards below it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.air import cards_in_the_air
+from vision.lattice import search_grid
+from vision.reader import read_grid
+from vision.synthetic import render_scene
+
+from .scenes import CALM, GEMS, gem_palette
+
+LAYOUT = ("R.YGC", "BVPRO", "YGCBV", "PROYG", "CBVPR")
+
+
+def _lift_a_card(image: np.ndarray) -> np.ndarray:
+    """The scene with the card of cell (3, 3) copied, a little bigger (nearer the camera),
+    over cells (1, 2) and (1, 3): a player moving it to the empty cell (1, 2)."""
+    geometry = search_grid(image, 5, 5).geometry
+    assert geometry is not None
+    w, h = geometry.card_size
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array([w, h]) * 1.1 / 2
+    source = geometry.to_image(np.array([2.5, 2.5]) + square).astype(np.float32)  # with its rim
+    centre = np.array([1.8, 0.5])  # most of the way to the empty cell (1, 2), from (1, 3)
+    target = geometry.to_image(centre + square * 1.12).astype(np.float32)
+    m = cv2.getPerspectiveTransform(source, target)
+    lifted = cv2.warpPerspective(image, m, image.shape[1::-1])
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(target).astype(np.int32), 255)
+    out = image.copy()
+    out[mask > 128] = lifted[mask > 128]
+    return out
+
+
+def test_a_card_between_cells_covers_them_with_question_marks() -> None:
+    palette = gem_palette()
+    for seed in (3, 4, 5):
+        scene = render_scene(np.random.default_rng(seed), GEMS, 5, 5, CALM, labels=LAYOUT)
+        calm = read_grid(scene.image, palette)
+        assert calm.cells is not None and not cards_in_the_air(search_grid(scene.image)).any()
+        assert calm.cells[0][1] == "."  # the empty cell reads empty before the card comes
+        image = _lift_a_card(scene.image)
+        covered = cards_in_the_air(search_grid(image, 5, 5))
+        assert covered[0, 1] and covered[0, 2], covered
+        reading = read_grid(image, palette)
+        assert reading.cells is not None
+        for r, row in enumerate(reading.cells):
+            for c, got in enumerate(row):
+                assert got in ("?", LAYOUT[r][c]), (seed, r, c, reading.cells)
+        assert reading.cells[0][1] == "?" and reading.cells[0][2] == "?"
+
+
+def test_cards_lying_in_their_cells_are_in_no_air() -> None:
+    for seed in range(6):
+        scene = render_scene(np.random.default_rng(100 + seed), GEMS, 5, 5, CALM)
+        assert not cards_in_the_air(search_grid(scene.image, 5, 5)).any()

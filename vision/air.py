@@ -1,0 +1,61 @@
+"""Cards in the air: a card outline over the grid that lies in no cell.
+
+A player moving a card holds it above the grid, between cells; the camera sees a whole,
+card-shaped outline there. Read cell by cell, its colour would pass for the card below each
+cell it covers (an empty cell read as the lifted gem, a neighbour read as it too). A card
+lying on the grid sits in its cell, give or take a sloppy placement; one whose centre is
+well off every cell's centre is in the air, and every cell it covers is read ``?``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .lattice import GridSearch
+
+CARD_LIKE = (0.75, 1.6)  # a lifted card's width and height to the lattice's cards' (nearer: bigger)
+OFF_CELL = 0.2  # a card's centre this far (share of a cell) from its cell's centre lies in none
+COVERS = 0.1  # a cell a lifted card's outline reaches this far into is covered by it
+
+
+def cards_in_the_air(search: GridSearch) -> np.ndarray:
+    """(rows, cols) bool: the cells covered by a card-shaped outline that lies in no cell.
+
+    All False when the search kept no outlines (a grid followed in video) or found no grid.
+    """
+    g = search.geometry
+    if g is None:
+        return np.zeros((0, 0), bool)
+    covered = np.zeros((g.rows, g.cols), bool)
+    c = search.candidates
+    if c is None or not len(c):
+        return covered
+    quads = _in_grid_units(c.boxes, search.to_frame, g.homography)
+    centres = quads.mean(axis=1)
+    width = (_side(quads, 0, 1) + _side(quads, 3, 2)) / 2 / g.card_size[0]
+    height = (_side(quads, 0, 3) + _side(quads, 1, 2)) / 2 / g.card_size[1]
+    lo, hi = CARD_LIKE
+    card_like = (width > lo) & (width < hi) & (height > lo) & (height < hi)
+    over = (
+        (centres[:, 0] > 0) & (centres[:, 0] < g.cols) & (centres[:, 1] > 0)
+        & (centres[:, 1] < g.rows)
+    )
+    off = np.abs(centres - (np.floor(centres) + 0.5)).max(axis=1) > OFF_CELL
+    for quad in quads[card_like & over & off]:
+        x0, y0 = quad.min(axis=0) + COVERS
+        x1, y1 = quad.max(axis=0) - COVERS
+        cols = slice(max(int(np.floor(x0)), 0), min(int(np.floor(x1)) + 1, g.cols))
+        rows = slice(max(int(np.floor(y0)), 0), min(int(np.floor(y1)) + 1, g.rows))
+        covered[rows, cols] = True
+    return covered
+
+
+def _in_grid_units(boxes: np.ndarray, to_frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """(N, 4, 2) working-image quads -> grid units."""
+    m = np.linalg.inv(homography) @ to_frame
+    pts = np.concatenate([boxes.reshape(-1, 2), np.ones((boxes.size // 2, 1))], axis=1) @ m.T
+    return (pts[:, :2] / pts[:, 2:]).reshape(-1, 4, 2)
+
+
+def _side(quads: np.ndarray, a: int, b: int) -> np.ndarray:
+    return np.linalg.norm(quads[:, b] - quads[:, a], axis=1)
