@@ -154,6 +154,38 @@ def _sands_story(stored: StoredGame, events: Sequence[Any],
                      tuple(state.winners), calls=tuple(calls), start_bag=game.full.to_json())
 
 
+def session_story(controller: Any) -> GameStory | None:
+    """The story of the game a screen's controller plays (its session's store and game),
+    the Sands calls marked from the session's solved table when it has one; None when the
+    controller keeps no game (a test double)."""
+    session = getattr(controller, "session", None)
+    store, game_id = getattr(session, "store", None), getattr(session, "game_id", None)
+    if store is None or game_id is None:
+        return None
+    best_calls: BestCalls | None = None
+    table = session.table() if callable(getattr(session, "table", None)) else None
+    if table is not None:
+        from companion.sands.advice import advise
+
+        def best_calls(full: Bag) -> BestCall:
+            return lambda bag, scores: advise(table, bag, scores).best
+    return game_story(store, game_id, best_calls)
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A stored game for the past-games list, which can tell its story (on a worker: the
+    fold, and for The Desert Sands the solved table, take a moment)."""
+
+    stored: StoredGame
+    story: Callable[[], GameStory]
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "stored":  # not set yet: never look for it in itself
+            raise AttributeError(name)
+        return getattr(self.stored, name)
+
+
 def solved_best_calls(cache_dir: Any = None) -> BestCalls:
     """Best calls from each bag's solved table (``companion.sands``: solved once, cached)."""
     from companion.sands.advice import advise
