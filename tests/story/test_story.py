@@ -3,23 +3,18 @@ computed by hand and played through the real sessions into a real game database.
 
 import csv
 import json
-import random
 
 import pytest
 
 from companion.cli import main
 from companion.history import history, stories
-from companion.rules.game import Game
 from companion.rules.sands import Bag
-from companion.rules.simulate import greedy, simulate
 from companion.sands.advice import advise
 from companion.sands.table import load_table
-from companion.session.live import TableSession
 from companion.store import GameStore
 from companion.story import game_story, solved_best_calls
-from tests.session.test_table_session import drive
 
-from .games import SMALL, hand_game, sands_game
+from .games import SMALL, hand_game, sands_game, whole_game
 
 
 @pytest.fixture
@@ -60,11 +55,8 @@ def test_D3_D4_the_story_of_a_hand_computed_sands_game(db, tmp_path):
 
 
 def test_N11_N13_the_story_of_a_whole_game_follows_the_rules(tmp_path):
-    game = Game("classic", 2)
-    played = simulate(game, random.Random(4), greedy, max_turns=400)
     with GameStore(tmp_path / "g.sqlite") as store:
-        session = TableSession.new(store, game, ["Ann", "Bob"])
-        drive(session, played)
+        session, played = whole_game(store)
         story = game_story(store, session.game_id)
     assert [t.points for t in story.turns] == [r.points for r in played.reports]
     assert [t.player for t in story.turns] == [r.player for r in played.reports]
@@ -75,11 +67,8 @@ def test_N11_N13_the_story_of_a_whole_game_follows_the_rules(tmp_path):
 
 
 def test_P6_the_story_of_a_pearl_game_counts_tasks(tmp_path):
-    game = Game("pearl", 2)
-    played = simulate(game, random.Random(3), greedy, max_turns=400)
     with GameStore(tmp_path / "g.sqlite") as store:
-        session = TableSession.new(store, game, ["Ann", "Bob"])
-        drive(session, played)
+        session, played = whole_game(store, "pearl", seed=3)
         story = game_story(store, session.game_id)
         players = history(stories(store))
     assert [t.tasks for t in story.turns] == [r.tasks for r in played.reports]

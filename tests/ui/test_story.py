@@ -7,22 +7,7 @@ from companion.story import game_story
 from tests.story.games import hand_game, sands_game, whole_game
 
 from .helpers import button, start_game_on_screen, tap, tap_at, window_button
-
-
-class SessionController:
-    """What the app's camera watcher gives the screens, minus the camera."""
-
-    def __init__(self, session):
-        self.session = session
-
-    def view(self):
-        return self.session.view()
-
-    def camera(self):
-        return None, None
-
-    def tap(self, action, *args):
-        self.session.tap(action, *args)
+from .test_end_to_end import Camera
 
 
 def tap_chart(driver, chart, index):
@@ -41,7 +26,7 @@ def wait_for_story(driver, chart):
 def test_N11_N13_the_game_over_screen_tells_the_story_of_the_game(start_app, tmp_path):
     store = GameStore(tmp_path / "games.sqlite")
     session, played = whole_game(store)
-    controller = SessionController(session)
+    controller = Camera(session)
     driver, _ = start_game_on_screen(start_app, controller)
     driver.app.game_over(controller.view())  # as the screen does when the game ends
     driver.settle()
