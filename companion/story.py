@@ -22,10 +22,11 @@ from typing import Any
 
 from companion.rules.combination import Combination
 from companion.rules.game import RECORD_GAMES
+from companion.rules.nizam import Scoring
 from companion.rules.replay import game_from_header
 from companion.rules.sands import Bag
 from companion.rules.sands import game_from_header as sands_game
-from companion.rules.state import winners
+from companion.rules.state import State, winners
 from companion.session import sands as sands_session
 from companion.session import table as table_session
 from companion.store import GameStore, StoredGame
@@ -116,23 +117,33 @@ def game_story(store: GameStore, game_id: int, best_calls: BestCalls | None = No
     game = game_from_header(header)
     history = table_session.fold(game, events)
     turns: list[TurnStory] = []
+    runs_before = 0  # the deck's run-outs before the turn began
     for before, after in zip(history, history[1:], strict=False):
         if len(after.turns) == len(before.turns) or after.rules is None:
             continue
         line = after.turns[-1]
-        rounds = tuple(r.combinations for r in after.last_rounds)
-        runs = after.rules.runs_out - (before.rules.runs_out if before.rules else 0)
-        turns.append(TurnStory(
-            number=line["turn"], player=after.last_turn_player or 0,
-            action="draw" if line.get("draw") else " ".join(line.get("shifts", [])),
-            points=sum(len(r.tasks) if game.pearl else r.points for r in after.last_rounds),
-            scores=after.rules.scores, rounds=tuple(r for r in rounds if r),
-            tasks="".join(r.tasks for r in after.last_rounds), runs_out=runs))
-    last = history[-1]
-    ended = last.phase == table_session.OVER and last.rules is not None
-    won = tuple(winners(game, last.rules)) if ended and last.rules else ()
+        action = "draw" if line.get("draw") else " ".join(line.get("shifts", []))
+        turns.append(_turn(game.pearl, line["turn"], after.last_turn_player or 0, action,
+                           after.last_rounds, after.rules, runs_before))
+        runs_before = after.rules.runs_out
+    now = history[-1]
+    if now.rounds and now.rules is not None:  # a turn being scored: what it has so far
+        action = "draw" if now.drew else " ".join(str(m) for m in now.shifts)
+        turns.append(_turn(game.pearl, now.rules.turn + 1, now.rules.active, action,
+                           now.rounds, now.rules, runs_before))
+    ended = now.phase == table_session.OVER and now.rules is not None
+    won = tuple(winners(game, now.rules)) if ended and now.rules else ()
     return GameStory(game_id, RECORD_GAMES[game.mode], _names(stored.header, game.players),
                      ended, won, tuple(turns))
+
+
+def _turn(pearl: bool, number: int, player: int, action: str, rounds: Sequence[Scoring],
+          rules: State, runs_before: int) -> TurnStory:
+    return TurnStory(
+        number=number, player=player, action=action,
+        points=sum(len(r.tasks) if pearl else r.points for r in rounds), scores=rules.scores,
+        rounds=tuple(r.combinations for r in rounds if r.combinations),
+        tasks="".join(r.tasks for r in rounds), runs_out=rules.runs_out - runs_before)
 
 
 def _sands_story(stored: StoredGame, events: Sequence[Any],

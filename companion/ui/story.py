@@ -185,7 +185,7 @@ class StoryChart(Widget):
             self._text(str(value), (x0 - 6 * s, y0 + (y1 - y0) * value / max(y_max, 1)),
                        int(13 * s), align="right")
         if label:  # above the panel, in the gap left for it
-            self._text(label, (x0, y1 + 10 * s), int(13 * s), align="left")
+            self._text(label, (x0, y1 + 13 * s), int(13 * s), align="left")
         n = max(n, 1)
 
         def at(i: float, v: float) -> Point:
@@ -228,7 +228,8 @@ class StoryChart(Widget):
             r = 8 * s
             Color(*theme.ACCENT)
             Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(1.5, 2 * s))
-            self._text("best", (x, y + r + 8 * s), int(13 * s))
+            above = y + r + 8 * s < box[3] - 6 * s  # else below, clear of the caption
+            self._text("best", (x, y + r + 8 * s if above else y - r - 8 * s), int(13 * s))
         if self.selected is not None:
             self._pick(at, self.selected + 1, [v[self.selected + 1] for v in series], box)
 

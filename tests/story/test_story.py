@@ -8,13 +8,17 @@ import pytest
 
 from companion.cli import main
 from companion.history import history, stories
+from companion.rules.game import Game
+from companion.rules.grid import Grid
 from companion.rules.sands import Bag
+from companion.rules.shift import Shift
 from companion.sands.advice import advise
 from companion.sands.table import load_table
+from companion.session.live import TableSession
 from companion.store import GameStore
 from companion.story import game_story, solved_best_calls
 
-from .games import SMALL, hand_game, sands_game, whole_game
+from .games import SETUP, SMALL, hand_game, rows, sands_game, whole_game
 
 
 @pytest.fixture
@@ -36,6 +40,17 @@ def test_N7_N8_N10_the_story_of_a_hand_computed_game(db):
     assert [[str(c) for c in r] for r in first.rounds] == [["R×3 r1c1-r3c1"],
                                                             ["B×3 r2c1-r4c1"]]
     assert first.cascade == 1 and story.best_turn is first and story.run_outs == ()
+
+
+def test_N9_a_turn_being_scored_is_in_the_story_with_its_points_so_far(tmp_path):
+    with GameStore(tmp_path / "g.sqlite") as store:
+        s = TableSession.new(store, Game("classic", 2), ["Ann", "Bob"])
+        s.on_reading(rows(Grid(SETUP)))
+        s.on_reading(rows(Shift.parse("r2<").apply(Grid(SETUP))))
+        s.tap("end_turn")  # R R R scored; its cards wait to be cleared
+        story = game_story(store, s.game_id)
+    assert [(t.number, t.player, t.action, t.points, t.scores) for t in story.turns] == [
+        (1, 0, "r2<", 3, (3, 0))]
 
 
 def test_D3_D4_the_story_of_a_hand_computed_sands_game(db, tmp_path):
@@ -60,6 +75,7 @@ def test_N11_N13_the_story_of_a_whole_game_follows_the_rules(tmp_path):
         story = game_story(store, session.game_id)
     assert [t.points for t in story.turns] == [r.points for r in played.reports]
     assert [t.player for t in story.turns] == [r.player for r in played.reports]
+    assert [t.runs_out for t in story.turns] == [r.runs_out for r in played.reports]
     assert len(story.run_outs) == played.state.runs_out == 2
     assert story.ended and story.winners == tuple(
         p for p, s in enumerate(played.state.scores) if s == max(played.state.scores))
