@@ -68,6 +68,8 @@ def hint_for(view: TableView, hand: str, max_shifts: int = DEFAULT_HINT_SHIFTS) 
     except RuleError as err:
         return HintView(view.grid, hand, problem=f"That hand cannot be: {err.detail}. "
                         "Check the cards tapped.")
+    if all(letter == "." for letter in grid.cells):
+        return HintView(view.grid, hand, problem="Lay out the grid first.")
     tasks = "".join(view.players[view.active].tasks_left) if pearl else None
     if tasks == "":
         return HintView(view.grid, hand, problem="All tasks are done.")

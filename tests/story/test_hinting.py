@@ -36,3 +36,8 @@ def test_an_unread_cell_or_an_impossible_hand_gives_no_hint():
     full = TableView("nizam", (PlayerView("Ann", 0, 3),), 0, 1,
                      ("RRRRR", "RRRRR", "RROGY", "CBVPO", "YGCBV"))
     assert "the hand holds 1 R and the grid 12" in hint_for(full, "R").problem
+
+
+def test_N1_no_hint_before_the_grid_is_laid_out():
+    view = TableView("nizam", (PlayerView("Ann", 0, 3),), 0, 0, (".....",) * 5)
+    assert hint_for(view, "RGB").problem == "Lay out the grid first."
