@@ -11,6 +11,7 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from companion.session.live import TableSession
 from companion.session.sands import SandsSession
 from companion.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
 from companion.store import GameStore
+from companion.story import PastGame, game_story, solved_best_calls
 from companion.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from vision.cells import layout_patches
 from vision.reader import read_grid
@@ -157,7 +159,9 @@ class Companion:
                             spot, palette, problem=problem, save=self.save_stones).start()
 
     def games(self) -> list[Any]:
-        return [g for g in self.store.games() if "recording" not in g.header]
+        best_calls = solved_best_calls()
+        return [PastGame(g, partial(game_story, self.store, g.id, best_calls))
+                for g in self.store.games() if "recording" not in g.header]
 
     def export_record(self, game_id: int) -> str:
         header = self.store.game(game_id).header

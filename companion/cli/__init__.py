@@ -26,13 +26,15 @@ from . import (
     demo_cmd,
     detect_cmd,
     doctor_cmd,
+    history_cmd,
     replay_cmd,
     rules_cmd,
     sands_cmd,
 )
 
 COMMANDS = (
-    app_cmd, rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, replay_cmd, doctor_cmd, demo_cmd
+    app_cmd, rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, replay_cmd, doctor_cmd, demo_cmd,
+    history_cmd,
 )
 
 

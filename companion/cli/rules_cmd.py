@@ -1,5 +1,5 @@
 """`companion rules replay`, `companion rules check` (DESIGN.md, "Interfaces"); `explain`
-comes from ``rules_explain``."""
+comes from ``rules_explain``, `hint` from ``rules_hint``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from companion.rules.record import Record, read_record
 from companion.rules.replay import game_from_header, replay
 from companion.rules.shift import parse_shifts
 
-from . import rules_explain
+from . import rules_explain, rules_hint
 from .common import print_json
 from .rules_explain import table_grid
 
@@ -44,6 +44,7 @@ def register(sub: Any) -> None:
     c.set_defaults(handler=run_check)
 
     rules_explain.register_explain(rules)
+    rules_hint.register_hint(rules)
 
 
 def replay_summary(record: Record) -> dict[str, Any]:

@@ -73,6 +73,19 @@ def _runs(letters: str, gem: str, joker: bool) -> Iterable[tuple[int, int]]:
             start = None
 
 
+def line_runs(letters: str, pearl: bool = False) -> Iterable[tuple[str, int, int]]:
+    """Each combination along one row or column as (gem, start, end), ``end`` past its last
+    card: what ``find_combinations`` finds line by line (N6; with ``pearl``, P5).
+
+    >>> list(line_runs("RRR*G")), list(line_runs("RR*GG", pearl=True))
+    ([('R', 0, 3)], [('R', 0, 3), ('G', 2, 5)])
+    """
+    for gem in GEMS:
+        if gem in letters:
+            for start, end in _runs(letters, gem, pearl):
+                yield gem, start, end
+
+
 def find_combinations(grid: Grid, pearl: bool = False) -> tuple[Combination, ...]:
     """Every combination on ``grid``, ordered by first cell (a row's before a column's).
 
@@ -86,11 +99,8 @@ def find_combinations(grid: Grid, pearl: bool = False) -> tuple[Combination, ...
     found = []
     for line in _LINES:
         letters = "".join(grid.at(*cell) for cell in line)
-        for gem in GEMS:
-            if letters.count(gem) == 0:
-                continue
-            for start, end in _runs(letters, gem, pearl):
-                found.append(Combination(gem, line[start:end]))
+        for gem, start, end in line_runs(letters, pearl):
+            found.append(Combination(gem, line[start:end]))
     found.sort(key=lambda c: (c.cells[0], not c.horizontal))
     return tuple(found)
 

@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 from companion.view import SandsView, TableView
 
 from . import theme
+from .story import StoryChart, load_story  # noqa: F401 - StoryChart is used by gameover.kv
 from .widgets import running_app
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -77,6 +78,7 @@ class GameOverScreen(Screen):
                                      winner=i in view.winners))
         app = running_app()
         self.ids.export.disabled = not app.can_export or view.game_id is None
+        load_story(self.ids.story, app.controller)  # issue 15
 
     def export(self) -> None:
         if self.view is None or self.view.game_id is None:

@@ -23,6 +23,7 @@ from kivy.uix.scrollview import ScrollView
 from companion.sands.solver import MOST_OF_A_COLOUR
 
 from . import theme
+from .story import open_story
 from .widgets import Sheet, running_app, scale
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
@@ -208,6 +209,11 @@ class StartScreen(Screen):
                                            height=60 * s)
                 button.bind(on_release=lambda _b, i=game.id: (sheet.dismiss(),
                                                               self.resume_game(i)))
+                row.add_widget(button)
+            if callable(getattr(game, "story", None)):  # issue 15: the game's story
+                button = Factory.BigButton(text="Story", size_hint_x=None, width=120 * s,
+                                           height=60 * s)
+                button.bind(on_release=lambda _b, g=game: open_story(g))
                 row.add_widget(button)
             if app.can_export:
                 button = Factory.BigButton(text="Export record", size_hint_x=None,

@@ -16,6 +16,7 @@ from companion.view import TableView
 
 from . import theme
 from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by table.kv
+from .hint import HintPanel
 from .screen import GameScreen
 from .track import ScoreTrack  # noqa: F401 - used by table.kv
 from .widgets import CellPicker, running_app
@@ -101,6 +102,7 @@ class TableScreen(GameScreen):
         self._rows: list[_Player] = []
         self.picker: CellPicker | None = None
         self.ids.grid.on_cell_tap = self.cell_tapped
+        self.hint = HintPanel(self)  # issue 15: the Hint button and its arrows on the grid
 
     def attached(self) -> None:
         self._frame = None
@@ -130,6 +132,7 @@ class TableScreen(GameScreen):
         else:
             self.ids.prompt.text = view.prompt
         self.ids.grid.show(view.grid, view.confidence, _marks(view))
+        self.hint.show(view)  # issue 15
         if pearl:
             done = [TASKS - len(p.tasks_left) for p in view.players]
             self.ids.track.show(done, view.active, length=TASKS + 1)

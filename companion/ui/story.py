@@ -1,0 +1,328 @@
+"""The story of a game as a chart (issue 15), drawn with Kivy's own graphics.
+
+Nizam and Pearl of the East: each player's score (Pearl: tasks done) after every turn, in
+the player's colour; the deck's run-outs as dashed lines on the time line; the best turn
+of the game ringed. The Desert Sands: both scores call by call above, the stones left in
+the bag by colour below. A tap on the chart picks the nearest turn (or call) and the
+caption says what happened in it: its combinations, tasks, or the call, the stone and the
+best call. ``StoryChart.show(story)`` takes a ``companion.story.GameStory`` (or None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from companion.rules.grid import GEM_NAMES
+from companion.story import GameStory, session_story
+
+from . import theme
+from .textures import SEGMENTS, text_texture
+from .widgets import Sheet, running_app, scale
+
+Point = tuple[float, float]
+TASKS = len(theme.GEMS)
+
+
+def describe_turn(story: GameStory, index: int) -> tuple[str, str]:
+    """The caption's two lines for turn number ``index`` (from 0) of a Nizam or Pearl game."""
+    turn = story.turns[index]
+    name = story.names[turn.player]
+    if story.game == "pearl":
+        gain = (f"completes {', '.join(GEM_NAMES[t] for t in turn.tasks)}" if turn.tasks
+                else "no task")
+    else:
+        gain = f"+{turn.points}"
+    first = f"Turn {turn.number}, {name}: {turn.action}, {gain}"
+    combos = ", ".join(str(c).split(" ")[0] for c in turn.combinations) or "no line"
+    cascade = f" (cascade {turn.cascade})" if turn.cascade else ""
+    out = f" · the deck ran out{' twice' if turn.runs_out > 1 else ''}" if turn.runs_out else ""
+    return first, f"Lines: {combos}{cascade}{out}"
+
+
+def describe_call(story: GameStory, index: int) -> tuple[str, str]:
+    call = story.calls[index]
+    name = story.names[call.player]
+    got = call.points[call.player] if call.success else -call.points[1 - call.player]
+    result = f"+{got}" if call.success else ("fails" + (f", the other +{-got}" if got else ""))
+    bag = ", ".join(f"{c} {n}" for c, n in call.bag.items())
+    best = (f" · best call: {call.best}" + (" (this one)" if call.best == call.call else "")
+            if call.best else "")
+    return f"Call {call.number}, {name}: {call.call}, drew {call.drawn}: {result}", \
+        f"Bag left: {bag}{best}"
+
+
+def summary(story: GameStory) -> str:
+    """The caption's second line when nothing is picked."""
+    if story.game == "sands":
+        known = [c for c in story.calls if c.best]
+        hits = sum(c.call == c.best for c in known)
+        best = f" · the best call {hits} of {len(known)} times" if known else ""
+        return f"{len(story.calls)} calls{best} · tap the chart for a call"
+    best_turn = story.best_turn
+    parts = []
+    if best_turn is not None:
+        gain = (f"{len(best_turn.tasks)} tasks" if story.game == "pearl"
+                else f"+{best_turn.points}")
+        parts.append(f"Best turn: {best_turn.number}, {story.names[best_turn.player]} {gain}")
+    if story.run_outs:
+        parts.append(f"deck out at turn {', '.join(map(str, story.run_outs))}")
+    parts.append("tap the chart for a turn")
+    return " · ".join(parts)
+
+
+class StoryChart(Widget):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.story: GameStory | None = None
+        self.selected: int | None = None
+        self.xs: list[float] = []  # x of each turn or call (from the first), for taps
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def show(self, story: GameStory | None) -> None:
+        self.story, self.selected = story, None
+        self._redraw()
+
+    def caption(self) -> tuple[str, str]:
+        story = self.story
+        if story is None:
+            return "", ""
+        if self.selected is not None:
+            pick = describe_call if story.game == "sands" else describe_turn
+            return pick(story, self.selected)
+        legend = "   ".join(f"{name} {self._final(i)}" for i, name in enumerate(story.names))
+        return legend, summary(story)
+
+    def legend(self) -> list[tuple[str, theme.RGBA]]:
+        """Each player's name and final score, in their colour (when nothing is picked)."""
+        if self.story is None or self.selected is not None:
+            return []
+        return [(f"{name} {self._final(i)}", theme.player_colour(i))
+                for i, name in enumerate(self.story.names)]
+
+    def _final(self, player: int) -> int:
+        story = self.story
+        assert story is not None
+        if story.game == "sands":
+            return story.calls[-1].scores[player] if story.calls else 0
+        return story.turns[-1].scores[player] if story.turns else 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos) or not self.xs:
+            return False
+        nearest = min(range(len(self.xs)), key=lambda i: abs(self.xs[i] - touch.x))
+        self.selected = None if self.selected == nearest else nearest
+        self._redraw()
+        return True
+
+    # Drawing ------------------------------------------------------------------------------
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        self.xs = []
+        story = self.story
+        if story is None or self.width < 20 or self.height < 20:
+            return
+        s = scale()
+        top_text = 54 * s
+        left, bottom = self.x + 40 * s, self.y + 22 * s
+        right, top = self.right - 12 * s, self.top - top_text
+        with self.canvas:
+            self._caption(s)
+            if top - bottom < 20 * s:
+                return
+            if story.game == "sands":
+                right -= 58 * s  # room for each bag line's name at its end
+                split = bottom + (top - bottom) * 0.38
+                self._sands(story, (left, split + 26 * s, right, top),
+                            (left, bottom, right, split), s)
+            else:
+                self._turns(story, (left, bottom, right, top), s)
+
+    def _caption(self, s: float) -> None:
+        legend = self.legend()
+        lines = self.caption()
+        y = self.top - 22 * s
+        if legend:  # a swatch of each player's line before their name
+            x = self.x + 4 * s
+            for text, colour in legend:
+                tex = text_texture(text, int(18 * s), theme.TEXT)
+                Color(*theme.DARK_INK)
+                Rectangle(pos=(x - 1, y + tex.height / 2 - 3 * s), size=(22 * s, 6 * s))
+                Color(*colour)
+                Rectangle(pos=(x, y + tex.height / 2 - 2 * s), size=(20 * s, 4 * s))
+                Color(1, 1, 1, 1)
+                Rectangle(texture=tex, pos=(x + 26 * s, y), size=tex.size)
+                x += tex.width + 44 * s
+            lines = ("", lines[1])
+        for k, (text, size) in enumerate(zip(lines, (18, 15), strict=True)):
+            if not text:
+                continue
+            tex = text_texture(text, int(size * s), theme.TEXT if k == 0 else theme.MUTED,
+                               bold=k == 0)
+            f = min(1.0, (self.width - 8 * s) / max(tex.width, 1))
+            w, h = tex.width * f, tex.height * f
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(self.x + 4 * s, self.top - (k + 1) * 22 * s),
+                      size=(w, h))
+
+    def _frame(self, box: tuple[float, float, float, float], y_max: int, n: int, s: float,
+               label: str = "") -> Callable[[float, float], Point]:
+        """Axes in ``box`` for ``n`` steps; returns the map from (step, value) to the widget."""
+        x0, y0, x1, y1 = box
+        Color(*theme.PANEL)
+        Rectangle(pos=(x0, y0), size=(x1 - x0, y1 - y0))
+        Color(*theme.MUTED[:3], 0.5)
+        Line(points=[x0, y0, x1, y0], width=1)
+        for value in (0, y_max):
+            self._text(str(value), (x0 - 6 * s, y0 + (y1 - y0) * value / max(y_max, 1)),
+                       int(13 * s), align="right")
+        if label:  # above the panel, in the gap left for it
+            self._text(label, (x0, y1 + 13 * s), int(13 * s), align="left")
+        n = max(n, 1)
+
+        def at(i: float, v: float) -> Point:
+            return x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * v / max(y_max, 1)
+
+        return at
+
+    def _series(self, at: Callable[[float, float], Point], values: Sequence[float],
+                colour: theme.RGBA, width: float) -> None:
+        points = [c for i, v in enumerate(values) for c in at(i, v)]
+        Color(*theme.DARK_INK)
+        Line(points=points, width=width + 1.5)
+        Color(*colour)
+        Line(points=points, width=width)
+
+    def _turns(self, story: GameStory, box: tuple[float, float, float, float],
+               s: float) -> None:
+        turns = story.turns
+        pearl = story.game == "pearl"
+        series = [[0] + [t.scores[p] for t in turns] for p in range(len(story.names))]
+        y_max = TASKS if pearl else max((max(v) for v in series), default=1) or 1
+        at = self._frame(box, y_max, len(turns), s)
+        self.xs = [at(i + 1, 0)[0] for i in range(len(turns))]
+        self._ticks(at, [t.number for t in turns], s)
+        for number in story.run_outs:  # dashed, like a cut in the deck
+            i = next(k for k, t in enumerate(turns) if t.number == number) + 1
+            x = at(i, 0)[0]
+            Color(*theme.HIGHLIGHT)
+            Line(points=[x, box[1], x, box[3]], width=1, dash_length=6, dash_offset=4)
+            near_end = x > box[2] - 60 * s
+            self._text("deck out", (x + (-3 if near_end else 3) * s, box[3] - 10 * s),
+                       int(12 * s), align="right" if near_end else "left")
+        for p, values in enumerate(series):
+            self._series(_nudged(at, p, len(series), s), values, theme.player_colour(p),
+                         max(1.5, 2 * s))
+        best = story.best_turn
+        if best is not None:
+            i = turns.index(best) + 1
+            x, y = at(i, best.scores[best.player])
+            r = 8 * s
+            Color(*theme.ACCENT)
+            Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(1.5, 2 * s))
+            above = y + r + 8 * s < box[3] - 6 * s  # else below, clear of the caption
+            self._text("best", (x, y + r + 8 * s if above else y - r - 8 * s), int(13 * s))
+        if self.selected is not None:
+            self._pick(at, self.selected + 1, [v[self.selected + 1] for v in series], box)
+
+    def _sands(self, story: GameStory, upper: tuple[float, float, float, float],
+               lower: tuple[float, float, float, float], s: float) -> None:
+        calls = story.calls
+        series = [[0] + [c.scores[p] for c in calls] for p in (0, 1)]
+        y_max = max(16, *(max(v) for v in series))
+        at = self._frame(upper, y_max, len(calls), s)
+        goal = at(0, 16)[1]
+        Color(*theme.ACCENT[:3], 0.6)
+        Line(points=[upper[0], goal, upper[2], goal], width=1, dash_length=4, dash_offset=4)
+        self.xs = [at(i + 1, 0)[0] for i in range(len(calls))]
+        for p, values in enumerate(series):
+            self._series(_nudged(at, p, 2, s), values, theme.player_colour(p), max(1.5, 2 * s))
+        start = story.start_bag or {}
+        bag_max = max(start.values(), default=1) or 1
+        bag_at = self._frame(lower, bag_max, len(calls), s, "stones left in the bag")
+        self._ticks(bag_at, [c.number for c in calls], s)
+        ends: list[float] = []
+        for k, colour in enumerate(theme.STONES):
+            values = [start.get(colour, 0)] + [c.bag[colour] for c in calls]
+            nudged = _nudged(bag_at, k, len(theme.STONES), s)
+            self._series(nudged, values, theme.STONE_COLOURS[colour], max(1.2, 1.5 * s))
+            # each line named at its end (lines of equal counts get their names stacked)
+            x, y = nudged(len(calls), values[-1])
+            while any(abs(y - e) < 13 * s for e in ends):
+                y += 13 * s
+            ends.append(y)
+            self._text(f"{colour} {values[-1]}", (x + 6 * s, y), int(13 * s),
+                       align="left", colour=theme.STONE_COLOURS[colour])
+        if self.selected is not None:
+            self._pick(at, self.selected + 1, [v[self.selected + 1] for v in series],
+                       (upper[0], lower[1], upper[2], upper[3]))
+
+    def _ticks(self, at: Callable[[float, float], Point], numbers: Sequence[int],
+               s: float) -> None:
+        if not numbers:
+            return
+        every = max(1, len(numbers) // 8)
+        for i in range(0, len(numbers), every):
+            x, y = at(i + 1, 0)
+            self._text(str(numbers[i]), (x, y - 11 * s), int(12 * s))
+
+    def _pick(self, at: Callable[[float, float], Point], i: int, values: Sequence[float],
+              box: tuple[float, float, float, float]) -> None:
+        x = at(i, 0)[0]
+        Color(*theme.TEXT[:3], 0.7)
+        Line(points=[x, box[1], x, box[3]], width=1.2)
+        for p, v in enumerate(values):
+            px, py = at(i, v)
+            Color(*theme.player_colour(p))
+            Ellipse(pos=(px - 5, py - 5), size=(10, 10), segments=SEGMENTS)
+
+    def _text(self, text: str, at: Point, size: int, align: str = "centre",
+              colour: theme.RGBA = theme.MUTED) -> None:
+        tex = text_texture(text, size, colour, bold=colour != theme.MUTED)
+        x = {"left": at[0], "right": at[0] - tex.width}.get(align, at[0] - tex.width / 2)
+        Color(1, 1, 1, 1)
+        Rectangle(texture=tex, pos=(x, at[1] - tex.height / 2), size=tex.size)
+
+
+def _nudged(at: Callable[[float, float], Point], k: int, n: int,
+            s: float) -> Callable[[float, float], Point]:
+    """``at`` moved up or down a little for line ``k`` of ``n``, so equal lines all show."""
+    dy = (k - (n - 1) / 2) * 1.6 * s
+
+    def moved(i: float, v: float) -> Point:
+        x, y = at(i, v)
+        return x, y + dy
+
+    return moved
+
+
+def load_story(chart: StoryChart, source: Any) -> None:
+    """Fill ``chart`` on the app's worker: ``source`` is a past game (with ``story()``) or
+    the controller of the game being played (``companion.story.session_story``)."""
+    chart.show(None)
+    story = getattr(source, "story", None)
+    job = story if callable(story) else (lambda: session_story(source))
+    running_app().worker.submit(job, chart.show)
+
+
+def open_story(game: Any) -> Sheet:
+    """A past game's story in a pane over the app."""
+    s = scale()
+    box = BoxLayout(orientation="vertical", spacing=6 * s)
+    chart = StoryChart()
+    box.add_widget(chart)
+    close = Factory.BigButton(text="Close")
+    box.add_widget(close)
+    sheet = Sheet(f"Game #{game.id}: " + theme.GAME_TITLES.get(str(game.header.get("game")),
+                                                               "game"), box)
+    close.bind(on_release=lambda _b: sheet.dismiss())
+    load_story(chart, game)
+    return sheet.open()

@@ -1,0 +1,133 @@
+"""The story of stored games and every player's history (issue 15), checked against games
+computed by hand and played through the real sessions into a real game database."""
+
+import csv
+import json
+
+import pytest
+
+from companion.cli import main
+from companion.history import history, stories
+from companion.rules.game import Game
+from companion.rules.grid import Grid
+from companion.rules.sands import Bag
+from companion.rules.shift import Shift
+from companion.sands.advice import advise
+from companion.sands.table import load_table
+from companion.session.live import TableSession
+from companion.store import GameStore
+from companion.story import game_story, solved_best_calls
+
+from .games import SETUP, SMALL, hand_game, rows, sands_game, whole_game
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "games.sqlite"
+    with GameStore(path) as store:
+        ids = hand_game(store), sands_game(store)
+    return path, ids
+
+
+def test_N7_N8_N10_the_story_of_a_hand_computed_game(db):
+    path, (game_id, _) = db
+    with GameStore(path) as store:
+        story = game_story(store, game_id)
+    assert story.names == ("Ann", "Bob") and not story.ended
+    assert [(t.number, t.player, t.action, t.points, t.scores) for t in story.turns] == [
+        (1, 0, "r2<", 7, (7, 0)), (2, 1, "draw", 0, (7, 0)), (3, 0, "draw", 0, (7, 0))]
+    first = story.turns[0]
+    assert [[str(c) for c in r] for r in first.rounds] == [["R×3 r1c1-r3c1"],
+                                                            ["B×3 r2c1-r4c1"]]
+    assert first.cascade == 1 and story.best_turn is first and story.run_outs == ()
+
+
+def test_N9_a_turn_being_scored_is_in_the_story_with_its_points_so_far(tmp_path):
+    with GameStore(tmp_path / "g.sqlite") as store:
+        s = TableSession.new(store, Game("classic", 2), ["Ann", "Bob"])
+        s.on_reading(rows(Grid(SETUP)))
+        s.on_reading(rows(Shift.parse("r2<").apply(Grid(SETUP))))
+        s.tap("end_turn")  # R R R scored; its cards wait to be cleared
+        story = game_story(store, s.game_id)
+    assert [(t.number, t.player, t.action, t.points, t.scores) for t in story.turns] == [
+        (1, 0, "r2<", 3, (3, 0))]
+
+
+def test_D3_D4_the_story_of_a_hand_computed_sands_game(db, tmp_path):
+    path, (_, sands_id) = db
+    table = load_table(SMALL, cache_dir=tmp_path / "cache")
+    with GameStore(path) as store:
+        story = game_story(store, sands_id, solved_best_calls(tmp_path / "cache"))
+    assert [(c.player, c.call, c.drawn, c.success, c.points, c.scores) for c in story.calls] == [
+        (0, "red", "yellow", True, (1, 0), (1, 0)),
+        (0, "green", "lilac", False, (0, 0), (1, 0)),
+        (1, "lilac", "lilac", True, (0, 12), (1, 12))]
+    assert story.calls[-1].bag == {"red": 2, "yellow": 1, "green": 2, "lilac": 0}
+    bags = [SMALL, Bag(2, 1, 2, 2), Bag(2, 1, 2, 1)]
+    scores = [(0, 0), (1, 0), (0, 1)]
+    assert [c.best for c in story.calls] == [
+        advise(table, bag, s).best for bag, s in zip(bags, scores, strict=True)]
+
+
+def test_N11_N13_the_story_of_a_whole_game_follows_the_rules(tmp_path):
+    with GameStore(tmp_path / "g.sqlite") as store:
+        session, played = whole_game(store)
+        story = game_story(store, session.game_id)
+    assert [t.points for t in story.turns] == [r.points for r in played.reports]
+    assert [t.player for t in story.turns] == [r.player for r in played.reports]
+    assert [t.runs_out for t in story.turns] == [r.runs_out for r in played.reports]
+    assert len(story.run_outs) == played.state.runs_out == 2
+    assert story.ended and story.winners == tuple(
+        p for p, s in enumerate(played.state.scores) if s == max(played.state.scores))
+    assert story.turns[-1].scores == played.state.scores
+
+
+def test_P6_the_story_of_a_pearl_game_counts_tasks(tmp_path):
+    with GameStore(tmp_path / "g.sqlite") as store:
+        session, played = whole_game(store, "pearl", seed=3)
+        story = game_story(store, session.game_id)
+        players = history(stories(store))
+    assert [t.tasks for t in story.turns] == [r.tasks for r in played.reports]
+    done = [8 - len(t) for t in played.state.tasks]
+    assert [p.tasks for p in players] == done and [p.pearl_games for p in players] == [1, 1]
+    assert [p.wins for p in players] == [int(not t) for t in played.state.tasks]
+
+
+def test_history_of_hand_computed_games(db, tmp_path):
+    path, (game_id, sands_id) = db
+    with GameStore(path) as store:
+        ann, bob = history(stories(store, solved_best_calls(tmp_path / "cache")))
+    assert (ann.name, ann.games, ann.wins, ann.turns, ann.points) == ("Ann", 2, 0, 2, 7)
+    assert ann.points_per_turn == 3.5 and ann.longest_cascade == 1
+    assert ann.best_turn == {"points": 7, "game": game_id, "turn": 1}
+    assert (bob.turns, bob.points, bob.points_per_turn, bob.best_turn) == (1, 0, 0.0, None)
+    assert (ann.calls, bob.calls) == (2, 1)
+    assert ann.tasks_per_game is None and ann.games == 2
+
+
+def test_history_command_json_and_csv(db, tmp_path, capsys, monkeypatch):
+    path, (game_id, _) = db
+    monkeypatch.setenv("COMPANION_CACHE_DIR", str(tmp_path / "cache"))
+    out_csv = tmp_path / "history.csv"
+    assert main(["history", "--store", str(path), "--json", "--csv", str(out_csv)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    ann = got["players"][0]
+    assert (ann["name"], ann["points"], ann["points_per_turn"], ann["calls"]) == (
+        "Ann", 7, 3.5, 2)
+    table = list(csv.DictReader(out_csv.open()))
+    assert [r["name"] for r in table] == ["Ann", "Bob"]
+    assert table[0]["best_turn"] == "7" and table[0]["best_turn_game"] == str(game_id)
+    assert main(["history", "--store", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Ann: 2 games, 0 won; 3.5 points a turn; best turn +7")
+
+
+def test_history_of_an_empty_or_missing_database_is_one_line(tmp_path, capsys):
+    missing = tmp_path / "none.sqlite"
+    assert main(["history", "--store", str(missing), "--csv", str(tmp_path / "h.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no games played yet" in err
+    assert not missing.exists() and not (tmp_path / "h.csv").exists()
+    GameStore(tmp_path / "empty.sqlite").close()
+    assert main(["history", "--store", str(tmp_path / "empty.sqlite"), "--json"]) == 2
+    assert "holds no games yet" in capsys.readouterr().err
