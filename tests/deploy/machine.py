@@ -16,9 +16,12 @@ class Machine:
         self.env: dict[str, str] = {}
         self.model_file = root / "model"
         self.unit_file = root / "nizam-companion.service"
+        self.groups = {"pi", "video", "render", "input"}
+        self.known_groups = {"pi", "video", "render", "input", "audio"}
 
     def host(self) -> doctor.Host:
-        return doctor.Host(self.sys, self.dev, dict(self.env), self.model_file, self.unit_file)
+        return doctor.Host(self.sys, self.dev, dict(self.env), self.model_file, self.unit_file,
+                           frozenset(self.groups), frozenset(self.known_groups))
 
     def write(self, path: str, text: str) -> Path:
         target = self.root / path
