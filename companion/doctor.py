@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import threading
@@ -35,10 +34,9 @@ from calibration.lens import LensError, LensModel
 from calibration.palette import VERSION as PALETTE_VERSION
 from calibration.palette import Palette, PaletteError
 from calibration.store import saved_camera_lock
-from companion import paths
+from companion import paths, touch
 from companion.store import GameStore, StoreError
 from vision.sources import SourceError, usb_cameras
-from vision.sources.usb import node_number
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "nizam-companion.service"
@@ -596,35 +594,9 @@ def connected_screens(host: Host) -> list[str]:
     return screens
 
 
-ABS_X, ABS_MT_POSITION_X, BTN_TOUCH, INPUT_PROP_DIRECT = 0x00, 0x35, 0x14A, 0x01
-
-
 def touchscreens(host: Host) -> Iterator[tuple[Path, str]]:
-    """Event devices that are touchscreens: direct input with absolute position and touch."""
-    for event in sorted(host.sys.glob("class/input/event*"), key=node_number):
-        device = event / "device"
-        caps = device / "capabilities"
-        abs_bits, key_bits = bitmask(_read(caps / "abs")), bitmask(_read(caps / "key"))
-        if (
-            INPUT_PROP_DIRECT in bitmask(_read(device / "properties"))
-            and BTN_TOUCH in key_bits
-            and (ABS_MT_POSITION_X in abs_bits or ABS_X in abs_bits)
-        ):
-            yield host.dev / "input" / event.name, _read(device / "name")
-
-
-def bitmask(text: str) -> set[int]:
-    """The bits set in a sysfs capability mask: hex words of a C long, most significant first.
-
-    >>> sorted(bitmask("1 3"))  # on a 64-bit machine
-    [0, 1, 64]
-    """
-    width = 8 * struct.calcsize("l")
-    bits: set[int] = set()
-    for i, word in enumerate(reversed(text.split())):
-        value = int(word, 16)
-        bits.update(i * width + b for b in range(width) if value >> b & 1)
-    return bits
+    """Event devices that are touchscreens (the ones the kiosk reads: ``companion.touch``)."""
+    return touch.touchscreens(host.sys, host.dev)
 
 
 def check_touch(host: Host) -> Finding:

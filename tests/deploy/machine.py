@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from companion import doctor
+from companion import doctor, touch
 
 
 class Machine:
@@ -46,8 +46,8 @@ class Machine:
         self.write(f"dev/input/{event}", "")
 
     def touchscreen(self, event: str = "event4", name: str = "generic ft5x06 (79)") -> None:
-        self.input_device(event, name, mask(doctor.INPUT_PROP_DIRECT),
-                          mask(doctor.ABS_X, doctor.ABS_MT_POSITION_X), mask(doctor.BTN_TOUCH))
+        self.input_device(event, name, mask(touch.INPUT_PROP_DIRECT),
+                          mask(touch.ABS_X, touch.ABS_MT_POSITION_X), mask(touch.BTN_TOUCH))
 
     def video(self, node: str, name: str, index: int = 0) -> Path:
         self.write(f"sys/class/video4linux/{node}/name", name + "\n")

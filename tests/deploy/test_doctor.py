@@ -17,7 +17,7 @@ from calibration.camera import CameraLock
 from calibration.lens import LensModel
 from calibration.palette import default_palette
 from calibration.store import camera_lock_path
-from companion import doctor
+from companion import doctor, touch
 from companion.cli import doctor_cmd, main
 from companion.store import GameStore
 from tests import picamera2_stand_in as stand_in
@@ -255,8 +255,8 @@ def test_unreadable_touchscreen_fails_naming_the_input_group(machine, monkeypatc
 
 def test_bitmask_reads_words_most_significant_first():
     bits = {0, 0x35, 0x14A, 0x2F}
-    assert doctor.bitmask(mask(*bits)) == bits
-    assert doctor.bitmask("") == set()
+    assert touch.bitmask(mask(*bits)) == bits
+    assert touch.bitmask("") == set()
 
 
 # -- cameras ----------------------------------------------------------------------------------
@@ -493,7 +493,7 @@ def test_bad_seconds_is_refused(capsys):
 
 
 def test_docstring_examples():
-    for module in (doctor, companion.paths):
+    for module in (doctor, companion.paths, touch):
         assert doctest.testmod(module).failed == 0
 
 
