@@ -41,6 +41,8 @@ from vision.sources import SourceError, usb_cameras
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "nizam-companion.service"
 """The systemd unit ``deploy/install.sh`` installs (the same name is written there)."""
+AUTOSTART = "nizam-companion.desktop"
+"""The desktop's autostart entry ``deploy/install.sh --keep-desktop`` installs instead."""
 
 MIN_FPS = 10.0  # DESIGN.md: the Pi keeps up with 10+ reads a second
 MIN_SIZE = (1280, 720)  # the frame size vision's budgets are set for
@@ -77,6 +79,7 @@ class Host:
     """The groups this user is in."""
     known_groups: frozenset[str] = field(default_factory=lambda: _known_groups())
     """The groups this machine has."""
+    autostart_file: Path = field(default_factory=lambda: _config_home() / "autostart" / AUTOSTART)
 
     @property
     def model(self) -> str:
@@ -89,6 +92,10 @@ class Host:
     @property
     def on_pi(self) -> bool:
         return "Raspberry Pi" in self.model
+
+
+def _config_home() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
 
 
 def _my_groups() -> frozenset[str]:
@@ -305,6 +312,9 @@ def _owner(path: Path) -> str:
 
 
 def check_service(host: Host) -> Finding:
+    if host.autostart_file.exists():
+        return Finding("service", OK, "the companion starts full screen with the desktop "
+                       f"({host.autostart_file}; installed with --keep-desktop)")
     if not host.unit_file.exists():
         if host.on_pi:
             return Finding("service", WARN, f"{SERVICE} is not installed: the companion will "

@@ -21,7 +21,8 @@ class Machine:
 
     def host(self) -> doctor.Host:
         return doctor.Host(self.sys, self.dev, dict(self.env), self.model_file, self.unit_file,
-                           frozenset(self.groups), frozenset(self.known_groups))
+                           frozenset(self.groups), frozenset(self.known_groups),
+                           self.root / "autostart" / doctor.AUTOSTART)
 
     def write(self, path: str, text: str) -> Path:
         target = self.root / path

@@ -172,6 +172,13 @@ def test_service_not_installed_warns_only_on_a_pi(machine):
     assert found.status == doctor.WARN and "deploy/install.sh" in found.fix
 
 
+def test_desktop_autostart_of_keep_desktop_is_how_it_starts(machine):
+    machine.pi()
+    machine.write(f"autostart/{doctor.AUTOSTART}", "[Desktop Entry]\n")
+    found = doctor.check_service(machine.host())
+    assert found.status == doctor.OK and "starts full screen with the desktop" in found.detail
+
+
 # -- display and touch -----------------------------------------------------------------------
 
 
