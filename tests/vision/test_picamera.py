@@ -6,11 +6,14 @@ the camera closed after a start that fails. (Hardware set-up: no rule IDs of RUL
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 import pytest
 
 from calibration.camera import CameraLock
 from tests import picamera2_stand_in as stand_in
-from vision.sources import SourceError
+from vision.sources import SourceError, mounting
 from vision.sources.mounting import mount_height_m
 from vision.sources.picamera import READ_FPS, PiCamera, SensorMode, camera_info, full_field_mode
 
@@ -170,3 +173,36 @@ def test_a_start_that_fails_leaves_the_camera_closed(module_3, trouble):
 
 def test_libcamera_is_asked_which_cameras_there_are(module_3):
     assert [c["Model"] for c in camera_info()] == ["imx708"]
+
+
+def test_readme_mounting_table_is_the_real_field_of_view():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rows = {}
+    for line in readme.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("Camera Module 3"):
+            rows[cells[0]] = cells[1:]
+    assert set(rows) == {c.name for c in mounting.CAMERAS}
+    for camera in mounting.CAMERAS:
+        height = round(mounting.height_cm(camera.view))
+        long, short = (round(x) for x in mounting.seen_cm(camera.view, height))
+        bare = round(mounting.height_cm(camera.view, margin=0.0))
+        assert rows[camera.name] == [f"{height} cm", f"{long}×{short} cm", f"{bare} cm"]
+    # The cropped 1536x864 mode would need half as high again: why the full field matters.
+    crop = SensorMode.from_picamera2(stand_in.IMX708_MODES[0])
+    scale = crop.crop[2] / 4608
+    narrow = tuple(2 * math.degrees(math.atan(scale * math.tan(math.radians(a / 2))))
+                   for a in mounting.MODULE_3.view)
+    assert [round(a) for a in narrow] == [47, 28]
+    assert mounting.height_cm(narrow) > 1.4 * mounting.height_cm(mounting.MODULE_3.view)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import calibration.camera
+    import vision.sources.picamera
+    import vision.sources.usb
+
+    for module in (mounting, vision.sources.picamera, vision.sources.usb, calibration.camera):
+        assert doctest.testmod(module).failed == 0, module.__name__
