@@ -171,6 +171,7 @@ class Picamera2Like:
         self.mode: dict[str, Any] | None = None
         self.set: dict[str, Any] = {}
         self.history: list[dict[str, Any]] = []
+        self.stop_held = False
         self.lens = 1.0
         self.clock_ns = 1_000_000_000
         self.frame_ns = 33_333_000
@@ -230,14 +231,25 @@ class Picamera2Like:
         self.started = True
 
     def stop(self) -> None:
+        # picamera2 stops through a job queued behind the pending ones: one that never
+        # completes (a stalled camera) would hold the stop for ever unless flushed first.
+        with self._lock:
+            if any(not f.done() for f in self._waiting):
+                self.stop_held = True
+                raise RuntimeError("stop would wait for ever behind a job that never completes")
         self.started = False
+
+    def cancel_all_and_flush(self) -> None:
         with self._lock:
             for future in self._waiting:
                 future.cancel()
             self._waiting.clear()
 
     def close(self) -> None:
-        self.stop()
+        try:
+            self.stop()
+        except RuntimeError:
+            return  # the real one hangs here: the camera stays held
         if not self.closed:
             self.closed = True
             self.device.held = False

@@ -300,7 +300,11 @@ def _quietly(step: Any) -> None:
 
 
 def _close(cam: Any) -> None:
-    """Stop and close, each step on its own: a camera that fails to stop is still closed."""
+    """Stop and close, each step on its own: a camera that fails to stop is still closed.
+
+    Pending jobs are cancelled first: picamera2 runs ``stop`` as a job behind them, so after
+    a frame that never came (a pulled ribbon) it would wait for ever."""
     if cam is not None:
+        _quietly(getattr(cam, "cancel_all_and_flush", lambda: None))
         _quietly(cam.stop)
         _quietly(cam.close)
