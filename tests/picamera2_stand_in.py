@@ -54,6 +54,8 @@ _COMMON = {
     "AnalogueGain": (1.0, 16.0, None), "ColourGains": (0.0, 32.0, None),
     "FrameDurationLimits": (8333, 220417486, None), "ScalerCrop": ((0, 0, 64, 64), None, None),
 }
+NEWER_LIBCAMERA = {"ExposureTimeMode": (0, 1, 0), "AnalogueGainMode": (0, 1, 0)}
+"""libcamera 0.5 and later: fixed exposure and gain need these set to manual."""
 IMX708_CONTROLS = {**_COMMON, "ExposureTime": (9, 220417486, None), "AfMode": (0, 2, 0),
                    "AfTrigger": (0, 1, 0), "LensPosition": (0.0, 15.0, 1.0)}
 IMX219_CONTROLS = {**_COMMON, "ExposureTime": (75, 11766829, None)}
@@ -286,7 +288,8 @@ class Picamera2Like:
 
     def metadata(self) -> dict[str, Any]:
         device = self.device
-        exposure_on = self.set.get("AeEnable", True)
+        exposure_on = (self.set.get("AeEnable", True)
+                       and self.set.get("ExposureTimeMode", 0) == 0)
         white_on = self.set.get("AwbEnable", True)
         longest = self.frame_ns // 1000
         if exposure_on:  # the product exposure x gain settles at 40 ms.gain / light

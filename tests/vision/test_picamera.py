@@ -122,6 +122,20 @@ def test_calibration_freezes_exposure_white_balance_and_focus(module_3, tmp_path
     again.close()
 
 
+def test_newer_libcamera_gets_exposure_and_gain_modes_set_too(monkeypatch):
+    device = stand_in.camera_module_3()
+    device.controls.update(stand_in.NEWER_LIBCAMERA)
+    world = stand_in.install(monkeypatch, device)
+    camera, cam = opened(world)
+    assert "ExposureTimeMode" not in cam.set  # nothing fixed before calibration
+    lock = camera.lock()
+    assert (cam.set["ExposureTimeMode"], cam.set["AnalogueGainMode"]) == (1, 1)
+    assert cam.metadata()["ExposureTime"] == lock.exposure_time
+    camera.unlock()
+    assert (cam.set["ExposureTimeMode"], cam.set["AnalogueGainMode"]) == (0, 0)
+    camera.close()
+
+
 def test_a_locked_long_exposure_lowers_the_frame_rate_instead_of_being_cut(module_3):
     lock = CameraLock(100_000, 4.0, (1.8, 1.5), 1.6)
     camera, cam = opened(module_3, lock=lock)

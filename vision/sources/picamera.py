@@ -50,6 +50,8 @@ AF_WAIT = 5.0
 """Seconds one autofocus cycle may take (a full sweep of the lens takes about one)."""
 DEFAULT_MOUNT_M = 0.5
 """Focus distance for an autofocus camera the mounting table does not list."""
+AUTO, MANUAL = 0, 1
+"""libcamera's ExposureTimeModeEnum and AnalogueGainModeEnum."""
 
 
 def _picamera2() -> Any:
@@ -232,6 +234,9 @@ class PiCamera(LiveSource):
         longest = period
         if lock is not None:
             controls.update(lock.controls())
+            # libcamera 0.5 and later: fixed values need these modes set to manual (older
+            # ones know only AeEnable); whichever the camera lists is sent.
+            controls.update(ExposureTimeMode=MANUAL, AnalogueGainMode=MANUAL)
             # A frame cannot be shorter than its exposure: a locked long exposure (a dim
             # room) lowers the frame rate rather than being cut short.
             longest = max(period, lock.exposure_time)
@@ -260,8 +265,7 @@ class PiCamera(LiveSource):
         if self._cam is None:
             raise SourceError(f"{self.name}: not open")
         cam = self._cam
-        self.lock_settings = None
-        cam.set_controls({"AeEnable": True, "AwbEnable": True})
+        self.unlock()
         lens = None
         if self.autofocus:
             focused = cam.autofocus_cycle(wait=False).get_result(timeout=AF_WAIT)
@@ -291,7 +295,9 @@ class PiCamera(LiveSource):
         """Let the camera adjust exposure and white balance again (focus stays fixed)."""
         self.lock_settings = None
         if self._cam is not None:
-            self._cam.set_controls({"AeEnable": True, "AwbEnable": True})
+            auto = {"AeEnable": True, "AwbEnable": True, "ExposureTimeMode": AUTO,
+                    "AnalogueGainMode": AUTO}
+            self._cam.set_controls({k: v for k, v in auto.items() if k in self._controls})
 
 
 def _quietly(step: Any) -> None:
