@@ -268,7 +268,10 @@ class PiCamera(LiveSource):
         self.unlock()
         lens = None
         if self.autofocus:
-            focused = cam.autofocus_cycle(wait=False).get_result(timeout=AF_WAIT)
+            try:
+                focused = cam.autofocus_cycle(wait=False).get_result(timeout=AF_WAIT)
+            except Exception:  # no answer in time: judged like a failed cycle
+                focused = False
             lens = self._metadata().get("LensPosition") if focused else None
             if lens is None:  # no focus found (a bare table): keep the mount height's
                 lens = 1.0 / self.focus_distance()
