@@ -78,6 +78,8 @@ class Device:
     """Light colour: auto white balance lowers the red gain and raises the blue as it grows."""
     scene: np.ndarray | None = None
     """What the camera looks at (BGR, scaled to the picture); None: a grey table."""
+    focus_found: bool = True
+    """False: autofocus finds nothing to focus on (a bare, plain table)."""
     stalled: bool = False
     fail_start: bool = False
     held: bool = False
@@ -325,8 +327,11 @@ class Picamera2Like:
         if not self.device.autofocus:
             raise RuntimeError("Control AfMode is not advertised by libcamera")
         self.set_controls({"AfMode": AF_AUTO, "AfTrigger": 0})
-        self.lens = round(1.0 / self.device.distance_m, 3)
-        job = _done(True)
+        if self.device.focus_found:
+            self.lens = round(1.0 / self.device.distance_m, 3)
+        else:
+            self.lens = 0.0  # the sweep ends at infinity
+        job = _done(self.device.focus_found)
         return job if wait is False else job.get_result()
 
 

@@ -122,6 +122,15 @@ def test_calibration_freezes_exposure_white_balance_and_focus(module_3, tmp_path
     again.close()
 
 
+def test_autofocus_that_finds_nothing_keeps_the_mount_height(module_3):
+    module_3.devices[0].focus_found = False
+    camera, cam = opened(module_3)
+    lock = camera.lock()
+    assert lock.lens_position == pytest.approx(1 / 0.6)
+    assert cam.set["LensPosition"] == pytest.approx(1 / 0.6) and cam.lens == pytest.approx(1 / 0.6)
+    camera.close()
+
+
 def test_newer_libcamera_gets_exposure_and_gain_modes_set_too(monkeypatch):
     device = stand_in.camera_module_3()
     device.controls.update(stand_in.NEWER_LIBCAMERA)
