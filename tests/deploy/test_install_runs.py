@@ -65,6 +65,8 @@ def test_keep_desktop_never_takes_the_screen_at_boot(tmp_path):
     entry = pi.autostart.read_text()
     assert f"Exec={pi.checkout}/.venv/bin/companion --fullscreen" in entry
     assert "the desktop keeps the screen at boot" in run.out
+    again = pi.install("--keep-desktop")
+    assert again.code == 0 and again.changes == []
 
 
 def test_keep_desktop_after_a_kiosk_install_disables_the_service_and_back(tmp_path):
