@@ -410,7 +410,7 @@ def check_pi_camera(num: int, model: str, seconds: float, timeout: float = 10.0)
         return Finding("camera", FAIL, f"{label}: starts but gives no frames", BUSY)
     mode = camera.mode
     assert mode is not None  # set by a start that gave frames
-    label += f", sensor mode {mode.describe(camera.pixel_array)}"
+    label = f"Pi camera {num} ({model}, sensor mode {mode.describe(camera.pixel_array)})"
     found = judge_rate(label, outcome)
     whole = camera.pixel_array is None or mode.area >= camera.pixel_array[0] * camera.pixel_array[1]
     locked = ("exposure, white balance and focus as saved at calibration"

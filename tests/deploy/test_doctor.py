@@ -294,8 +294,8 @@ def test_pi_camera_is_asked_of_libcamera_with_its_mode_crop_and_rate(home, machi
     [found] = doctor.check_cameras(machine.host())
     assert found.status == doctor.OK
     assert found.detail.startswith(
-        "Pi camera 0 (imx708), sensor mode 2304x1296, crop (0, 0)/4608x2592: the whole "
-        "sensor: 1280x720 at 15.0 frames/s; exposure and white balance not fixed yet")
+        "Pi camera 0 (imx708, sensor mode 2304x1296, crop (0, 0)/4608x2592: the whole "
+        "sensor): 1280x720 at 15.0 frames/s; exposure and white balance not fixed yet")
     assert world.open_cameras() == []
     CameraLock(20000, 2.0, (1.9, 1.6), 1.6).save(camera_lock_path())
     [found] = doctor.check_cameras(machine.host())
