@@ -18,10 +18,17 @@ from typing import Any
 import numpy as np
 
 from calibration._files import write_atomic
+from calibration.camera import CameraLock
 from calibration.lens import LensModel
 from calibration.palette import Palette, PaletteError, default_palette, learn_palette
 from calibration.spot import StoneSpot, spot_path, stone_palette_path
-from calibration.store import palette_path, saved_lens, saved_palette
+from calibration.store import (
+    camera_lock_path,
+    palette_path,
+    saved_camera_lock,
+    saved_lens,
+    saved_palette,
+)
 from companion import paths
 from companion.demo import RECORDINGS
 from companion.playback import palette_from_calibration, recording_game
@@ -36,7 +43,8 @@ from companion.story import PastGame, game_story, solved_best_calls
 from companion.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from vision.cells import layout_patches
 from vision.reader import read_grid
-from vision.sources import FrameSource, OpenCVCamera, SourceError
+from vision.sources import FrameSource, OpenCVCamera, SourceError, usb_cameras
+from vision.sources.usb import node_number
 
 DEMO_PACE = 0.2
 """Seconds a demo frame stays up: the recordings are 5 frames a second."""
@@ -46,28 +54,31 @@ NO_CAMERA = ("No camera found: connect the Pi camera or a USB camera and start t
 
 
 def find_camera() -> FrameSource | None:
-    """The Pi camera when picamera2 sees one, else the first USB camera that opens."""
+    """The Pi camera when libcamera sees one (with the exposure, white balance and focus
+    saved at calibration), else the first USB camera that opens (``usb_cameras``: the doctor
+    looks for them the same way)."""
     if importlib.util.find_spec("picamera2") is not None:
         from vision.sources.picamera import PiCamera
 
-        camera: FrameSource = PiCamera()
-        try:
-            camera.open()
-            camera.close()
-            return PiCamera()
-        except (SourceError, OSError):
-            pass
-    for index in range(2):
-        if not Path(f"/dev/video{index}").exists():
-            continue
-        camera = OpenCVCamera(index)
-        try:
-            camera.open()
-            camera.close()
+        def pi_camera() -> FrameSource:
+            return PiCamera(lock=saved_camera_lock())
+
+        if _opens(pi_camera()):
+            return pi_camera()
+    for node, _name in usb_cameras():
+        index = node_number(node)
+        if _opens(OpenCVCamera(index)):
             return OpenCVCamera(index)
-        except (SourceError, OSError):
-            continue
     return None
+
+
+def _opens(camera: FrameSource) -> bool:
+    try:
+        camera.open()
+    except (SourceError, OSError):
+        return False
+    camera.close()
+    return True
 
 
 def demo_watcher(mode: str = "nizam", pace: float = DEMO_PACE) -> TableWatcher:
@@ -122,6 +133,8 @@ class Companion:
     sands_table: Callable[[Any], Callable[[], Any]] | None = None
     """Given a full bag, what gives a Sands game its solved table (default: the session's
     own loader, which solves or reads the cache on a thread)."""
+    camera_lock: CameraLock | None = None
+    """The camera settings the calibration picture was taken under (saved with the palette)."""
 
     def start_game(self, header: dict[str, Any]) -> Any:
         if header.get("game") == "sands":
@@ -185,6 +198,12 @@ class Companion:
             raise ValueError("the grid is not in view any more: lay it out and read again")
         palette = learn_palette([(patches, "".join(cells))])
         palette.save(palette_path())
+        # The camera settings the colours were seen under go with them; settings from an
+        # older calibration would no longer match the new palette.
+        if self.camera_lock is not None:
+            self.camera_lock.save(camera_lock_path())
+        else:
+            camera_lock_path().unlink(missing_ok=True)
         self.palette, self.palette_problem = palette, ""
         return f"Colours saved to {palette_path()}"
 
@@ -201,6 +220,9 @@ class Companion:
                 raise ValueError(NO_CAMERA)
             return np.asarray(image)
         with source:
+            # Exposure, white balance and focus settle on the laid-out cards and are frozen
+            # for the picture the palette is learned from (and saved with it).
+            self.camera_lock = source.lock()
             for frame in source:
                 return frame.image
         raise ValueError("the camera gave no picture")

@@ -14,12 +14,12 @@ a check that breaks becomes a ``fail`` naming what broke.
 
 from __future__ import annotations
 
+import grp
 import importlib.util
 import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import threading
@@ -33,20 +33,22 @@ from typing import Any
 from calibration.lens import LensError, LensModel
 from calibration.palette import VERSION as PALETTE_VERSION
 from calibration.palette import Palette, PaletteError
-from companion import paths
+from calibration.store import saved_camera_lock
+from companion import paths, touch
 from companion.store import GameStore, StoreError
+from vision.sources import SourceError, usb_cameras
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "nizam-companion.service"
 """The systemd unit ``deploy/install.sh`` installs (the same name is written there)."""
+AUTOSTART = "nizam-companion.desktop"
+"""The desktop's autostart entry ``deploy/install.sh --keep-desktop`` installs instead."""
 
 MIN_FPS = 10.0  # DESIGN.md: the Pi keeps up with 10+ reads a second
 MIN_SIZE = (1280, 720)  # the frame size vision's budgets are set for
 LOW_DISK, FULL_DISK = 1 << 30, 200 << 20  # warn below 1 GB free, fail below 200 MB
 MAX_LENS_RMS = 1.0  # pixels; a good chessboard calibration is well under this
 SENSOR = re.compile(r"^(imx|ov|ar|gc|os)\d", re.IGNORECASE)  # CSI sensor sub-device names
-# V4L2 nodes of the Pi's own camera pipeline, ISP and codecs: not cameras OpenCV can open.
-PIPELINE = ("unicam", "rp1-cfe", "pispbe", "bcm2835-", "rpivid", "rpi-hevc")
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,11 @@ class Host:
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     model_file: Path = Path("/proc/device-tree/model")
     unit_file: Path = Path("/etc/systemd/system") / SERVICE
+    groups: frozenset[str] = field(default_factory=lambda: _my_groups())
+    """The groups this user is in."""
+    known_groups: frozenset[str] = field(default_factory=lambda: _known_groups())
+    """The groups this machine has."""
+    autostart_file: Path = field(default_factory=lambda: _config_home() / "autostart" / AUTOSTART)
 
     @property
     def model(self) -> str:
@@ -85,6 +92,24 @@ class Host:
     @property
     def on_pi(self) -> bool:
         return "Raspberry Pi" in self.model
+
+
+def _config_home() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+
+
+def _my_groups() -> frozenset[str]:
+    names = set()
+    for gid in {os.getegid(), *os.getgroups()}:
+        try:
+            names.add(grp.getgrgid(gid).gr_name)
+        except KeyError:
+            continue
+    return frozenset(names)
+
+
+def _known_groups() -> frozenset[str]:
+    return frozenset(g.gr_name for g in grp.getgrall())
 
 
 @dataclass(frozen=True)
@@ -134,6 +159,7 @@ def diagnose(
         ("files", lambda: [check_files()]),
         ("camera", lambda: check_cameras(host, seconds) if camera else []),
         ("display", lambda: [check_display(host)]),
+        ("gpu", lambda: [check_gpu(host)]),
         ("touch", lambda: [check_touch(host)]),
         ("palette", lambda: [check_palette(paths.palette_path())]),
         ("lens", lambda: [check_lens(paths.lens_path())]),
@@ -286,6 +312,9 @@ def _owner(path: Path) -> str:
 
 
 def check_service(host: Host) -> Finding:
+    if host.autostart_file.exists():
+        return Finding("service", OK, "the companion starts full screen with the desktop "
+                       f"({host.autostart_file}; installed with --keep-desktop)")
     if not host.unit_file.exists():
         if host.on_pi:
             return Finding("service", WARN, f"{SERVICE} is not installed: the companion will "
@@ -310,7 +339,7 @@ def check_service(host: Host) -> Finding:
 
 
 def check_cameras(host: Host, seconds: float = 1.0) -> list[Finding]:
-    """The Pi camera (through picamera2) and every other camera OpenCV can open."""
+    """The Pi cameras libcamera sees (through picamera2) and every USB camera."""
     found = []
     sensors = pi_sensors(host)
     picamera2 = installed("picamera2")
@@ -319,9 +348,8 @@ def check_cameras(host: Host, seconds: float = 1.0) -> list[Finding]:
                              "picamera2 is not importable here",
                              "sudo apt install python3-picamera2, then run deploy/install.sh "
                              "again (the venv must see apt's packages)"))
-    elif sensors:
-        found.append(Finding("camera", OK, f"Pi camera {', '.join(sensors)} (picamera2 "
-                             "installed); the app uses it first"))
+    elif picamera2:
+        found.extend(check_pi_cameras(sensors, seconds))
     for node, name in v4l2_cameras(host):
         found.append(check_opencv_camera(node, name, seconds))
     if not found:
@@ -332,6 +360,109 @@ def check_cameras(host: Host, seconds: float = 1.0) -> list[Finding]:
                              f"/dev/video* capture device; picamera2 "
                              f"{'installed' if picamera2 else 'not installed'})", where))
     return found
+
+
+BUSY = ("is it in use? stop the running companion first "
+        f"(sudo systemctl stop {SERVICE}), or unplug and replug the camera")
+
+
+def check_pi_cameras(sensors: list[str], seconds: float,
+                     timeout: float = 10.0) -> list[Finding]:
+    """Each camera libcamera lists, opened as the app opens it: its sensor mode and crop,
+    and its frame rate measured on the sensor's own clock."""
+    from vision.sources.picamera import camera_info
+
+    try:
+        cameras = camera_info()
+    except SourceError as err:
+        return [Finding("camera", FAIL, str(err), "sudo apt install python3-picamera2")]
+    if not cameras:
+        if not sensors:
+            return []
+        return [Finding("camera", FAIL, f"the kernel sees Pi camera {', '.join(sensors)} but "
+                        "libcamera lists no camera", "another program may hold it (stop it, "
+                        f"e.g. sudo systemctl stop {SERVICE}); else reboot; "
+                        "`rpicam-hello --list-cameras` must list it")]
+    return [check_pi_camera(num, str(info.get("Model", "?")), seconds, timeout)
+            for num, info in enumerate(cameras)]
+
+
+def check_pi_camera(num: int, model: str, seconds: float, timeout: float = 10.0) -> Finding:
+    from vision.sources.picamera import PiCamera
+
+    camera = PiCamera(camera_num=num, lock=saved_camera_lock(), retries=0)
+
+    def probe() -> Rate | None:
+        camera.open()
+        try:
+            return measure_stamped(camera.read, seconds)
+        finally:
+            camera.close()
+
+    outcome = _within(seconds + timeout, probe)
+    label = f"Pi camera {num} ({model})"
+    if outcome is None:
+        return Finding("camera", FAIL, f"{label}: no answer within {seconds + timeout:.0f} s",
+                       BUSY)
+    if isinstance(outcome, Exception):
+        return Finding("camera", FAIL, f"{label}: {outcome}", BUSY)
+    if outcome is _NOTHING:
+        return Finding("camera", FAIL, f"{label}: starts but gives no frames", BUSY)
+    mode = camera.mode
+    assert mode is not None  # set by a start that gave frames
+    label = f"Pi camera {num} ({model}, sensor mode {mode.describe(camera.pixel_array)})"
+    found = judge_rate(label, outcome)
+    whole = camera.pixel_array is None or mode.area >= camera.pixel_array[0] * camera.pixel_array[1]
+    locked = ("exposure, white balance and focus as saved at calibration"
+              if camera.lock_settings else "exposure and white balance not fixed yet (calibrate "
+              "the colours: they are then frozen and saved)")
+    found = Finding(found.check, found.status, f"{found.detail}; {locked}", found.fix)
+    if not whole and found.status == OK:
+        return Finding("camera", WARN, found.detail, "this camera has no mode that reads its "
+                       "whole sensor fast enough: mount it higher (see the README)")
+    return found
+
+
+_NOTHING = object()
+
+
+def _within(limit: float, work: Callable[[], Any]) -> Any:
+    """``work()``'s result (``_NOTHING`` for None), the exception it raised, or None when it
+    did not finish within ``limit`` seconds (a hung driver must not hang the doctor)."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            result = work()
+            outcome.append(_NOTHING if result is None else result)
+        except Exception as err:  # driver trouble: told, not raised
+            outcome.append(err)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(limit)
+    return outcome[0] if outcome else None
+
+
+def measure_stamped(read: Callable[[], tuple[Any, float] | None], seconds: float = 1.0,
+                    clock: Callable[[], float] = time.monotonic) -> Rate | None:
+    """Frames per second of ``read`` (an image and its time on the camera's own clock),
+    counted after the first frame until ``seconds`` of camera time have passed: a busy
+    machine that reads late does not make a steady camera look slow."""
+    first = read()
+    if first is None:
+        return None
+    height, width = first[0].shape[:2]
+    start = last = first[1]
+    frames = 0
+    deadline = clock() + 2 * seconds + 1
+    while last - start < seconds and clock() < deadline:
+        got = read()
+        if got is None:
+            break
+        frames += 1
+        last = got[1]
+    return Rate(int(width), int(height), frames, last - start)
 
 
 def installed(module: str) -> bool:
@@ -351,19 +482,8 @@ def pi_sensors(host: Host) -> list[str]:
 
 
 def v4l2_cameras(host: Host) -> list[tuple[Path, str]]:
-    """Capture devices that are cameras, not metadata nodes nor the Pi's own pipeline."""
-    cameras = []
-    for node in sorted(host.sys.glob("class/video4linux/video*"), key=_node_number):
-        name = _read(node / "name")
-        if _read(node / "index") not in ("", "0") or name.lower().startswith(PIPELINE):
-            continue
-        cameras.append((host.dev / node.name, name))
-    return cameras
-
-
-def _node_number(path: Path) -> int:
-    digits = re.sub(r"\D", "", path.name)
-    return int(digits) if digits else -1
+    """Capture devices that are cameras, found as the app finds them (``usb_cameras``)."""
+    return usb_cameras(host.sys, host.dev)
 
 
 def check_opencv_camera(node: Path, name: str, seconds: float, timeout: float = 4.0) -> Finding:
@@ -372,39 +492,31 @@ def check_opencv_camera(node: Path, name: str, seconds: float, timeout: float = 
         return Finding("camera", FAIL, f"{label}: no permission to open it",
                        "add this user to the video group: sudo usermod -aG video \"$USER\", "
                        "then log out and in")
-    outcome: dict[str, Any] = {}
-
-    def probe() -> None:
+    def probe() -> Rate | None:
         import cv2
 
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # we explain, not it
+        cap = cv2.VideoCapture(str(node), cv2.CAP_V4L2)
         try:
-            cap = cv2.VideoCapture(str(node), cv2.CAP_V4L2)
-            try:
-                if cap.isOpened():
-                    cap.set(cv2.CAP_PROP_FRAME_WIDTH, MIN_SIZE[0])
-                    cap.set(cv2.CAP_PROP_FRAME_HEIGHT, MIN_SIZE[1])
-                    outcome["rate"] = measure(lambda: _frame(cap.read()), seconds)
-            finally:
-                cap.release()
-        except Exception as err:  # cv2.error and driver trouble: told, not raised
-            outcome["error"] = f"{type(err).__name__}: {err}"
+            if not cap.isOpened():
+                raise SourceError("cannot be opened as a camera")
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, MIN_SIZE[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, MIN_SIZE[1])
+            return measure(lambda: _frame(cap.read()), seconds)
+        finally:
+            cap.release()
 
-    worker = threading.Thread(target=probe, daemon=True)  # a hung driver must not hang us
-    worker.start()
-    worker.join(seconds + timeout)
-    busy = ("is it in use? stop the running companion first "
-            f"(sudo systemctl stop {SERVICE}), or unplug and replug the camera")
-    if worker.is_alive():
-        return Finding("camera", FAIL, f"{label}: no answer within {seconds + timeout:.0f} s", busy)
-    if "error" in outcome:
-        return Finding("camera", FAIL, f"{label}: {outcome['error']}", busy)
-    if "rate" not in outcome:
-        return Finding("camera", FAIL, f"{label}: cannot be opened as a camera", busy)
-    rate = outcome["rate"]
-    if rate is None:
-        return Finding("camera", FAIL, f"{label}: opens but gives no frames", busy)
-    return judge_rate(label, rate)
+    outcome = _within(seconds + timeout, probe)
+    if outcome is None:
+        return Finding("camera", FAIL, f"{label}: no answer within {seconds + timeout:.0f} s",
+                       BUSY)
+    if isinstance(outcome, SourceError):
+        return Finding("camera", FAIL, f"{label}: {outcome}", BUSY)
+    if isinstance(outcome, Exception):
+        return Finding("camera", FAIL, f"{label}: {type(outcome).__name__}: {outcome}", BUSY)
+    if outcome is _NOTHING:
+        return Finding("camera", FAIL, f"{label}: opens but gives no frames", BUSY)
+    return judge_rate(label, outcome)
 
 
 def _frame(result: tuple[bool, Any]) -> Any:
@@ -452,6 +564,36 @@ def check_display(host: Host) -> Finding:
     return Finding("display", OK, f"KMS display {', '.join(screens)}")
 
 
+GPU_GROUPS = ("render", "video")
+"""The GPU's render node belongs to render, the display and the cameras to video."""
+
+
+def check_gpu(host: Host) -> Finding:
+    """Kivy draws through the GPU's render node; without it (or without permission to
+    open it) it falls back to software drawing, far too slow for the Pi's screen."""
+    nodes = sorted(host.dev.glob("dri/renderD*"))
+    join = f"sudo usermod -aG {','.join(GPU_GROUPS)} \"$USER\", then log out and in"
+    if not nodes:
+        fix = ("keep dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt and reboot"
+               if host.on_pi else "install the graphics driver (Mesa: libgl1-mesa-dri)")
+        return Finding("gpu", WARN, "no GPU render node /dev/dri/renderD*: the screen is "
+                       "drawn in software, slowly", fix)
+    usable = [n for n in nodes if os.access(n, os.R_OK | os.W_OK)]
+    if not usable:
+        return Finding("gpu", FAIL, f"{nodes[0]}: no permission to open it, so the screen "
+                       "would be drawn in software", join)
+    missing = [g for g in GPU_GROUPS if g in host.known_groups and g not in host.groups]
+    detail = f"GPU render node {usable[0].name}"
+    if missing and os.geteuid() != 0:
+        # It opens now through the desktop's seat permissions; a console login does not.
+        return Finding("gpu", WARN, f"{detail}, but this user is not in the "
+                       f"{' and '.join(missing)} group{'s' if len(missing) > 1 else ''} "
+                       "(the camera and the screen need them outside a desktop)", join)
+    in_groups = [g for g in GPU_GROUPS if g in host.groups]
+    return Finding("gpu", OK, detail + (f"; in groups {', '.join(in_groups)}"
+                                        if in_groups else ""))
+
+
 def connected_screens(host: Host) -> list[str]:
     """Connected connectors with their first mode, e.g. ``DSI-1 800x480``."""
     screens = []
@@ -462,35 +604,9 @@ def connected_screens(host: Host) -> list[str]:
     return screens
 
 
-ABS_X, ABS_MT_POSITION_X, BTN_TOUCH, INPUT_PROP_DIRECT = 0x00, 0x35, 0x14A, 0x01
-
-
 def touchscreens(host: Host) -> Iterator[tuple[Path, str]]:
-    """Event devices that are touchscreens: direct input with absolute position and touch."""
-    for event in sorted(host.sys.glob("class/input/event*"), key=_node_number):
-        device = event / "device"
-        caps = device / "capabilities"
-        abs_bits, key_bits = bitmask(_read(caps / "abs")), bitmask(_read(caps / "key"))
-        if (
-            INPUT_PROP_DIRECT in bitmask(_read(device / "properties"))
-            and BTN_TOUCH in key_bits
-            and (ABS_MT_POSITION_X in abs_bits or ABS_X in abs_bits)
-        ):
-            yield host.dev / "input" / event.name, _read(device / "name")
-
-
-def bitmask(text: str) -> set[int]:
-    """The bits set in a sysfs capability mask: hex words of a C long, most significant first.
-
-    >>> sorted(bitmask("1 3"))  # on a 64-bit machine
-    [0, 1, 64]
-    """
-    width = 8 * struct.calcsize("l")
-    bits: set[int] = set()
-    for i, word in enumerate(reversed(text.split())):
-        value = int(word, 16)
-        bits.update(i * width + b for b in range(width) if value >> b & 1)
-    return bits
+    """Event devices that are touchscreens (the ones the kiosk reads: ``companion.touch``)."""
+    return touch.touchscreens(host.sys, host.dev)
 
 
 def check_touch(host: Host) -> Finding:

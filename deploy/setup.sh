@@ -11,6 +11,8 @@ if grep -qs "Raspberry Pi" /proc/device-tree/model; then on_pi=1; fi
 
 apt_packages=(python3 python3-venv python3-pip libgl1 libegl1 libgles2 libgl1-mesa-dri libgbm1 libdrm2 libmtdev1 libx11-6 libx11-xcb1 libxext6 libxrender1 libxrandr2 libxcursor1 libxi6 libxfixes3 libxss1)
 if [ "$on_pi" = 1 ]; then apt_packages+=(python3-picamera2 python3-numpy); fi
+# The tests check the deploy scripts with shellcheck and the boot unit with systemd-analyze.
+if [ -n "$extras" ]; then apt_packages+=(shellcheck systemd); fi
 
 if command -v dpkg >/dev/null 2>&1; then
   missing=()

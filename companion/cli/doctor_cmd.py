@@ -12,8 +12,9 @@ from companion import doctor
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "doctor", help="check this machine for what the companion needs",
-        description="Check the camera (which one, frame size, frames per second), the display "
-        "and touch, the palette and lens files, free disk space and the game database; print "
+        description="Check the cameras (the Pi camera as libcamera sees it: sensor mode, crop, "
+        "frames per second; USB cameras), the display, the GPU and the user's groups, "
+        "touch, the palette and lens files, free disk space and the game database; print "
         "ok / warn / fail with what to do. Exits 1 when something fails, else 0.")
     p.add_argument("--json", action="store_true",
                    help='print a list of {"check", "status", "detail", "fix"}')

@@ -5,7 +5,8 @@ best from then on (``companion.sands.solver``: each maximises their own chance t
 beating a loss when those are equal). ``expected_points`` counts the caller's own points only:
 the points of the call times its chance of success; a lilac failure's 2 points for the
 opponent are not subtracted (they are in ``p_win``). The best call has the highest ``p_win``;
-among calls within ``TIE`` of it, the smallest chance to lose, then D3's order red, yellow,
+among calls within ``TIE`` of it (``table.STORED_TIE`` for a table read from the cache, whose
+chances are rounded to float32), the smallest chance to lose, then D3's order red, yellow,
 green, lilac.
 
 Each outcome is played through ``companion.rules.sands`` with the exact scores, so a call that
@@ -79,18 +80,18 @@ def call_advice(table: SandsTable, state: SandsState, call: str) -> CallAdvice:
     return CallAdvice(call, float(p_success), float(p_success * CALLS[call].points), p_win, p_lose)
 
 
-def best_call(calls: dict[str, CallAdvice]) -> str:
+def best_call(calls: dict[str, CallAdvice], tie: float = TIE) -> str:
     top = max(a.p_win for a in calls.values())
-    near = [a for a in calls.values() if a.p_win >= top - TIE]
+    near = [a for a in calls.values() if a.p_win >= top - tie]
     low = min(a.p_lose for a in near)
-    return next(a.call for a in near if a.p_lose <= low + TIE)
+    return next(a.call for a in near if a.p_lose <= low + tie)
 
 
 def advise(table: SandsTable, bag: Bag, scores: tuple[int, int]) -> Advice:
     """Every call's odds for the caller (first score) with ``bag`` left, and the best call."""
     state = position(bag, scores)
     calls = {c: call_advice(table, state, c) for c in COLOURS}
-    return Advice(bag, scores, calls, best_call(calls))
+    return Advice(bag, scores, calls, best_call(calls, table.tie))
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from companion.rules.sands import CALLS, COLOURS, GOAL, Bag
 
 SOLVER_VERSION = 1
 # The table holds every bag of stones left: (r+1)(y+1)(g+1)(l+1) rows of 2 x 17 x 17 values.
-# 16 of each colour is 386 MB on disk (12 of each, the game's own bag: 132 MB); more would
+# 16 of each colour is 185 MB on disk (12 of each, the game's own bag: 63 MB); more would
 # fill a Pi's memory card and take minutes to solve.
 MOST_OF_A_COLOUR = 16
 MAX_BAGS = (MOST_OF_A_COLOUR + 1) ** 4

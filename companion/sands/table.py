@@ -1,16 +1,25 @@
 """A solved Desert Sands table: look up a position's chances, solving it or reading it from disk.
 
-The cache file (one per full bag) is a JSON header line, the table's float64 values row after
-row, then one 64-bit checksum per row. A header for other bag counts, another solver version,
-another D3 table or any other layout, a file of the wrong size, or a row whose checksum does
-not match means a silent re-solve (and a fresh file): no answer comes from a damaged table.
+The cache file (one per full bag) is a JSON header line, the table's values row after row as
+float32, then one 64-bit checksum per row. A header for other bag counts, another solver
+version, another D3 table or any other layout, a file of the wrong size, or a row whose
+checksum does not match means a silent re-solve (and a fresh file): no answer comes from a
+damaged table.
+
+Why float32: the file is written to a Pi's SD card while a game may be committing its events
+(each synced); 12 stones of each colour is 66 MB so (132 MB in float64, 386 MB at 16 of
+each), and a chance rounded to float32 is within 6e-8 of the solver's, far below what a
+player reads. The solver itself works in float64. Only the game's own bag and the newest
+other bag are kept: writing a table removes the tables of other bags.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,19 +28,27 @@ from platformdirs import user_cache_dir
 
 from companion.rules.sands import CALLS, GOAL, Bag, Sands
 
-from .solver import LOSE, SIDE, SOLVER_VERSION, WIN, Layout, score_class, solve, solve_layers
+from .solver import LOSE, SIDE, SOLVER_VERSION, TIE, WIN, Layout, score_class, solve, solve_layers
 
 CACHE_ENV = "COMPANION_CACHE_DIR"
 APP_NAME = "nizam-companion"
 FORMAT = "nizam-companion sands table"
 ROW_WORDS = 2 * SIDE * SIDE
+STORED = np.dtype("<f4")
+"""How the values are kept on disk."""
+STORED_TIE = 1e-6
+"""Chances closer than this count as equal when choosing a call from the stored table:
+float32 rounding may split what the solver found equal."""
+STALE_TEMP = 3600.0
+"""Seconds after which a half-written table left by a crash is removed."""
 _WEIGHTS = (np.arange(ROW_WORDS, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
 _ROW_SALT = np.uint64(0xD6E8FEB86659FD93)
 
 
 def row_sums(values: np.ndarray, first_row: int) -> np.ndarray:
     """One checksum per row: any changed word, or a row moved to another place, changes it."""
-    words = np.ascontiguousarray(values).reshape(len(values), ROW_WORDS).view(np.uint64)
+    stored = np.ascontiguousarray(values, dtype=STORED)
+    words = stored.reshape(len(values), ROW_WORDS).view(np.uint32).astype(np.uint64)
     rows = np.arange(first_row + 1, first_row + 1 + len(values), dtype=np.uint64)
     sums: np.ndarray = (words * _WEIGHTS).sum(axis=1, dtype=np.uint64) + rows * _ROW_SALT
     return sums
@@ -53,7 +70,14 @@ def cache_path(full: Bag, directory: str | os.PathLike[str] | None = None) -> Pa
 def _header(layout: Layout) -> dict[str, object]:
     calls = [[c.colour, list(c.succeeds_on), c.points, c.penalty] for c in CALLS.values()]
     return {"format": FORMAT, "solver": SOLVER_VERSION, "full": str(layout.full), "goal": GOAL,
-            "calls": calls, "rows": layout.rows, "side": SIDE, "dtype": "<f8", "checksum": "<u8"}
+            "calls": calls, "rows": layout.rows, "side": SIDE, "dtype": STORED.str,
+            "checksum": "<u8"}
+
+
+def file_size(layout: Layout) -> int:
+    """Bytes of ``layout``'s cache file: the header line, the values and the checksums."""
+    header = len((json.dumps(_header(layout)) + "\n").encode())
+    return header + layout.rows * ROW_WORDS * STORED.itemsize + layout.rows * 8
 
 
 class SandsTable:
@@ -70,6 +94,11 @@ class SandsTable:
     @property
     def full(self) -> Bag:
         return self.layout.full
+
+    @property
+    def tie(self) -> float:
+        """Chances closer than this are equal for choosing a call (see STORED_TIE)."""
+        return TIE if self.values.dtype == np.float64 else STORED_TIE
 
     def chances(self, bag: Bag, mover: int, other: int) -> tuple[float, float]:
         """(P(mover wins), P(mover loses)) with best play; scores are exact, 16+ is pending.
@@ -120,10 +149,10 @@ def _read(layout: Layout, path: Path) -> SandsTable | None:
         if header != _header(layout):
             return None
         offset = len(line)
-        data_bytes = layout.rows * ROW_WORDS * 8
-        if path.stat().st_size != offset + data_bytes + layout.rows * 8:
+        data_bytes = layout.rows * ROW_WORDS * STORED.itemsize
+        if path.stat().st_size != file_size(layout):
             return None
-        values = np.memmap(path, dtype="<f8", mode="r", offset=offset,
+        values = np.memmap(path, dtype=STORED, mode="r", offset=offset,
                            shape=(layout.rows, 2, SIDE, SIDE))
         sums = np.fromfile(path, dtype="<u8", count=layout.rows, offset=offset + data_bytes)
     except (OSError, ValueError):
@@ -145,13 +174,28 @@ def _solve_to_file(layout: Layout, path: Path) -> SandsTable:
             for n, values in enumerate(solve_layers(layout)):
                 first = int(layout.starts[n])
                 sums[first : first + len(values)] = row_sums(values, first)
-                f.write(np.ascontiguousarray(values).data)
+                f.write(np.ascontiguousarray(values, dtype=STORED).data)
             f.write(sums.astype("<u8").tobytes())
         # No fsync: a file cut short by a crash fails the size or checksum test and is solved
         # again, and the rename means no reader ever sees a file still being written.
         os.replace(tmp, path)
+        _remove_other_tables(path)
     except OSError:
         Path(tmp).unlink(missing_ok=True)
         return SandsTable(layout, solve(layout.full))
     table = _read(layout, path)
     return table if table is not None else SandsTable(layout, solve(layout.full))
+
+
+def _remove_other_tables(kept: Path) -> None:
+    """Remove the tables of bags other than ``kept``'s and the game's own (D1), and the
+    half-written files of crashed solves (old enough that no solve is still writing them)."""
+    keep = {kept.name, cache_path(Sands().full, kept.parent).name}
+    now = time.time()
+    for other in kept.parent.glob("sands-*.table"):
+        if other.name not in keep:
+            other.unlink(missing_ok=True)
+    for temp in kept.parent.glob(".sands-*.table.*"):
+        with contextlib.suppress(OSError):
+            if now - temp.stat().st_mtime > STALE_TEMP:
+                temp.unlink()

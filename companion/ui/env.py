@@ -6,6 +6,8 @@ import logging
 import os
 from pathlib import Path
 
+from companion.touch import input_setup, touchscreens
+
 
 def on_raspberry_pi() -> bool:
     try:
@@ -48,8 +50,14 @@ def prepare_kivy(
         Config.set("kivy", "keyboard_mode", "systemanddock")
     if max_fps is not None:
         Config.set("graphics", "maxfps", str(max_fps))
-    # A right click must not leave a red multitouch dot; Esc must not quit mid-game.
-    Config.set("input", "mouse", "mouse,disable_multitouch")
+    # One path per tap (companion.touch): Kivy's own defaults listen to a touchscreen twice.
+    touch = input_setup(os.environ, list(touchscreens()))
+    for name in Config.options("input"):
+        Config.remove_option("input", name)
+    for name, provider in touch.providers.items():
+        Config.set("input", name, provider)
+    Config.set("graphics", "show_cursor", "1" if touch.show_cursor else "0")
+    # Esc must not quit mid-game.
     Config.set("kivy", "exit_on_escape", "0")
 
 

@@ -20,12 +20,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from companion.rules.sands import Bag  # noqa: E402
 from companion.sands.advice import advise, policy  # noqa: E402
 from companion.sands.reach import why_impossible  # noqa: E402
+from companion.sands.solver import solve  # noqa: E402
 from companion.sands.table import load_table  # noqa: E402
 
 COLD = """
@@ -88,14 +91,16 @@ def main() -> None:
         rss = child(COLD_RSS, str(full), cache)
         Path(cache, f"sands-{full}.table").unlink()
         cold = child(COLD, str(full), cache)
-        size = Path(cache, f"sands-{full}.table").stat().st_size
+        stat = Path(cache, f"sands-{full}.table").stat()
+        size, on_disk = stat.st_size, stat.st_blocks * 512
         print(f"cold solve of {full} (fresh process, empty cache, writes the cache file):")
         print(f"  solve + write    {cold['solve']:.2f} s wall, {cold['cpu']:.2f} s CPU "
               f"(user + system; numpy import before it {cold['import']:.2f} s)")
         print(f"  peak memory      {rss['rss_kb'] / 1024:.0f} MB resident for the whole process "
               f"({rss['before_kb'] / 1024:.0f} MB before the solve); "
               f"{cold['traced'] / 2**20:.0f} MB traced by tracemalloc")
-        print(f"  cache file       {size / 2**20:.0f} MB")
+        print(f"  cache file       {size / 2**20:.1f} MB ({on_disk / 2**20:.1f} MB on disk; "
+              "float32)")
         print(f"  solve in memory  {cold['in_memory']:.2f} s   (no cache folder: whole table "
               "in RAM)")
 
@@ -103,6 +108,12 @@ def main() -> None:
         table = load_table(full, cache)
         load = time.perf_counter() - start
         print(f"load the cached table: {load * 1000:.1f} ms")
+        exact = solve(full)
+        worst = max(float(np.abs(np.asarray(table.values[i : i + 4096], np.float64)
+                                 - exact[i : i + 4096]).max())
+                    for i in range(0, len(exact), 4096))
+        print(f"cached answers against the exact solver: largest difference {worst:.1e}")
+        del exact
         positions = [(full, (0, 0)), (Bag(6, 5, 7, 4), (9, 12)), (Bag(1, 2, 0, 1), (15, 17))]
         for bag, scores in positions:
             if not bag.within(full) or why_impossible(full, bag, scores):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from companion import doctor
+from companion import doctor, touch
 
 
 class Machine:
@@ -16,9 +16,13 @@ class Machine:
         self.env: dict[str, str] = {}
         self.model_file = root / "model"
         self.unit_file = root / "nizam-companion.service"
+        self.groups = {"pi", "video", "render", "input"}
+        self.known_groups = {"pi", "video", "render", "input", "audio"}
 
     def host(self) -> doctor.Host:
-        return doctor.Host(self.sys, self.dev, dict(self.env), self.model_file, self.unit_file)
+        return doctor.Host(self.sys, self.dev, dict(self.env), self.model_file, self.unit_file,
+                           frozenset(self.groups), frozenset(self.known_groups),
+                           self.root / "autostart" / doctor.AUTOSTART)
 
     def write(self, path: str, text: str) -> Path:
         target = self.root / path
@@ -43,8 +47,8 @@ class Machine:
         self.write(f"dev/input/{event}", "")
 
     def touchscreen(self, event: str = "event4", name: str = "generic ft5x06 (79)") -> None:
-        self.input_device(event, name, mask(doctor.INPUT_PROP_DIRECT),
-                          mask(doctor.ABS_X, doctor.ABS_MT_POSITION_X), mask(doctor.BTN_TOUCH))
+        self.input_device(event, name, mask(touch.INPUT_PROP_DIRECT),
+                          mask(touch.ABS_X, touch.ABS_MT_POSITION_X), mask(touch.BTN_TOUCH))
 
     def video(self, node: str, name: str, index: int = 0) -> Path:
         self.write(f"sys/class/video4linux/{node}/name", name + "\n")

@@ -13,11 +13,14 @@ import numpy as np
 import pytest
 
 import companion.paths
+from calibration.camera import CameraLock
 from calibration.lens import LensModel
 from calibration.palette import default_palette
-from companion import doctor
+from calibration.store import camera_lock_path
+from companion import doctor, touch
 from companion.cli import doctor_cmd, main
 from companion.store import GameStore
+from tests import picamera2_stand_in as stand_in
 
 from .machine import mask
 
@@ -169,6 +172,13 @@ def test_service_not_installed_warns_only_on_a_pi(machine):
     assert found.status == doctor.WARN and "deploy/install.sh" in found.fix
 
 
+def test_desktop_autostart_of_keep_desktop_is_how_it_starts(machine):
+    machine.pi()
+    machine.write(f"autostart/{doctor.AUTOSTART}", "[Desktop Entry]\n")
+    found = doctor.check_service(machine.host())
+    assert found.status == doctor.OK and "starts full screen with the desktop" in found.detail
+
+
 # -- display and touch -----------------------------------------------------------------------
 
 
@@ -206,6 +216,27 @@ def test_display_the_user_may_not_open_fails_naming_the_groups(machine, monkeypa
     assert found.status == doctor.FAIL and "video,render" in found.fix
 
 
+def test_gpu_render_node_and_groups(machine, monkeypatch):
+    found = doctor.check_gpu(machine.host())
+    assert found.status == doctor.WARN and "drawn in software" in found.detail
+    machine.pi()
+    assert "vc4-kms-v3d" in doctor.check_gpu(machine.host()).fix
+    machine.write("dev/dri/renderD128", "")
+    found = doctor.check_gpu(machine.host())
+    assert (found.status, found.detail) == (doctor.OK,
+                                            "GPU render node renderD128; in groups render, video")
+    monkeypatch.setattr(doctor.os, "geteuid", lambda: 1000)
+    machine.groups -= {"render"}
+    found = doctor.check_gpu(machine.host())
+    assert found.status == doctor.WARN and "not in the render group" in found.detail
+    assert "usermod -aG render,video" in found.fix
+    machine.known_groups -= {"render"}  # an older system without the group: nothing to join
+    assert doctor.check_gpu(machine.host()).status == doctor.OK
+    monkeypatch.setattr(doctor.os, "access", lambda path, mode: False)
+    found = doctor.check_gpu(machine.host())
+    assert found.status == doctor.FAIL and "no permission" in found.detail
+
+
 def test_touchscreen_is_found_among_input_devices(machine):
     machine.input_device("event0", "Logitech mouse", "1", mask(0, 1), mask(0x110))
     machine.touchscreen("event4")
@@ -231,8 +262,8 @@ def test_unreadable_touchscreen_fails_naming_the_input_group(machine, monkeypatc
 
 def test_bitmask_reads_words_most_significant_first():
     bits = {0, 0x35, 0x14A, 0x2F}
-    assert doctor.bitmask(mask(*bits)) == bits
-    assert doctor.bitmask("") == set()
+    assert touch.bitmask(mask(*bits)) == bits
+    assert touch.bitmask("") == set()
 
 
 # -- cameras ----------------------------------------------------------------------------------
@@ -255,9 +286,38 @@ def test_pi_camera_without_picamera2_fails(machine, monkeypatch):
     assert found.status == doctor.FAIL
     assert "imx708" in found.detail and "dw9807" not in found.detail
     assert "python3-picamera2" in found.fix
-    monkeypatch.setattr(doctor, "installed", lambda module: module == "picamera2")
+
+
+def test_pi_camera_is_asked_of_libcamera_with_its_mode_crop_and_rate(home, machine, monkeypatch):
+    machine.sensor("v4l-subdev0", "imx708 10-001a")
+    world = stand_in.install(monkeypatch, stand_in.camera_module_3())
     [found] = doctor.check_cameras(machine.host())
-    assert found.status == doctor.OK and "Pi camera imx708" in found.detail
+    assert found.status == doctor.OK
+    assert found.detail.startswith(
+        "Pi camera 0 (imx708, sensor mode 2304x1296, crop (0, 0)/4608x2592: the whole "
+        "sensor): 1280x720 at 15.0 frames/s; exposure and white balance not fixed yet")
+    assert world.open_cameras() == []
+    CameraLock(20000, 2.0, (1.9, 1.6), 1.6).save(camera_lock_path())
+    [found] = doctor.check_cameras(machine.host())
+    assert "as saved at calibration" in found.detail
+    assert world.opened[-1].set["ExposureTime"] == 20000
+
+
+def test_pi_camera_the_kernel_sees_but_libcamera_does_not_fails(home, machine, monkeypatch):
+    machine.sensor("v4l-subdev0", "imx708 10-001a")
+    stand_in.install(monkeypatch)  # no camera listed
+    [found] = doctor.check_cameras(machine.host())
+    assert found.status == doctor.FAIL and "libcamera lists no camera" in found.detail
+
+
+@pytest.mark.parametrize("trouble", ["held", "stalled"])
+def test_pi_camera_in_use_or_silent_fails_saying_to_stop_the_service(home, machine, monkeypatch,
+                                                                      trouble):
+    world = stand_in.install(monkeypatch, stand_in.camera_module_3(**{trouble: True}))
+    [found] = doctor.check_cameras(machine.host())
+    assert found.status == doctor.FAIL and "systemctl stop" in found.fix
+    assert ("cannot start" if trouble == "held" else "gives no frames") in found.detail
+    assert [c for c in world.open_cameras() if not c.device.held] == []
 
 
 def test_only_capture_nodes_of_real_cameras_are_opened(machine):
@@ -398,8 +458,8 @@ def test_json_report_is_a_list_of_check_status_detail_fix(home, machine, monkeyp
     assert all(set(row) == {"check", "status", "detail", "fix"} for row in rows)
     assert all(row["status"] in ("ok", "warn", "fail") for row in rows)
     checks = [row["check"] for row in rows]
-    assert checks == ["software", "files", "display", "touch", "palette", "lens", "disk",
-                      "database", "service"]
+    assert checks == ["software", "files", "display", "gpu", "touch", "palette", "lens",
+                      "disk", "database", "service"]
     assert code == 0  # the missing palette only warns
 
 
@@ -440,7 +500,7 @@ def test_bad_seconds_is_refused(capsys):
 
 
 def test_docstring_examples():
-    for module in (doctor, companion.paths):
+    for module in (doctor, companion.paths, touch):
         assert doctest.testmod(module).failed == 0
 
 

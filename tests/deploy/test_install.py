@@ -1,5 +1,7 @@
-"""The install script and the boot service it installs: shellcheck, the unit's keys, and
-`systemd-analyze verify` where those tools exist. (Deployment: no rule IDs of RULES.md.)"""
+"""The install script and the boot service it installs: shellcheck, the unit's keys,
+`systemd-analyze verify`, and the Kivy pin the service's SDL2 needs. shellcheck and
+systemd-analyze are required (deploy/setup.sh --test installs them): a missing one fails,
+it is never skipped. (Deployment: no rule IDs of RULES.md.)"""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ import pwd
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
-import pytest
+from packaging.specifiers import SpecifierSet
 
 from companion import doctor
 
@@ -40,12 +43,19 @@ def values(entries: list[tuple[str, str]], key: str) -> list[str]:
     return [v for k, v in entries if k == key]
 
 
-def ordinary_user() -> str | None:
-    """This user if not root, else any login user (systemd warns about ``nobody``)."""
+def ordinary_user() -> str:
+    """This user if not root, else any login user, else ``daemon`` (every Debian has it;
+    systemd warns about ``nobody``)."""
     if os.getuid() != 0:
         return pwd.getpwuid(os.getuid()).pw_name
     users = [p.pw_name for p in pwd.getpwall() if 1000 <= p.pw_uid < 60000]
-    return users[0] if users else None
+    return users[0] if users else "daemon"
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name)
+    assert path, f"{name} is not installed: run bash deploy/setup.sh --test"
+    return path
 
 
 def render(user: str = "nobody") -> str:
@@ -54,10 +64,10 @@ def render(user: str = "nobody") -> str:
     return done.stdout
 
 
-@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 def test_every_deploy_script_passes_shellcheck():
     scripts = sorted(str(p) for p in DEPLOY.glob("*.sh"))
-    done = subprocess.run(["shellcheck", *scripts], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([tool("shellcheck"), *scripts], capture_output=True, text=True,
+                          timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -88,6 +98,7 @@ def test_installed_unit_runs_as_the_given_user_from_this_checkout():
 
 def test_service_name_is_the_one_the_doctor_asks_systemd_about():
     assert f"unit_name={doctor.SERVICE}" in INSTALL.read_text()
+    assert f"autostart_name={doctor.AUTOSTART}" in INSTALL.read_text()
 
 
 def test_service_refuses_to_run_as_root():
@@ -104,16 +115,18 @@ def test_unknown_option_is_refused_with_usage():
     assert "unknown option --frobnicate" in done.stderr and "usage:" in done.stderr
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_installed_unit_passes_systemd_analyze_verify(tmp_path):
-    if not (ROOT / ".venv/bin/companion").exists():
-        pytest.skip("no .venv/bin/companion to start (run deploy/setup.sh first)")
-    user = ordinary_user()
-    if user is None:
-        pytest.skip("no ordinary user on this machine to run the service as")
+    assert (ROOT / ".venv/bin/companion").exists(), "run deploy/setup.sh first"
     unit = tmp_path / doctor.SERVICE
-    unit.write_text(render(user))
-    done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+    unit.write_text(render(ordinary_user()))
+    done = subprocess.run([tool("systemd-analyze"), "verify", str(unit)], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+def test_kivy_is_pinned_below_3_which_drops_the_sdl2_the_service_names():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    [kivy] = [d for d in project["dependencies"] if d.startswith("kivy")]
+    spec = SpecifierSet(kivy.removeprefix("kivy"))
+    assert "2.3.1" in spec and "3.0.0" not in spec and "3.0.0.dev0" not in spec

@@ -13,6 +13,7 @@ from .base import Frame, FrameSource, LiveSource, SourceError
 from .files import IMAGE_SUFFIXES, ImageFiles, read_image
 from .latest import LatestFrame
 from .opencv_camera import OpenCVCamera
+from .usb import usb_cameras
 from .video import VIDEO_SUFFIXES, VideoFile
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "VideoFile",
     "open_source",
     "read_image",
+    "usb_cameras",
 ]
 
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.camera import CameraLock
+
 
 class SourceError(ValueError):
     """A source cannot be opened or read: the message says what is wrong."""
@@ -63,6 +65,12 @@ class FrameSource(ABC):
 
     @abstractmethod
     def frames(self) -> Iterator[Frame]: ...
+
+    def lock(self) -> CameraLock | None:
+        """Freeze exposure, white balance and focus where the camera settles now (the
+        source must be open), returning the settings to save beside the palette; None for a
+        source that has nothing to freeze (files, video, USB cameras)."""
+        return None
 
 
 @contextlib.contextmanager
