@@ -62,6 +62,28 @@ def squash(vectors: np.ndarray, scale: float) -> np.ndarray:
     return vectors * factor[..., None]
 
 
+def decode(values: np.ndarray) -> np.ndarray:
+    """Camera values (0..255 as a share of 255; above 1 allowed) back to light: the sRGB
+    curve that cameras (the Pi's, webcams, phones) put on what their sensor counted.
+
+    >>> decode(np.array([0.0, 0.5, 1.0])).round(3).tolist()
+    [0.0, 0.214, 1.0]
+    """
+    v = np.maximum(np.asarray(values, dtype=np.float64), 0.0)
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def encode(light: np.ndarray) -> np.ndarray:
+    """Light (a share of full scale) to camera values as a share of 255: the inverse of
+    :func:`decode`, as a camera's processing writes its pictures.
+
+    >>> encode(decode(np.array([0.1, 0.5, 0.9]))).round(6).tolist()
+    [0.1, 0.5, 0.9]
+    """
+    v = np.clip(np.asarray(light, dtype=np.float64), 0.0, 1.0)
+    return np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)
+
+
 def frame_distance(rim: np.ndarray, body: np.ndarray) -> np.ndarray:
     """How far apart in colour a patch's rim and its body are (camera values, (..., 3) each),
     dark colours compared calmly, as single pixels are.

@@ -20,7 +20,7 @@ from .learning import nominal_features as _nominal_features
 from .models import PRIOR_SCALE
 from .palette import Palette, PaletteError, default_palette, learn_palette
 
-CLUSTER_WEIGHTS = np.array([1.0, 1, 1, 1, 1, 0, 0, 0, 0, 0])
+CLUSTER_WEIGHTS = np.array([1.0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0])
 """Features that count when clustering by counts: body colour and ink hue. (Within one
 scene the light is one, so the features meant to survive light changes add only noise.)"""
 _CLUSTER_SCALE = np.sqrt(CLUSTER_WEIGHTS) / PRIOR_SCALE

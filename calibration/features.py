@@ -18,6 +18,8 @@ Per patch (:mod:`calibration.measure` says how each is found):
   card half under a sleeve or a hand is two colours at once);
 - ``edges``: the share of white paper on the patch's least white side (a card's white
   border runs round all four sides; a hand reaching over it hides one or more);
+- ``light_r, light_g, light_b``: the body's red, green and blue as light (the camera's sRGB
+  curve undone), each a share of its white's;
 - ``frame``: how far the patch's rim (the table between the cards, a cube's black plastic)
   differs from its body. A card stands out from its surroundings; a hand or an arm covers
   rim and body alike.
@@ -41,15 +43,22 @@ from .colour import (
     OPPONENT,
     PURE_WHITE,
     as_patches,
+    decode,
     squash,
 )
 from .measure import Measures, measure, measure_scene
 from .whites import SceneWhites
 
-FEATURES = ("I", "u", "v", "hue_u", "hue_v", "texture", "ink", "mixed", "edges", "frame")
+FEATURES = (
+    "I", "u", "v", "hue_u", "hue_v", "texture", "ink", "mixed", "edges", "frame",
+    "light_r", "light_g", "light_b",
+)
 """Names of the feature vector's entries, in order."""
 COLOUR = slice(0, 3)
 """The features a change of light moves: the body's colour (I, u, v)."""
+LIGHT = slice(10, 13)
+"""The body's colour as light, a share of its white's per channel (the camera's curve
+undone): what :func:`calibration.models.light_cost` compares flat cards by."""
 
 _INK_SQUASH = 0.12  # ink this strong (log chroma) is 0.76 of the way to pure hue
 # A field's median this close to clipping stands for a field partly clipped: "at least".
@@ -103,7 +112,9 @@ class Scene:
         x[:, COLOUR] = rgb @ OPPONENT.T
         ink = np.log(self.ink * scale + FLOOR)  # reflectance(self.ink, ref)
         x[:, 3:5] = squash(ink @ OPPONENT[1:].T, _INK_SQUASH)
-        x[:, 5:] = self.fixed
+        x[:, 5:10] = self.fixed
+        white = np.exp(ref) / 255.0
+        x[:, LIGHT] = decode(self.body / 255.0) / np.maximum(decode(white), 1e-6)
         return x, rgb, cap, var
 
     @functools.cached_property
@@ -127,7 +138,7 @@ def prepare(patches: np.ndarray) -> Scene:
     >>> red = np.zeros((2, 8, 8, 3), np.uint8); red[..., 2] = 200
     >>> scene = prepare(red)
     >>> len(scene), scene.features().shape
-    (2, (2, 10))
+    (2, (2, 13))
     """
     return prepare_with_table(patches)[0]
 

@@ -13,9 +13,10 @@ import numpy as np
 from ._stats import median
 from .colour import OPPONENT, PURE_WHITE
 from .deck import NOMINAL_RGB
-from .features import Scene, prepare
+from .features import LIGHT, Scene, prepare
 from .models import (
     EMPTY,
+    LIGHT_COST,
     PRIOR_SCALE,
     ClassModel,
     feature_weights,
@@ -108,14 +109,25 @@ def _palette(
     """A palette of these classes: feature weights from how far apart they lie against the
     ``spread`` within a class, and the stranger distance those weights give."""
     weights = feature_weights(models, spread)
+    if borders and not any(m.shaded for m in models):
+        # flat cards read against their own white: their colours compared as light
+        weights[LIGHT_COST] = 1.0
     return Palette(
         models,
         white=white,
         grey=grey,
         white_borders=borders,
         weights=weights,
-        max_distance=max_distance_for(np.maximum(weights, STRANGER_WEIGHT)),
+        max_distance=max_distance_for(_stranger_dof(weights)),
     )
+
+
+def _stranger_dof(weights: np.ndarray) -> np.ndarray:
+    """The weights that count a cell's distance from every class (each at least
+    STRANGER_WEIGHT, the light features only as the palette uses them)."""
+    out = np.maximum(weights, STRANGER_WEIGHT)
+    out[LIGHT] = weights[LIGHT]
+    return out
 
 
 def nominal_features(letters: Sequence[str]) -> np.ndarray | None:

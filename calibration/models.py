@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .colour import FLOOR, OPPONENT, OPPONENT_INV, frame_distance
-from .features import COLOUR, FEATURES
+from .features import COLOUR, FEATURES, LIGHT
 
 EMPTY = "."
 
-PRIOR_SCALE = np.array([0.25, 0.10, 0.10, 0.2, 0.2, 0.40, 0.20, 0.12, 0.1, 0.3])
+PRIOR_SCALE = np.array([0.25, 0.10, 0.10, 0.2, 0.2, 0.40, 0.20, 0.12, 0.1, 0.3, 0.05, 0.05, 0.05])
 """Typical spread of each feature within one class in one scene: the spread a class gets
 before it has samples, and the floor its learned spread shrinks towards."""
 
@@ -30,6 +30,10 @@ MIXED = FEATURES.index("mixed")
 EDGES = FEATURES.index("edges")
 STRANGER_ONLY = [MIXED, EDGES]
 """Features that tell a card from a stranger half over it, never one class from another."""
+LIGHT_COST = LIGHT.start
+"""Where a palette that compares its cards as light (:func:`light_cost`) puts that cost: the
+weight of this feature is 1 in such a palette, 0 in any other; the other light features
+never count on their own."""
 _FRAME_WEIGHT = 0.5
 _FRAME_SCALE = 0.3  # how far a card's frame may fall short of the one foreseen
 _PALE_BODY = 0.35  # a body this close to white (u, v) is paper with art on it
@@ -132,6 +136,7 @@ def feature_weights(models: Sequence[ClassModel], pooled: np.ndarray) -> np.ndar
     # only tells cards from what is no card (a hand), never one class from another.
     weights[FRAME] = _FRAME_WEIGHT
     weights[STRANGER_ONLY] = 0.0
+    weights[LIGHT] = 0.0  # they count only through light_cost, where a palette uses it
     return weights
 
 
@@ -214,15 +219,19 @@ class Classes:
     edges: np.ndarray  # (K,) the white paper a card of the class shows at least
     every: bool  # all of them are cards (numpy.where on cards spared) ...
     some: bool  # ... or some are
+    as_light: bool = False  # the cards' colours compared by light_cost
 
 
 def classes(
-    means: np.ndarray, scales: np.ndarray, cards: np.ndarray, shaded: np.ndarray | None = None
+    means: np.ndarray, scales: np.ndarray, cards: np.ndarray, shaded: np.ndarray | None = None,
+    as_light: bool = False,
 ) -> Classes:
-    """:class:`Classes` of these (see :func:`compare`)."""
+    """:class:`Classes` of these (see :func:`compare`); ``as_light``: the cards' colours are
+    compared by :func:`light_cost`."""
     rgb = means[:, COLOUR] @ OPPONENT_INV.T
     return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, scales**2,
-                   np.minimum(means[:, EDGES], _EDGES_SHOWN), bool(cards.all()), bool(cards.any()))
+                   np.minimum(means[:, EDGES], _EDGES_SHOWN), bool(cards.all()), bool(cards.any()),
+                   as_light)
 
 
 def compare(
@@ -285,7 +294,89 @@ def compare_classes(cells: Cells, k: Classes) -> Comparison:
     z2[..., MIXED] = np.where(diff[..., MIXED] < 0, 0.0, z2[..., MIXED])
     z2[..., EDGES] = np.where((diff[..., EDGES] > 0) | ~cards, 0.0, z2[..., EDGES])
     var[..., 0] += shade
+    z2[..., LIGHT] = 0.0
+    if k.as_light and some:
+        _as_light(z2, var, paid, cells, k)
     return Comparison(z2, var, paid)
+
+
+# A flat card's colour as light against its own white is its class's colour times a
+# brightness near 1 (its white read a little off, a shade across the card), plus some white
+# light (a veil over the picture, the sheen of a glossy card), plus what differs from card
+# to card in every channel alike (print, art, JPEG): a few hundredths of the white. In log
+# terms that last is a small change to a bright channel and a huge one to a dark channel
+# (the blue of an orange card), so there the log of a dark channel said more than it knew.
+LIGHT_NOISE = 0.05  # card to card, per channel, as a share of the white
+LIGHT_BRIGHTNESS = 0.15  # spread of the brightness factor around 1
+LIGHT_VEIL = 0.15  # spread of the white light over the card
+_LIGHT_PER_LOG = 2.4  # light goes as the camera's value to this power: a log change in it
+_DARK = 0.05  # a class no brighter than this in any channel has no brightness to speak of
+_INK_REPEATS = 0.5  # what the ink's hue adds beside the light cost, on flat cards
+HUE = slice(3, 5)  # hue_u, hue_v
+
+
+def light_cost(
+    seen: np.ndarray, colours: np.ndarray, low: np.ndarray | None = None,
+    brightness: np.ndarray | float = LIGHT_BRIGHTNESS,
+) -> np.ndarray:
+    """(N, K) squared misfit of cells' colours ``seen`` (N, 3: light, a share of their
+    white) to classes' ``colours`` (K, 3), under the brightness and white light that suit
+    each class best, each paid for by its spread (``brightness``: the brightness factor's,
+    for all, per cell (N, 1) or per cell and class (N, K)). Where ``low`` (the camera
+    clipped the card) a channel is at least what is seen.
+
+    >>> orange, yellow = [0.9, 0.3, 0.02], [0.9, 0.8, 0.05]
+    >>> light_cost(np.array([[0.8, 0.27, 0.03]]), np.array([orange, yellow])).round(1).tolist()
+    [[0.5, 48.7]]
+    """
+    low = np.zeros(seen.shape, bool) if low is None else low
+    x = seen[:, None, :]  # (N, 1, 3)
+    c = colours[None, :, :]  # (1, K, 3)
+    w = np.where(low, 0.0, 1.0)[:, None, :] / LIGHT_NOISE**2  # a bound is not in the fit
+    # the least squares of x = s * c + a + noise, with s ~ 1 and a ~ 0
+    ps = 1.0 / np.atleast_2d(np.asarray(brightness, dtype=np.float64)) ** 2  # (N|1, K|1)
+    pa = 1.0 / LIGHT_VEIL**2
+    scc = (w * c * c).sum(axis=2) + ps
+    sc1 = (w * c).sum(axis=2)
+    s11 = np.broadcast_to(w.sum(axis=2), scc.shape) + pa
+    bxc = (w * x * c).sum(axis=2) + ps
+    bx1 = np.broadcast_to((w * x).sum(axis=2), scc.shape)
+    det = scc * s11 - sc1**2
+    s = (bxc * s11 - bx1 * sc1) / det
+    a = (scc * bx1 - sc1 * bxc) / det
+    # white light only adds: where the best veil would take light away, fit without one
+    away = a < 0
+    s = np.where(away, bxc / scc, s)
+    a = np.where(away, 0.0, a)
+    r = x - (s[..., None] * c + a[..., None])
+    # "at least what is seen": only a class foreseen darker misfits there
+    r = np.where(low[:, None, :], np.maximum(r, 0.0), r)
+    return np.asarray((r**2).sum(axis=2) / LIGHT_NOISE**2 + (s - 1.0) ** 2 * ps + a**2 * pa)
+
+
+def _as_light(z2: np.ndarray, var: np.ndarray, paid: np.ndarray, cells: Cells, k: Classes) -> None:
+    """The cards' colour terms (I, u, v and the brightness paid for) replaced by
+    :func:`light_cost`, in the place of LIGHT_COST."""
+    low = cells.rgb >= cells.cap - 1e-6
+    # a cell whose white is guessed (a shadow may lie on it) or clipped: brightness open;
+    # a class seen at several brightnesses when it was learned (its whites clipped): too
+    doubt = np.sqrt(np.maximum(cells.shade, cells.lift))
+    cell = np.maximum(LIGHT_BRIGHTNESS, _LIGHT_PER_LOG * doubt)[:, None]
+    colours, spreads = k.means[:, LIGHT], k.scales[:, LIGHT]
+    top = colours.argmax(axis=1)
+    rows = np.arange(len(colours))
+    seen_at = spreads[rows, top] / np.maximum(colours[rows, top], _DARK)
+    brightness = np.sqrt(cell**2 + seen_at[None, :] ** 2)
+    cost = light_cost(cells.x[:, LIGHT], colours, low, brightness)
+    cards = k.cards
+    # their spreads stay: the odds against the bare table, held in I, u, v, keep their scale
+    z2[:, cards, COLOUR] = 0.0
+    var[:, cards, LIGHT] = 1.0
+    z2[:, cards, LIGHT_COST] = cost[:, cards]
+    # a flat card's ink is its field: its hue repeats what the light cost says of the body,
+    # and evidence counted twice would make a close call look sure
+    z2[:, cards, HUE] *= _INK_REPEATS
+    paid[:, cards] = 0.0
 
 
 def _on_the_way(

@@ -41,10 +41,11 @@ import numpy as np
 from ._files import check_header, load_json_file, write_json_atomic
 from ._stats import median
 from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
-from .features import COLOUR, FEATURES, Scene, prepare_with_table
+from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .models import (
     EDGES,
     EMPTY,
+    LIGHT_COST,
     PRIOR_SCALE,
     Cells,
     ClassModel,
@@ -141,6 +142,7 @@ def stranger_weights(weights: np.ndarray, white_borders: bool) -> np.ndarray:
     :attr:`Palette.stranger_weights`)."""
     out = np.maximum(weights, STRANGER_WEIGHT)
     out[EDGES] = _EDGES_WEIGHT if white_borders else 0.0
+    out[LIGHT] = weights[LIGHT]  # the light cost, where the palette uses it
     return out
 
 
@@ -196,7 +198,8 @@ class Palette:
         self._cards = np.array([m.letter != EMPTY for m in models])
         self._shaded = np.array([m.shaded for m in models])
         self._table_scale = self._scales[self._cards].max(axis=0)
-        self._classes = classes(self._means, self._scales, self._cards, self._shaded)
+        self._classes = classes(self._means, self._scales, self._cards, self._shaded,
+                                as_light=bool(self.weights[LIGHT_COST] > 0))
 
     # -- what it holds -------------------------------------------------------------------
 

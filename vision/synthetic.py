@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from calibration.colour import decode, encode
+
 from . import synthetic_art as art
 
 
@@ -273,6 +275,7 @@ def render_scene(
             )
             _paste(img, sprite, alpha, m)
     corners = _apply(cam, outer)
+    img = _as_light(img)  # colours are drawn as the camera shows them; light acts on light
     img = _light(rng, img, cond, quads, labels)
     covered = np.zeros((rows, cols))
     if cond.hand:
@@ -438,7 +441,7 @@ def _hand(rng, img, cam, cond, outer, quads) -> tuple[np.ndarray, np.ndarray]:
     )
     shadow = _soft((shadow * 255).astype(np.uint8), 6 * scale + 1)
     img = img * (1 - 0.35 * shadow)[..., None]
-    skin = art.hand_colour(rng, mask, wrist, entry)
+    skin = _as_light(art.hand_colour(rng, mask, wrist, entry))
     wb = kelvin_gains(cond.kelvin, cond.white_balance).astype(np.float32)
     skin *= cond.exposure * wb / wb.max()
     img += (skin - img) * mask[..., None]
@@ -464,9 +467,16 @@ def _covered(hand: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return out
 
 
+def _as_light(img: np.ndarray) -> np.ndarray:
+    """Camera values (0..255, as drawn) to light on the same scale."""
+    return (255.0 * decode(img / 255.0)).astype(np.float32)
+
+
 def _sensor(rng, img, cond) -> np.ndarray:
+    """The lens's blur on the light, the camera's sRGB curve, then its noise and JPEG."""
     if cond.blur > 0.2:
         img = cv2.GaussianBlur(img, (0, 0), cond.blur)
+    img = (255.0 * encode(img / 255.0)).astype(np.float32)
     if cond.noise > 0:
         noise = np.empty(img.shape[:2], np.float32)
         # cv2's generator is much faster than numpy's here; seed it from ours to stay repeatable.

@@ -125,7 +125,7 @@ class TableSession:
                 self.verdict = None
             elif action in ("draw", "wildcard", "end_turn"):
                 self._commit({"kind": action})
-                if action == "wildcard" and self.verdict is not None:
+                if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = [str(s) for s in self.state.shifts]
                     self.verdict = replace(self.verdict, shifts=tuple(shifts), payment=(
                         _payment_text(shifts, self.state.turn_start.grid)

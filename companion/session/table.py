@@ -36,6 +36,10 @@ class TableState:
     turn_start: State | None = None
     """The rules' state when this turn began: shifts are re-paid from here (wildcard tap)."""
     shifts: tuple[Shift, ...] = ()
+    wildcard_next: bool = False
+    """"Paid with 3 cards" was tapped before this turn's first shift was seen: that shift is
+    paid with three cards (N5). At a real table the tap comes before the move as often as
+    after it."""
     drew: bool = False
     rounds: tuple[Scoring, ...] = ()
     """This turn's scoring rounds so far (N10 cascades add rounds)."""
@@ -131,7 +135,7 @@ def _finish_turn(t: TableState) -> TableState:
     line["refill"] = (t.turn_laid_from, len(t.cards))
     return replace(
         t, phase=OVER if rules.ended else PLAY, rules=rules, turn_start=rules, shifts=(),
-        drew=False, last_rounds=t.rounds, rounds=(), last_turn_player=t.rules.active,
+        wildcard_next=False, drew=False, last_rounds=t.rounds, rounds=(), last_turn_player=t.rules.active,
         to_clear=(), turn_origin=t.origin, turn_laid_from=len(t.cards),
         turns=t.turns + (line,),
     )
@@ -177,14 +181,22 @@ def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
         if t.drew:
             raise RuleError("N3", "this turn was a draw: a turn is a draw or shifts, not both")
         moves = tuple(Shift.parse(s) for s in event["shifts"])
+        if t.wildcard_next and moves:
+            moves = (moves[0].with_wildcard(),) + moves[1:]
         rules = _pay_shifts(t.game, t.rules, moves)
         origin = t.origin
         for move in moves:
             origin = _permute(origin, move)
-        return replace(t, rules=rules, shifts=t.shifts + moves, origin=origin)
+        return replace(t, rules=rules, shifts=t.shifts + moves, origin=origin,
+                       wildcard_next=False)
     if kind == "wildcard":
-        if t.phase != PLAY or not t.shifts:
+        if t.phase != PLAY or t.drew:
             raise RuleError("N5", "no shift this turn to pay with three cards")
+        if not t.shifts:
+            if t.wildcard_next:
+                raise RuleError("N5", "the next shift is already paid with three cards")
+            return replace(t, wildcard_next=True,
+                           notice="the next shift is paid with three cards")
         last = t.shifts[-1]
         if last.wildcard:
             raise RuleError("N5", f"{last} is already paid with three cards")
@@ -197,7 +209,9 @@ def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
             raise RuleError("N3", "this turn has shifts: a turn is a draw or shifts, not both")
         before = t.rules
         rules = draw(t.game, before, RefillChance(""))
-        t = replace(t, drew=True, notice=_runs_out_notice(t.game, before, rules))
+        # a draw pays nothing: three cards tapped for a shift never made are not paid
+        t = replace(t, drew=True, wildcard_next=False,
+                    notice=_runs_out_notice(t.game, before, rules))
         rules, scoring = score(t.game, rules)
         return _keep_notice(t, _after_scoring(t, rules, scoring))
     if kind == "end_turn":

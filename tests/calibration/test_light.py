@@ -10,7 +10,7 @@ import pytest
 from calibration.deck import NOMINAL_RGB
 from calibration.palette import Palette, learn_palette
 
-from .synth import scene
+from .synth import scene, to_linear, to_srgb8
 
 LAYOUT = "RROGYCBVPRGGYOCBVPROYGCB*"
 
@@ -51,19 +51,23 @@ def test_N1_amethyst_and_spinel_under_a_colour_cast_are_never_swapped(palette, k
     assert right >= len(layout) - 2
 
 
-def test_N1_a_card_between_topaz_and_amber_reads_unsure(palette):
-    # A card halfway (in log colour) between yellow and orange is neither: "?", never a
-    # confident letter.
-    y, o = np.array(NOMINAL_RGB["Y"], float), np.array(NOMINAL_RGB["O"], float)
-    between = tuple(int(v) for v in np.sqrt(y * o))
-    colours = {**NOMINAL_RGB, "m": between}
-    rng = np.random.default_rng(21)
-    layout = "RGBYOm" * 3
-    reads = palette.classify(*scene(rng, layout, colours=colours, kelvin=3500))
-    for i, ch in enumerate(layout):
-        if ch == "m":
-            assert reads.labels[i] == "?", (i, reads.labels[i])
-            assert reads.confidence[i] < palette.min_confidence
+def test_N1_on_the_way_from_topaz_to_amber_a_card_reads_unsure_in_between(palette):
+    # Cards mixed from yellow to orange (as light), none clipped: the read never jumps from
+    # a sure topaz straight to a sure amber; in between they read "?", never a sure letter.
+    y, o = (to_linear(np.array(NOMINAL_RGB[ch], float)) for ch in "YO")
+    steps = np.linspace(0.0, 1.0, 21)
+    colours = {**NOMINAL_RGB}
+    for k, t in enumerate(steps):
+        colours[chr(ord("a") + k)] = tuple(int(round(v)) for v in to_srgb8((1 - t) * y + t * o))
+    layout = "".join(chr(ord("a") + k) for k in range(len(steps)))
+    reads = palette.classify(*scene(np.random.default_rng(21), layout, colours=colours,
+                                    kelvin=3500, exposure=0.8))
+    labels = "".join(reads.labels)
+    assert labels[0] == "Y" and labels[-1] == "O", labels
+    assert set(labels) <= {"Y", "?", "O"}, labels
+    first_o = labels.index("O")
+    assert "Y" not in labels[first_o:], labels  # one way, no going back
+    assert labels[first_o - 1] == "?", labels  # between the last Y and the first O
 
 
 def test_N1_a_shadow_across_warm_light_still_reads_each_card_against_its_own_rim(palette):

@@ -39,7 +39,8 @@ def damaged(tmp_path):
     frames[0].write_bytes(b"not a jpeg")  # a corrupt frame while the cards are dealt
     frames[5].unlink()  # and a missing one while a hand is over the grid
     with (rec / "taps.jsonl").open("a") as f:
-        f.write('{"frame": 84, "tap": "end_turn"}\n{"frame": 84, "tap": "wildcard"}\n')
+        f.write('{"frame": 84, "tap": "end_turn"}\n{"frame": 84, "tap": "wildcard"}\n'
+                '{"frame": 84, "tap": "wildcard"}\n')
     return rec
 
 

@@ -110,18 +110,43 @@ def test_N3_draw_then_shift_is_refused(tmp_path):
     assert "draw or shift first" in session.message
 
 
-def test_N5_wildcard_tap_needs_a_shift_before_it(tmp_path):
-    store, session = new_session(tmp_path)
-    session.on_reading(rows(Grid(SETUP)))
-    session.tap("wildcard")
-    assert session.message.startswith("N5")
+def test_N5_wildcard_tapped_after_the_shift_pays_it_with_three_cards(tmp_path):
     from companion.rules.shift import Shift
 
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
     session.on_reading(rows(Shift.parse("r2<").apply(Grid(SETUP))))
     session.tap("wildcard")
     assert session.message == ""
     assert session.state.rules.hands == (0, 3)
     assert session.verdict.shifts == ("r2<!3",)
+
+
+def test_N5_wildcard_tapped_before_the_shift_pays_the_next_shift(tmp_path):
+    # At a real table the button is tapped before the row is moved as often as after.
+    from companion.rules.shift import Shift
+
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    session.tap("wildcard")
+    assert session.message == "" and session.state.wildcard_next
+    session.tap("wildcard")
+    assert session.message.startswith("N5")  # once is enough
+    session.on_reading(rows(Shift.parse("r2<").apply(Grid(SETUP))))
+    assert session.state.rules.hands == (0, 3)
+    assert [str(s) for s in session.state.shifts] == ["r2<!3"]
+    assert not session.state.wildcard_next
+
+
+def test_N5_wildcard_tapped_then_a_draw_pays_nothing(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    hands = session.state.rules.hands
+    session.tap("wildcard")
+    session.tap("draw")
+    assert session.message == ""
+    assert session.state.rules.hands[0] == hands[0] + 3  # three drawn, none paid
+    assert not session.state.wildcard_next  # nor left waiting for the next player's shift
 
 
 def test_N2_opening_grid_with_a_combination_is_refused_under_replace(tmp_path):

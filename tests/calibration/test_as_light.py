@@ -1,0 +1,77 @@
+"""Flat cards compared as light (calibration.models.light_cost): against their own white,
+the camera's sRGB curve undone, with a brightness and a white veil fitted to each card.
+Colours that survive the light changing after calibration (N1: the grid read right, or
+not at all), pinned on patches made for these tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.deck import NOMINAL_RGB
+from calibration.models import light_cost
+from calibration.palette import Palette, learn_palette
+
+from .synth import scene, to_linear, to_srgb8
+
+LAYOUT = "RROGYCBVPRGGYOCBVPROYGCB*"
+
+
+@pytest.fixture(scope="module")
+def palette() -> Palette:
+    cells, _ = scene(np.random.default_rng(31), LAYOUT)
+    return learn_palette([(cells, LAYOUT)])
+
+
+def veiled(patches: np.ndarray, veil: float) -> np.ndarray:
+    """The patches (uint8 BGR) with white light added over all of them: flare in the lens,
+    haze, the sheen of a lamp on glossy cards."""
+    light = to_linear(patches.astype(float)) + veil
+    return np.clip(np.rint(to_srgb8(light)), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("veil", [0.03, 0.08])
+def test_N1_a_veil_over_the_picture_turns_no_card_into_another(palette, veil):
+    # A veil lifts every dark channel a lot (the blue of an orange, the green of a red) and
+    # a bright one little: as log colours, oranges drift to yellow and reds to pink.
+    rng = np.random.default_rng(int(veil * 1000))
+    layout = "".join(rng.permutation(list(LAYOUT)))
+    cells, table = scene(rng, layout, kelvin=4000, exposure=0.9)
+    labels = palette.classify(veiled(cells, veil), veiled(table, veil)).labels
+    wrong = [(i, got) for i, (got, want) in enumerate(zip(labels, layout, strict=True))
+             if got not in (want, "?")]
+    assert wrong == []
+    assert sum(got == want for got, want in zip(labels, layout, strict=True)) >= 24
+
+
+def test_N1_a_dark_channel_says_dark_not_how_dark(palette):
+    # Print runs differ most where a card has least ink: the blue of a topaz or an amber,
+    # the green and blue of a ruby. Cards whose darkest channel is two to six times what
+    # the calibration cards showed still read as their gem.
+    varied = {"a": (240, 130, 10), "b": (240, 130, 60), "c": (245, 210, 5),
+              "d": (245, 210, 80), "e": (220, 40, 20), "f": (220, 20, 70)}
+    gem = {"a": "O", "b": "O", "c": "Y", "d": "Y", "e": "R", "f": "R"}
+    layout = "abcdef" * 3
+    rng = np.random.default_rng(41)
+    cells, table = scene(rng, layout, colours={**NOMINAL_RGB, **varied})
+    labels = palette.classify(cells, table).labels
+    assert all(got in (gem[ch], "?") for got, ch in zip(labels, layout, strict=True)), labels
+    assert sum(got == gem[ch] for got, ch in zip(labels, layout, strict=True)) >= 16, labels
+
+
+def test_a_card_the_camera_clipped_is_at_least_as_bright_as_seen():
+    yellow, orange = [1.05, 0.75, 0.03], [0.9, 0.3, 0.02]
+    seen = np.array([[1.0, 0.74, 0.03]])  # red clipped: 1.0 or more
+    low = np.array([[True, False, False]])
+    cost = light_cost(seen, np.array([yellow, orange]), low=low)
+    assert cost[0, 0] < 1.0 < cost[0, 1]
+    # a class foreseen darker than the clipped value misfits; brighter does not
+    assert light_cost(seen, np.array([[0.6, 0.74, 0.03]]), low=low)[0, 0] > 4.0
+    assert light_cost(seen, np.array([[1.2, 0.74, 0.03]]), low=low)[0, 0] < 1.0
+
+
+def test_white_light_only_adds():
+    # Pink is red with white light on it, near enough; red is never pink with light taken away.
+    red, pink = [0.8, 0.1, 0.12], [0.9, 0.4, 0.45]
+    cost = light_cost(np.array(red)[None], np.array([red, pink]))
+    assert cost[0, 0] < 0.5 and cost[0, 1] > 20.0
