@@ -387,3 +387,36 @@ class _Side:
                 memo = [(i,) + p for prev, i in self.links[grid] for p in self.paths(prev)]
             self._memo[grid] = memo
         return memo
+
+
+UNSURE = "?"
+"""A cell the camera could not read."""
+
+
+def settle(start: Grid, reading: str, max_shifts: int = 3) -> Grid | None:
+    """The grid a reading with unsure cells (``?``) must show, when the rules leave one
+    answer: of the grids that up to ``max_shifts`` shifts make from ``start``, those that
+    agree with every cell read are all the same grid. None when none agree or several do.
+
+    >>> start = Grid("RROGY/CBVPR/GGYOC/BVPRO/YGCBV")
+    >>> str(settle(start, "ROGYR/CBVPR/GGYOC/BVPRO/YGCB?"))  # r1< with a cell unread
+    'ROGYR/CBVPR/GGYOC/BVPRO/YGCBV'
+    >>> settle(start, "?????/CBVPR/GGYOC/BVPRO/YGCBV") is None  # r1 as it was, or shifted
+    True
+    """
+    cells = reading.replace("/", "")
+    if len(cells) != SIZE * SIZE:
+        raise ValueError(f"a reading has {SIZE * SIZE} cells, not {len(cells)}")
+    _check_depth(max_shifts)
+    known = [(i, ord(ch)) for i, ch in enumerate(cells) if ch != UNSURE]
+    moves = [itemgetter(*permutation(s)) for s in ALL_SHIFTS if not s.wildcard]
+    layer = {start.cells.encode()}
+    seen = set(layer)
+    found: set[bytes] = set()
+    for depth in range(max_shifts + 1):
+        found |= {g for g in layer if all(g[i] == ch for i, ch in known)}
+        if len(found) > 1 or depth == max_shifts:
+            break
+        layer = {bytes(move(g)) for g in layer for move in moves} - seen
+        seen |= layer
+    return Grid(found.pop().decode()) if len(found) == 1 else None

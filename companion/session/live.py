@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.rules.combination import cleared_cells, find_combinations
-from companion.rules.explain import CardsDifferError, explain
+from companion.rules.explain import CardsDifferError, explain, settle
 from companion.rules.game import RECORD_GAMES, Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.record import format_record
@@ -27,6 +27,8 @@ from .table import CLEAR, OPENING, OVER, PLAY, REFILL, TableState, apply, fold, 
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
+SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
+SETTLE_SHIFTS = 3
 """Shifts looked for between two stable readings: a hand may hide several."""
 
 
@@ -138,11 +140,20 @@ class TableSession:
     # -- readings ----------------------------------------------------------------------
 
     def on_reading(self, rows: Sequence[str]) -> None:
-        """A stable reading of the grid (no unsure cells), as row strings."""
+        """A stable reading of the grid, as row strings. A reading with unsure cells counts
+        only in play, when the rules settle them (one grid that shifts can make agrees with
+        every cell read): a misread or two need no tap."""
         text = "/".join(rows)
-        if "?" in text or len(text) != SIZE * SIZE + SIZE - 1:
+        if len(text) != SIZE * SIZE + SIZE - 1:
             return
         t = self.state
+        if "?" in text:
+            if t.phase != PLAY or t.grid is None or text.count("?") > SETTLE_AT_MOST:
+                return
+            settled = settle(t.grid, text, SETTLE_SHIFTS)
+            if settled is None:
+                return
+            text = str(settled)
         if text in t.misreads:
             return
         self.reading = text

@@ -135,7 +135,8 @@ def _finish_turn(t: TableState) -> TableState:
     line["refill"] = (t.turn_laid_from, len(t.cards))
     return replace(
         t, phase=OVER if rules.ended else PLAY, rules=rules, turn_start=rules, shifts=(),
-        wildcard_next=False, drew=False, last_rounds=t.rounds, rounds=(), last_turn_player=t.rules.active,
+        wildcard_next=False, drew=False, last_rounds=t.rounds, rounds=(),
+        last_turn_player=t.rules.active,
         to_clear=(), turn_origin=t.origin, turn_laid_from=len(t.cards),
         turns=t.turns + (line,),
     )

@@ -188,3 +188,24 @@ def test_N10_cascade_scores_for_active_player(tmp_path):
     view = session.view()
     assert session.state.phase == "clear"
     assert view.players[0].score == 3 + 3 + 1  # N8 flat bonus continues in the cascade
+
+
+def test_N4_a_misread_cell_after_a_shift_is_settled_by_the_rules(tmp_path):
+    # Only one grid that shifts make agrees with every other cell: the shift is scored
+    # without anyone tapping the unsure cell.
+    from companion.rules.shift import Shift
+
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    after = str(Shift.parse("r2<").apply(Grid(SETUP)))
+    session.on_reading(tuple((after[:7] + "?" + after[8:]).split("/")))
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
+    assert str(session.state.grid) == after
+
+
+def test_N4_an_unsure_cell_two_grids_explain_is_left_unsure(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    before = session.state
+    session.on_reading(tuple(("?????" + SETUP[5:]).split("/")))  # row 1 moved, or not
+    assert session.state == before and session.verdict is None
