@@ -88,4 +88,4 @@ class GameOverScreen(Screen):
         self.ids.status.text = f"Game record saved: {where}"
 
     def back_to_table(self) -> None:
-        running_app().show_game()
+        running_app().show_game(result_first=False)

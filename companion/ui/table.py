@@ -1,10 +1,13 @@
 """The Nizam and Pearl of the East screen: the grid as the camera reads it, whose turn, the
-scores on the track (or the tasks, in Pearl), the deck, the last verdict, prompts, and the
-four buttons a turn needs. It draws ``TableView`` values and sends taps; nothing more."""
+scores large beside each name with last turn's points (or the task chips, in Pearl), the
+deck line, the last verdict in words (a refused move across the whole screen, its way back
+drawn on the grid), prompts, and the turn's buttons, greyed when they do not apply. It
+draws ``TableView`` values and sends taps; nothing more."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,49 +16,64 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.view import TableView
+from companion.words import opposites, plain, undo_words, verdict_words
 
 from . import theme
 from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by table.kv
 from .screen import GameScreen
-from .track import ScoreTrack  # noqa: F401 - used by table.kv
 from .widgets import CellPicker, running_app
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 TASKS = len(theme.GEMS)
-SCORE_TRACK_LENGTH = 50
+BUTTONS = ("draw", "wildcard", "end_turn", "undo")
 
 
 class _Player(BoxLayout):
     name = StringProperty("")
     score = StringProperty("0")
     hand = StringProperty("")
+    last = StringProperty("")
     number = NumericProperty(1)
     active = NumericProperty(0)
 
 
 class PlayerRow(_Player):
-    """A player in Nizam: marker, name, score, cards in hand."""
+    """A player in Nizam: marker, name over their cards in hand, last turn's points and
+    the score, large."""
 
 
 class PearlRow(_Player):
-    """A player in Pearl of the East: marker, name, hand, and the 8 task cards."""
+    """A player in Pearl of the East: marker, name and hand over the 8 task chips."""
+
+
+class VerdictCard(BoxLayout):
+    text = StringProperty("")
+    scored = StringProperty("")
+
+
+class IllegalStrip(BoxLayout):
+    text = StringProperty("")
 
 
 def describe_counts(view: TableView) -> str:
-    """The deck line.
+    """The deck line: what is left and how near the end is (N11, N12).
 
     >>> from companion.view import PlayerView
     >>> v = TableView("nizam", (PlayerView("A", 0, 3),), 0, 1, ("....." ,) * 5, deck=40,
     ...               discard=9, deck_runs_out=1, deck_runs_out_limit=3)
     >>> describe_counts(v)
-    'Deck 40 · Discard 9 · Deck ran out 1 of 3 times'
+    'Deck [b]40[/b] · Discard 9 · Deck ran out [b]1 of 3[/b] times (the game ends at 3)'
+    >>> describe_counts(replace(v, deck_runs_out_limit=None, deck_runs_out=1))
+    'Deck [b]40[/b] · Discard 9 · Deck ran out [b]1[/b] time'
     """
-    ran = f"Deck ran out {view.deck_runs_out}"
+    ran = f"Deck ran out [b]{view.deck_runs_out}"
     if view.deck_runs_out_limit is not None:
-        ran += f" of {view.deck_runs_out_limit}"
-    ran += " time" if view.deck_runs_out_limit is None and view.deck_runs_out == 1 else " times"
-    return f"Deck {view.deck} · Discard {view.discard} · {ran}"
+        ran += f" of {view.deck_runs_out_limit}[/b] times (the game ends at " \
+               f"{view.deck_runs_out_limit})"
+    else:
+        ran += "[/b] time" + ("" if view.deck_runs_out == 1 else "s")
+    return f"Deck [b]{view.deck}[/b] · Discard {view.discard} · {ran}"
 
 
 def describe_scoring(view: TableView) -> str:
@@ -75,22 +93,29 @@ def describe_scoring(view: TableView) -> str:
     return f"Last turn [b]+{view.turn_points}[/b]: " + ", ".join(parts)
 
 
-def describe_verdict(view: TableView) -> str:
+def describe_illegal(view: TableView) -> str:
+    """A refused move in plain words: what moved, why not, and how to put it back.
+
+    >>> from companion.view import PlayerView, Verdict
+    >>> v = TableView("nizam", (PlayerView("Ann", 0, 0), PlayerView("Bob", 0, 3)), 0, 4,
+    ...               ("....." ,) * 5, verdict=Verdict(False, ("c2^",), "",
+    ...               "illegal: N4: c2^: player 0 holds 0 cards and the shift costs 1"))
+    >>> describe_illegal(v)
+    '[b]Not allowed: Column 2 moved up.[/b] Ann holds 0 cards and the move costs 1. Put it back: move column 2 down (drawn on the grid).'
+    """
     verdict = view.verdict
-    if verdict is None:
+    if verdict is None or verdict.legal:
         return ""
-    moves = " ".join(verdict.shifts)
-    if verdict.legal:
-        text = f"[color=#43c463][b]OK[/b][/color] {moves}"
-        if verdict.payment:
-            text += f", paid with {verdict.payment}"
-        return text
-    text = f"[color=#ff5252][b]Not allowed:[/b][/color] {verdict.reason or moves}"
-    if verdict.undo_hint:
-        text += f"\nPut it back: {verdict.undo_hint}"
+    names = [p.name for p in view.players]
+    what = verdict_words(False, verdict.shifts) if verdict.shifts else "The cards changed"
+    text = f"[b]Not allowed: {what}.[/b]"
+    reason = plain(verdict.reason, names).rstrip(".")
+    if reason:
+        text += f" {reason}."
+    if verdict.shifts:
+        back = undo_words(verdict.shifts)
+        text += f" Put it back: {back[0].lower()}{back[1:]} (drawn on the grid)."
     return text
-
-
 class TableScreen(GameScreen):
     pearl = BooleanProperty(False)
     misread = BooleanProperty(False)  # the last change may be a misread: offer to say so
@@ -118,26 +143,29 @@ class TableScreen(GameScreen):
     def show(self, view: TableView) -> None:
         pearl = self.pearl = view.mode == "pearl"
         self._show_players(view, pearl)
-        active = view.players[view.active].name if view.players else ""
-        self.ids.turn.text = f"Turn {view.turn}: {active} to play"
+        header = self.ids.header
+        if view.ended:
+            header.title, header.player = "The game is over", -1
+        elif view.players:
+            name = view.players[view.active].name
+            header.title = f"[size={int(header.ids.title.font_size * 0.6)}]Turn {view.turn}" \
+                           f"[/size]  {name}'s turn"
+            header.player = view.active
         self.ids.counts.text = describe_counts(view)
-        self.ids.scored.text = describe_scoring(view)
-        self.ids.verdict.text = describe_verdict(view)
-        unsure = view.verdict is not None and not view.verdict.legal
-        self.misread = unsure and not view.ended
+        verdict = view.verdict
+        legal = verdict is not None and verdict.legal
+        card = self.ids.verdict
+        card.text = verdict_words(True, verdict.shifts, verdict.payment) if legal else ""
+        card.scored = describe_scoring(view)
+        self.ids.illegal.text = describe_illegal(view)
+        self.misread = verdict is not None and not verdict.legal and not view.ended
         if view.problem:
-            self.ids.prompt.text = f"[color=#ff5252]{view.problem}[/color]"
+            self.ids.prompt.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
         else:
-            self.ids.prompt.text = view.prompt
+            self.ids.prompt.text = plain(view.prompt)
         self.ids.grid.show(view.grid, view.confidence, _marks(view))
-        if pearl:
-            done = [TASKS - len(p.tasks_left) for p in view.players]
-            self.ids.track.show(done, view.active, length=TASKS + 1)
-        else:
-            self.ids.track.show([p.score for p in view.players], view.active,
-                                length=SCORE_TRACK_LENGTH)
-        for name in ("draw", "wildcard", "end_turn", "undo"):
-            self.ids[name].disabled = view.ended and name != "undo"
+        for name in BUTTONS:
+            self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
 
     def _show_players(self, view: TableView, pearl: bool) -> None:
         box = self.ids.players
@@ -152,8 +180,9 @@ class TableScreen(GameScreen):
         for i, (row, player) in enumerate(zip(self._rows, view.players, strict=True)):
             row.name = player.name
             row.score = str(player.score)
-            row.hand = f"hand {player.hand}"
-            row.active = int(i == view.active)
+            row.hand = f"{player.hand} card{'s' if player.hand != 1 else ''}"
+            row.last = "" if pearl or player.last_turn is None else f"+{player.last_turn}"
+            row.active = int(i == view.active and not view.ended)
             if pearl:
                 row.ids.tasks.show(player.tasks_left)
 
@@ -163,10 +192,22 @@ class TableScreen(GameScreen):
         if self.view is None:
             return
         letters = theme.GEMS + (theme.PEARL if self.view.mode == "pearl" else "") + theme.EMPTY
-        current = self.ids.grid._letter(row, col)
-        self.picker = CellPicker(row, col, current, letters,
-                                 lambda letter: self.send("fix", row, col, letter))
+        grid = self.ids.grid
+        current = grid._letter(row, col)
+        grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=(row, col)))
+
+        def picked(letter: str) -> None:
+            self.send("fix", row, col, letter)
+
+        self.picker = CellPicker(row, col, current, letters, picked,
+                                 picture=grid.cell_picture(row, col))
+        self.picker.bind(parent=self._picker_closed)
         self.picker.open()
+
+    def _picker_closed(self, picker: Any, parent: Any) -> None:
+        if parent is None:
+            grid = self.ids.grid
+            grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=None))
 
     def menu_choices(self) -> list[tuple[str, Callable[[], None]]]:
         return [("Calibrate the colours", running_app().open_calibration)]
@@ -177,10 +218,18 @@ def _marks(view: TableView) -> CellMarks:
         (c.cells, f"+{c.points}" if view.mode != "pearl" else "") for c in view.combinations
     )
     verdict = view.verdict
+    arrows: tuple[tuple[str, str], ...] = ()
+    if verdict is not None and verdict.legal:
+        arrows = tuple((s, "moved") for s in verdict.shifts)
+    elif verdict is not None:
+        arrows = tuple((s, "illegal") for s in verdict.shifts) + tuple(
+            (back, "fix") for back in opposites(verdict.shifts))
     return CellMarks(
         combinations=combos,
         verdict=verdict.cells if verdict else (),
         verdict_legal=verdict.legal if verdict else True,
         highlight=view.highlight,
         pearl=view.pearl,
+        arrows=arrows,
     )
+

@@ -53,6 +53,10 @@ GOOD = _hex("#43c463")
 BAD = _hex("#ff5252")
 COMBINATION = _hex("#ffd740")
 HIGHLIGHT = _hex("#40c4ff")
+DISABLED = _hex("#3b3f46")  # a button that does not apply now
+DISABLED_INK = (1.0, 1.0, 1.0, 0.38)
+FIX = _hex("#40c4ff")  # what to do to put an illegal move back, drawn on the grid
+ILLEGAL_STRIP = _hex("#8e1b1b")
 
 # Player markers, as on the box's scoring board; each also carries the player's number.
 PLAYER_COLOURS: tuple[RGBA, ...] = (

@@ -32,7 +32,7 @@ def tap_at(driver, x, y):
 
 
 def tap(driver, widget):
-    driver.frames(2)  # lay out whatever changed, so the widget is where it is drawn
+    driver.settle()  # show the newest view and lay it out, as a player sees it before a tap
     assert widget.get_root_window() is not None, f"{widget} is not on screen"
     assert not widget.disabled, f"{getattr(widget, 'text', widget)!r} is disabled"
     tap_at(driver, *widget.to_window(*widget.center))
@@ -104,31 +104,38 @@ def camera_frame(width=1280, height=720, seed=0):
 def nizam_views(players=("Ann", "Bob", "Cid")):
     """A short Nizam game: a draw, a legal shift that scores, an illegal one, the end."""
     people = tuple(PlayerView(name, 0, 3) for name in players)
+    names = list(players) + ["Ann", "Bob", "Cid"][len(players):]
+    first, second = names[0], names[1 % len(players)]
     start = TableView("nizam", people, 0, 1, GRID, deck=65, discard=0,
-                      deck_runs_out_limit=len(players), prompt="Ann's turn: draw or shift.",
-                      game_id=7)
-    drew = replace(start, active=1, turn=2, deck=62,
-                   players=(replace(people[0], hand=6),) + people[1:],
-                   prompt="Bob's turn: draw or shift.")
+                      deck_runs_out_limit=len(players), prompt=f"{first}'s turn: draw or shift.",
+                      game_id=7, actions=("draw",))
+    drew = replace(start, active=1 % len(players), turn=2, deck=62,
+                   players=(replace(people[0], hand=6, last_turn=0),) + people[1:],
+                   prompt=f"{second}'s turn: draw or shift.", actions=("draw", "undo"))
     shifted = replace(
         drew,
         verdict=Verdict(True, ("r3<",), "1 emerald", cells=((3, 1), (3, 2), (3, 3))),
-        prompt="Bob: shift again, or tap End turn to score.",
+        prompt=f"{second}: shift again, or tap End turn to score.",
+        actions=("end_turn", "wildcard", "undo"),
     )
+    scorer = PlayerView(second, 3, 2, last_turn=3)
     scored = replace(
-        shifted, active=2, turn=3, discard=3,
-        players=(drew.players[0], PlayerView("Bob", 3, 2)) + people[2:],
+        shifted, active=2 % len(players), turn=3, discard=3,
+        players=((drew.players[0], scorer) + people[2:])[:len(players)] if len(players) > 1
+        else (replace(scorer, name=first),),
         combinations=(ScoredCombination("G", ((3, 1), (3, 2), (3, 3)), 3),),
         turn_points=3, highlight=((3, 1), (3, 2), (3, 3)),
-        prompt="Take the highlighted cards to the discard pile.",
+        prompt="Take the highlighted cards to the discard pile.", actions=("undo",),
     )
     illegal = replace(
         scored,
-        verdict=Verdict(False, ("c2^",), "", reason="Cid has no card to pay for it",
-                        cells=((1, 2), (5, 2)), undo_hint="shift column 2 down"),
+        verdict=Verdict(False, ("c2^",), "",
+                        reason="illegal: N4: c2^: player 2 holds 0 cards and the shift costs 1",
+                        cells=((1, 2), (5, 2)), undo_hint="to put it back: c2v"),
+        actions=("draw", "undo"),
     )
-    over = replace(scored, ended=True, winners=(1,), deck=0, deck_runs_out=3,
-                   prompt="Game over: Bob wins.")
+    over = replace(scored, ended=True, winners=(1 % len(players),), deck=0, deck_runs_out=3,
+                   prompt=f"Game over: {second} wins.", actions=("undo",))
     return [start, drew, shifted, scored, illegal, over]
 
 

@@ -169,7 +169,7 @@ def test_every_screen_fits_and_every_button_is_a_big_touch_target(start_app, siz
     app.open_calibration()
     driver.settle()
     problems += check_layout(app.root, "calibration")
-    assert problems == []
+    assert problems == [], "\n".join(problems)
 
 
 def test_write_screenshots_renders_every_screen(tmp_path):
