@@ -340,6 +340,9 @@ class TableSession:
             if len(t.turns) != seen_turns and t.last_turn_player not in found:
                 found[t.last_turn_player] = sum(r.points for r in t.last_rounds)
             seen_turns = len(t.turns)
+        if newest.rules is not None and newest.phase in (CLEAR, REFILL):
+            # The turn being scored is the last turn of its player already.
+            found[newest.rules.active] = sum(r.points for r in newest.rounds)
         self._last_cache = (newest, found)
         return found
 

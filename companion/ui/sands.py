@@ -1,6 +1,7 @@
 """The Desert Sands screen: the stones left in the bag, each call's chance of success, expected
-points and chance to win (the best call marked), both scores against the 16 line, and buttons
-for the call and for the stone that came out. It draws ``SandsView`` values and sends taps.
+points and chance to win (the best call marked, the call made highlighted; while the odds are
+first worked out it says so), both scores against the 16 line, and buttons for the call
+and for the stone that came out. It draws ``SandsView`` values and sends taps.
 
 With a camera on the stone spot it also shows the camera's newest read of the spot in one
 line, and a Camera button opens the stone camera set-up (``stones.py``); the buttons for the
@@ -21,6 +22,7 @@ from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
 from companion.view import SandsView
+from companion.words import plain
 
 from . import theme
 from .hooks import stone_hooks
@@ -43,6 +45,7 @@ class CallRow(BoxLayout):
     points = StringProperty("")
     win = StringProperty("")
     best = BooleanProperty(False)
+    called = BooleanProperty(False)  # the colour named, while the stone is awaited
     screen = ObjectProperty(None, allownone=True)
 
 
@@ -106,6 +109,11 @@ class ScoreBars(Widget):
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
+WORKING_OUT = ("Working out the odds… The first game with this bag takes about 2 seconds "
+               "here (up to 10 on a Raspberry Pi); later games start at once. You can call "
+               "already.")
+
+
 def percent(p: float) -> str:
     """A chance as players read it; "…" while it is not known yet (NaN).
 
@@ -152,7 +160,12 @@ class SandsScreen(GameScreen):
     def show(self, view: SandsView) -> None:
         name = view.players[view.active]
         called = view.called
-        self.ids.turn.text = f"{name} to call" if not view.ended else "The game is over"
+        header = self.ids.header
+        if view.ended:
+            header.title, header.player = "The game is over", -1
+        else:
+            header.title = f"{name} to call" if not called else f"{name} called {called}"
+            header.player = view.active
         for stone in theme.STONES:
             self.bag_rows[stone].count = str(view.bag.get(stone, 0))
             odds = view.calls.get(stone)
@@ -161,6 +174,7 @@ class SandsScreen(GameScreen):
             row.points = f"{odds.expected_points:.2f}" if odds else "-"
             row.win = percent(odds.p_win) if odds else "-"
             row.best = stone == view.best and not called
+            row.called = stone == called
             # A colour whose stones are all out can still be called (D3: red succeeds on
             # yellow or green too); only the stone that came out must be one still there.
             row.ids.call.disabled = bool(called) or view.ended or not any(view.bag.values())
@@ -169,12 +183,15 @@ class SandsScreen(GameScreen):
             )
         self.bag_total = str(sum(view.bag.values()))
         self.ids.scores.show(view.players, view.scores, view.active, view.target)
+        working = any(math.isnan(o.p_win) for o in view.calls.values())
         if view.problem:
-            self.ids.status.text = f"[color=#ff5252]{view.problem}[/color]"
+            self.ids.status.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
         elif view.ended:
             self.ids.status.text = ""
         elif called:
             self.ids.status.text = f"{name} called {called}: which stone came out of the bag?"
+        elif working:
+            self.ids.status.text = WORKING_OUT
         else:
             best = f" (best: {view.best})" if view.best else ""
             self.ids.status.text = f"{name}: name a colour{best}"

@@ -135,9 +135,10 @@ class FitLabel(Label):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._fit = Clock.create_trigger(self._fit_now, -1)
-        self.bind(text=self._fit, width=self._fit, max_font=self._fit, bold=self._fit)
+        self.bind(text=self._fit, size=self._fit, max_font=self._fit, bold=self._fit)
 
     def _fit_now(self, *_: Any) -> None:
+        self.text_size = (None, None)  # measured on one line, then aligned in the box
         self.font_size = self.max_font
         if not self.text or self.width <= 1:
             return
@@ -145,8 +146,9 @@ class FitLabel(Label):
             self.texture_update()
             wide = self.texture_size[0]
             if wide <= self.width or self.font_size <= self.min_font:
-                return
+                break
             self.font_size = max(self.min_font, int(self.font_size * self.width / wide))
+        self.text_size = (self.width + 1, None)
 
 
 class Symbol(Widget):
@@ -220,9 +222,8 @@ class CellPicker(Sheet):
             side = BoxLayout(orientation="vertical", size_hint_x=0.34, spacing=4 * s)
             self.picture = Image(texture=picture, fit_mode="contain")
             side.add_widget(self.picture)
-            side.add_widget(Factory.Caption(text="What the camera sees", halign="center",
-                                            font_size=15 * s, color=theme.MUTED,
-                                            size_hint_y=None, height=24 * s))
+            side.add_widget(Factory.UiLabel(text="What the camera sees", halign="center",
+                                            font_size=15 * s, color=theme.MUTED))
             body.add_widget(side)
         body.add_widget(grid)
         name = theme.CELL_NAMES.get(current, current)
@@ -255,6 +256,14 @@ class TurnHeader(BoxLayout):
     title = StringProperty("")
     player = NumericProperty(-1)
     colour = ListProperty(list(theme.TEXT))
+
+    def on_kv_post(self, _base: Any) -> None:
+        """What a screen's rule puts in the header goes among the tools, before the Menu."""
+        own = {self.ids.marker, self.ids.title, self.ids.tools, self.ids.menu}
+        for child in reversed(list(self.children)):
+            if child not in own:
+                self.remove_widget(child)
+                self.ids.tools.add_widget(child)
 
     def on_player(self, _w: Any, player: int) -> None:
         self.colour = list(theme.player_colour(int(player)) if player >= 0 else theme.TEXT)
