@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -104,9 +103,10 @@ def staged_game(store: GameStore, names: Sequence[str], *, mode: str = "classic"
     return table
 
 
-def refused_move(store: GameStore, names: Sequence[str], seed: int = 0) -> StagedTable:
-    """A game played up to the first turn whose player holds no card, who then shifts a
-    row anyway: the rules refuse it (N4) and the screen shows how to put it back."""
+def before_refusal(store: GameStore, names: Sequence[str],
+                   seed: int = 0) -> tuple[StagedTable, Grid]:
+    """A game played up to the first turn whose player holds no card, and the grid a shift
+    of a row by that player would make (the rules refuse it: N4)."""
     game = Game("classic", len(names))
     played = simulate(game, random.Random(seed), greedy, max_turns=400)
     broke = next((i for i, s in enumerate(played.states[:-1]) if s.hands[s.active] == 0
@@ -117,9 +117,15 @@ def refused_move(store: GameStore, names: Sequence[str], seed: int = 0) -> Stage
     play_turns(table, played, broke)
     grid = table.session.state.grid
     assert grid is not None
-    move = next(m for m in (Shift("r", i, "<") for i in range(2, 6))
-                if m.apply(grid) != grid)
-    table.see(move.apply(grid))
+    move = next(m for m in (Shift("r", i, "<") for i in range(2, 6)) if m.apply(grid) != grid)
+    return table, move.apply(grid)
+
+
+def refused_move(store: GameStore, names: Sequence[str], seed: int = 0) -> StagedTable:
+    """``before_refusal``'s game, the refused shift seen: the screen shows it refused and
+    how to put it back."""
+    table, wrong = before_refusal(store, names, seed)
+    table.see(wrong)
     return table
 
 
@@ -130,8 +136,3 @@ def finished_game(store: GameStore, names: Sequence[str], seed: int = 1) -> int:
         raise ValueError(f"seed {seed}: the game did not end")
     return table.session.game_id
 
-
-def named(view: TableView, names: Sequence[str]) -> TableView:
-    """``view`` with its players renamed (a test's or a picture's own names)."""
-    return replace(view, players=tuple(replace(p, name=n)
-                                       for p, n in zip(view.players, names, strict=False)))

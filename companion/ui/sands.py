@@ -75,7 +75,7 @@ class ScoreBars(Widget):
         n = max(1, len(self.scores))
         lane = self.height / n
         name_w = self.width * 0.22
-        number_w = self.width * 0.08
+        number_w = self.width * 0.09
         bar_x = self.x + name_w
         bar_w = self.width - name_w - number_w
         top = max(self.target + 4, *(s + 1 for s in self.scores)) if self.scores else 20
@@ -94,7 +94,8 @@ class ScoreBars(Widget):
                 Rectangle(pos=(bar_x, y + lane * 0.15), size=(bar_w, lane * 0.7))
                 Color(*theme.player_colour(i))
                 Rectangle(pos=(bar_x, y + lane * 0.15), size=(unit * score, lane * 0.7))
-                tex = text_texture(str(score), font, theme.TEXT)
+                tex = text_texture(str(score), int(min(lane * 0.95, 34 * self.scale)),
+                                   theme.TEXT)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(self.right - tex.width, y + (lane - tex.height) / 2),
                           size=tex.size)
