@@ -18,7 +18,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from . import theme
-from .gridview import GridView  # noqa: F401 - used by calibration.kv
+from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by calibration.kv
 from .hooks import CalibrationHooks
 from .widgets import CellPicker, running_app
 
@@ -33,6 +33,8 @@ GUIDE = (
     "Save the colours: from now on cards are read with them. Calibrate again when the "
     "light changes.",
 )
+LOOKING = ("." * 5,) * 5
+"""While the cards are laid out only the grid's outline is drawn, no reading."""
 LOOK_EVERY = 1.5
 """Seconds between two looks of the camera while the cards are laid out (step 1)."""
 EDGE = 0.02
@@ -76,7 +78,7 @@ class CalibrationScreen(Screen):
         self._looking = False
         self._look: Any = None
         self.ids.grid.on_cell_tap = self.cell_tapped
-        self.ids.grid.show(("?" * 5,) * 5)
+        self.ids.grid.show(LOOKING)
         if hooks is None:
             self.status = "Calibration is not available here."
         if hooks is None or hooks.lens is None:
@@ -102,7 +104,7 @@ class CalibrationScreen(Screen):
         ids.back.disabled = step == 0
         if step == 0:
             self.cells = ()
-            ids.grid.show(("?" * 5,) * 5)
+            ids.grid.show(LOOKING)
             ids.next.disabled = self.hooks is None or self.corners is None
         elif step == 1:
             ids.next.disabled = not self.cells or self._unsure() > 0
@@ -200,6 +202,9 @@ class CalibrationScreen(Screen):
         self.picker = CellPicker(row, col, self.cells[row - 1][col - 1],
                                  theme.PICKER_LETTERS, lambda x: self.fix(row, col, x),
                                  picture=self.ids.grid.cell_picture(row, col))
+        self.ids.grid.show(self.cells, (), CellMarks(picked=(row, col)))
+        self.picker.bind(parent=lambda _p, parent: parent is None
+                         and self.ids.grid.show(self.cells))
         self.picker.open()
 
     def fix(self, row: int, col: int, letter: str) -> None:

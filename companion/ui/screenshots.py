@@ -89,6 +89,7 @@ def write_screenshots(
                 app.resume_game(finished())
                 shots.take("nizam_over")
                 app.leave_game()
+            _shoot_past_games(shots, app)
             _shoot_calibration(shots, app)
             written += shots.written
         finally:
@@ -117,10 +118,6 @@ class _Shots:
 def _shoot_games(shots: _Shots, app: Any, headers: Sequence[dict[str, Any]],
                  play: Callable[[Any], None] | None) -> None:
     shots.take("start")
-    if app.start_screen.past:
-        popup = app.start_screen.open_past_games()
-        shots.take("past_games")
-        popup.dismiss()
     for header in headers:
         game = str(header["game"])
         app.begin_game(header)
@@ -140,6 +137,16 @@ def _shoot_games(shots: _Shots, app: Any, headers: Sequence[dict[str, Any]],
                 app.game_over(app.controller.view())
                 shots.take(f"{game}_over")
         app.leave_game()
+
+
+def _shoot_past_games(shots: _Shots, app: Any) -> None:
+    """The start screen once games were played: Continue, and the past games."""
+    shots.driver.settle()
+    if app.start_screen.past:
+        shots.take("start_with_games")
+        popup = app.start_screen.open_past_games()
+        shots.take("past_games")
+        popup.dismiss()
 
 
 def _odds_known(controller: Any) -> bool:

@@ -36,6 +36,7 @@ class _Player(BoxLayout):
     last = StringProperty("")
     number = NumericProperty(1)
     active = NumericProperty(0)
+    roomy = BooleanProperty(False)
 
 
 class PlayerRow(_Player):
@@ -125,6 +126,7 @@ class TableScreen(GameScreen):
         self._frame: Any = None
         self._rows: list[_Player] = []
         self.picker: CellPicker | None = None
+        self.picked: tuple[int, int] | None = None  # the cell the picker is open for
         self.ids.grid.on_cell_tap = self.cell_tapped
 
     def attached(self) -> None:
@@ -163,7 +165,7 @@ class TableScreen(GameScreen):
             self.ids.prompt.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
         else:
             self.ids.prompt.text = plain(view.prompt)
-        self.ids.grid.show(view.grid, view.confidence, _marks(view))
+        self.ids.grid.show(view.grid, view.confidence, replace(_marks(view), picked=self.picked))
         for name in BUTTONS:
             self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
 
@@ -176,6 +178,7 @@ class TableScreen(GameScreen):
             box.clear_widgets()
             self._rows = [kind(number=i + 1) for i in range(len(view.players))]
             for row in self._rows:
+                row.roomy = len(self._rows) <= 3  # bigger task chips when there is room
                 box.add_widget(row)
         for i, (row, player) in enumerate(zip(self._rows, view.players, strict=True)):
             row.name = player.name
@@ -194,7 +197,8 @@ class TableScreen(GameScreen):
         letters = theme.GEMS + (theme.PEARL if self.view.mode == "pearl" else "") + theme.EMPTY
         grid = self.ids.grid
         current = grid._letter(row, col)
-        grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=(row, col)))
+        self.picked = (row, col)
+        grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=self.picked))
 
         def picked(letter: str) -> None:
             self.send("fix", row, col, letter)
@@ -206,6 +210,7 @@ class TableScreen(GameScreen):
 
     def _picker_closed(self, picker: Any, parent: Any) -> None:
         if parent is None:
+            self.picked = None
             grid = self.ids.grid
             grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=None))
 
@@ -224,11 +229,15 @@ def _marks(view: TableView) -> CellMarks:
     elif verdict is not None:
         arrows = tuple((s, "illegal") for s in verdict.shifts) + tuple(
             (back, "fix") for back in opposites(verdict.shifts))
+    # A move drawn as arrows needs no outline of the cells it moved as well: one mark a
+    # thing, or the grid is too busy to read at arm's length.
+    outlined = () if verdict is None or arrows else verdict.cells
+    moved = verdict.cells if verdict is not None and arrows else ()
     return CellMarks(
         combinations=combos,
-        verdict=verdict.cells if verdict else (),
+        verdict=outlined,
         verdict_legal=verdict.legal if verdict else True,
-        highlight=view.highlight,
+        highlight=tuple(c for c in view.highlight if c not in moved),
         pearl=view.pearl,
         arrows=arrows,
     )

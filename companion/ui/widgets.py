@@ -72,6 +72,7 @@ class Sheet(FloatLayout):
 
     title = StringProperty("")
     box_hint = ListProperty([0.94, 0.94])
+    shade = NumericProperty(0.65)  # how much the sheet darkens what it covers
 
     def __init__(self, title: str, content: Widget, size_hint: Sequence[float] = (0.94, 0.94),
                  **kwargs: Any) -> None:
@@ -220,10 +221,12 @@ class CellPicker(Sheet):
                           spacing=6 * s)
         if picture is not None:
             side = BoxLayout(orientation="vertical", size_hint_x=0.34, spacing=4 * s)
-            self.picture = Image(texture=picture, fit_mode="contain")
+            self.picture = Image(texture=picture, fit_mode="contain", size_hint_y=None)
+            side.bind(width=lambda _w, width: setattr(self.picture, "height", width))
             side.add_widget(self.picture)
             side.add_widget(Factory.UiLabel(text="What the camera sees", halign="center",
                                             font_size=15 * s, color=theme.MUTED))
+            side.add_widget(Widget())
             body.add_widget(side)
         body.add_widget(grid)
         name = theme.CELL_NAMES.get(current, current)
@@ -232,6 +235,7 @@ class CellPicker(Sheet):
                          body, **kwargs)
         if picture is not None:
             self.ids.box.pos_hint = {"right": 0.99, "center_y": 0.5}
+            self.shade = 0.3  # the grid stays readable beside it, the cell outlined
         self.buttons: dict[str, Button] = {}
         for letter in letters:
             button = GemButton(letter, now=letter == current)
