@@ -101,8 +101,10 @@ def describe_illegal(view: TableView) -> str:
     >>> v = TableView("nizam", (PlayerView("Ann", 0, 0), PlayerView("Bob", 0, 3)), 0, 4,
     ...               ("....." ,) * 5, verdict=Verdict(False, ("c2^",), "",
     ...               "illegal: N4: c2^: player 0 holds 0 cards and the shift costs 1"))
-    >>> describe_illegal(v)
-    '[b]Not allowed: Column 2 moved up.[/b] Ann holds 0 cards and the move costs 1. Put it back: move column 2 down (drawn on the grid).'
+    >>> for sentence in describe_illegal(v).split(". "):
+    ...     print(sentence)
+    [b]Not allowed: Column 2 moved up.[/b] Ann holds 0 cards and the move costs 1
+    Put it back: move column 2 down (drawn on the grid).
     """
     verdict = view.verdict
     if verdict is None or verdict.legal:

@@ -45,7 +45,8 @@ def text_cut(label):
     from kivy.core.text.markup import MarkupLabel
 
     wraps = label.text_size[0] is not None and not label.shorten
-    core = (MarkupLabel if label.markup else CoreLabel)(text=label.text, font_size=label.font_size, bold=label.bold,
+    kind = MarkupLabel if label.markup else CoreLabel
+    core = kind(text=label.text, font_size=label.font_size, bold=label.bold,
                      markup=label.markup, font_name=label.font_name,
                      text_size=(label.text_size[0] if wraps else None, None),
                      padding=label.padding)
@@ -98,7 +99,7 @@ def test_header_menu_text_buttons_and_scores_fit_with_long_names(start_app, size
         assert NAMES[count - 1] in header.title
         for part in (header, header.ids.title, header.ids.menu):
             x, y = part.to_window(part.x, part.y)
-            assert 0 <= x and x + part.width <= size[0] and y + part.height <= size[1], part
+            assert x >= 0 and x + part.width <= size[0] and y + part.height <= size[1], part
         found += problems_of(app.root, size, game)
         if game == "nizam":
             scores = [row.ids.score for row in screen._rows]
@@ -167,8 +168,8 @@ def test_N13_game_over_ranks_everyone_with_their_points(start_app):
 
 
 def test_a_finished_game_reopens_on_its_result(start_app, tmp_path):
-    from companion.showcase import finished_game
     from companion.session.live import TableSession
+    from companion.showcase import finished_game
 
     store = GameStore(tmp_path / "games.sqlite")
     game_id = finished_game(store, ("Ann", "Bob", "Cid"), seed=1)

@@ -8,6 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from companion.words import has_notation
+
 from .helpers import (
     CORNERS,
     TableDouble,
@@ -22,7 +24,6 @@ from .helpers import (
     tap_cell,
     window_button,
 )
-from companion.words import has_notation
 
 
 @pytest.fixture
