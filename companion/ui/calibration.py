@@ -45,7 +45,7 @@ def framing_problem(corners: Any, size: tuple[int, int]) -> str:
     """What to fix when the grid is at the edge of the picture ("" when it is well inside).
 
     >>> corners = [(5, 100), (600, 100), (600, 400), (5, 4)]
-    >>> print(*framing_problem(corners, (640, 480)).split(": "), sep="\n")
+    >>> print(*framing_problem(corners, (640, 480)).split(": "), sep="\\n")
     The grid touches the left and top edges of the picture
     move the cards or the camera so the whole grid is in view.
     >>> framing_problem([(50, 50), (590, 50), (590, 430), (50, 430)], (640, 480))
