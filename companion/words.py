@@ -143,6 +143,8 @@ def plain(text: str, names: Sequence[str] = ()) -> str:
     'No hand can hold a ruby to pay with: all 7 are on the grid'
     >>> plain("P2: the pearl stays one card (N15), fix r2c3 instead")
     'The pearl stays one card, fix row 2, column 3 instead'
+    >>> plain("The deck ran out: shuffle the discard pile to form the new deck (P8).")
+    'The deck ran out: shuffle the discard pile to form the new deck.'
     >>> plain("N5: r4<!3 is already paid with three cards")
     'Row 4 left (paid with 3 cards) is already paid with three cards'
     """
@@ -156,7 +158,7 @@ def plain(text: str, names: Sequence[str] = ()) -> str:
     text = re.sub(r"\ba ([ROYGCBVP])\b", lambda m: f"a {GEM_NAMES[m[1]]}", text)
     text = text.replace("the shift costs", "the move costs")
     text = players_from_one(text, names)
-    text = " ".join(text.replace(" ,", ",").split())
+    text = re.sub(r"\s+([,.;:])", r"\1", " ".join(text.split()))
     return text[:1].upper() + text[1:]
 
 

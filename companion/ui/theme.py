@@ -84,10 +84,10 @@ RULE_OPTIONS: dict[str, tuple[str, ...]] = {
     "bonus": ("flat", "rising"),
     "cascades": ("score", "leave"),
 }
-OPTION_TITLES = {
-    "setup_lines": "Lines in the first grid (N2)",
-    "bonus": "Bonus per extra line (N8)",
-    "cascades": "New lines after refill (N10)",
+OPTION_TITLES = {  # in players' words: the rule IDs (N2, N8, N10) are for the record
+    "setup_lines": "Lines in the first grid",
+    "bonus": "Bonus per extra line",
+    "cascades": "New lines after refill",
 }
 # Pearl of the East scores no points, so the bonus does not apply (P5-P7).
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -98,6 +98,9 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
 
 BASE_SIZE = (800, 480)
 """The official 7" display; every size in the kv files is for this one, then scaled."""
+
+NAME_LENGTH = 20
+"""The longest player's name the start screen takes: every screen has room for it."""
 
 TOUCH_MIN = 48
 """The smallest touch target in pixels at the base size."""

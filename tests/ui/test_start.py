@@ -126,3 +126,12 @@ def test_a_game_that_cannot_start_says_why_and_stays(start_app):
     tap(driver, button(driver.app.start_screen, "Start the game"))
     assert driver.app.manager.current == "start"
     assert driver.app.banner.text == "No camera found: plug one in or play the demo"
+
+
+def test_a_name_stops_at_20_characters_the_screens_have_room_for(start_app):
+    driver = start_app()
+    name = driver.app.start_screen.name_inputs[0]
+    name.focus = True
+    for letter in "Oleksandra Kovalenko-Shevchenko":
+        name.insert_text(letter)
+    assert name.text == "Oleksandra Kovalenko"
