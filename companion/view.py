@@ -100,6 +100,7 @@ class SandsView:
     problem: str = ""  # what is wrong right now (odds table, camera) and what to do
     called: str = ""  # the colour named, while the drawn stone is awaited (D2); "" otherwise
     game_id: int | None = None  # the game in the store: what "export the record" exports
+    can_undo: bool = True  # something to take back (Undo is greyed otherwise)
 
 
 class TableController(Protocol):

@@ -183,6 +183,7 @@ class SandsScreen(GameScreen):
                 not called or view.ended or view.bag.get(stone, 0) == 0
             )
         self.bag_total = str(sum(view.bag.values()))
+        self.ids.undo.disabled = not view.can_undo
         self.ids.scores.show(view.players, view.scores, view.active, view.target)
         working = any(math.isnan(o.p_win) for o in view.calls.values())
         if view.problem:

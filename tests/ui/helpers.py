@@ -192,9 +192,10 @@ def sands_views():
     bag = {"red": 12, "yellow": 12, "green": 12, "lilac": 12}
     calls = {"red": odds(0.75, 0.75, 0.48), "yellow": odds(0.5, 1.0, 0.5),
              "green": odds(0.25, 1.25, 0.52), "lilac": odds(0.25, 3.0, 0.55)}
-    start = SandsView(("Ann", "Bob"), (0, 0), 0, bag, calls, best="lilac", game_id=9)
-    called = replace(start, called="lilac")
-    drew = replace(start, scores=(12, 0), bag={**bag, "lilac": 11}, best="red",
+    start = SandsView(("Ann", "Bob"), (0, 0), 0, bag, calls, best="lilac", game_id=9,
+                      can_undo=False)
+    called = replace(start, called="lilac", can_undo=True)
+    drew = replace(start, scores=(12, 0), bag={**bag, "lilac": 11}, best="red", can_undo=True,
                    last="Ann called lilac and drew lilac: +12")
     over = replace(drew, scores=(17, 0), ended=True, winners=(0,),
                    last="Ann called green and drew green: +5")

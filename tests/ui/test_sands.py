@@ -26,6 +26,7 @@ def test_D2_a_call_then_the_drawn_stone_reach_the_session(sands):
     game = SandsDouble(sands_views())
     driver, screen = sands(game)
     assert screen.ids.header.title == "Ann to call" and screen.ids.header.player == 0
+    assert screen.ids.undo.disabled  # nothing to take back yet
     assert all(b.disabled for b in screen.drawn_buttons.values())
     tap(driver, button(screen, "Call lilac"))
     assert game.taps == [("call", "lilac")]
