@@ -93,7 +93,9 @@ def _staged(shows: Any) -> dict[str, Any]:
     return {
         "staged": {
             "nizam_5_players": lambda: staged_game(shows.store, LONG_NAMES, seed=0, turns=6),
-            "nizam_illegal": lambda: refused_move(shows.store, LONG_NAMES[:3], seed=0),
+            "nizam_illegal": lambda: refused_move(shows.store, LONG_NAMES, seed=0),
+            "pearl_5_players": lambda: staged_game(shows.store, LONG_NAMES, mode="pearl",
+                                                   seed=2, turns=8),
         },
         "finished": lambda: finished_game(shows.store, ["Ann", "Bob", "Cid"], seed=1),
     }

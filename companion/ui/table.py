@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -51,6 +52,7 @@ class PearlRow(_Player):
 class VerdictCard(BoxLayout):
     text = StringProperty("")
     scored = StringProperty("")
+    squeeze = NumericProperty(1.0)
 
 
 class IllegalStrip(BoxLayout):
@@ -58,20 +60,19 @@ class IllegalStrip(BoxLayout):
 
 
 def describe_counts(view: TableView) -> str:
-    """The deck line: what is left and how near the end is (N11, N12).
+    """The deck line, one line: what is left and how near the end is (N11, N12).
 
     >>> from companion.view import PlayerView
     >>> v = TableView("nizam", (PlayerView("A", 0, 3),), 0, 1, ("....." ,) * 5, deck=40,
     ...               discard=9, deck_runs_out=1, deck_runs_out_limit=3)
     >>> describe_counts(v)
-    'Deck [b]40[/b] · Discard 9 · Deck ran out [b]1 of 3[/b] times (the game ends at 3)'
+    'Deck [b]40[/b] · Discard 9 · Deck ran out [b]1 of 3[/b] times'
     >>> describe_counts(replace(v, deck_runs_out_limit=None, deck_runs_out=1))
     'Deck [b]40[/b] · Discard 9 · Deck ran out [b]1[/b] time'
     """
     ran = f"Deck ran out [b]{view.deck_runs_out}"
     if view.deck_runs_out_limit is not None:
-        ran += f" of {view.deck_runs_out_limit}[/b] times (the game ends at " \
-               f"{view.deck_runs_out_limit})"
+        ran += f" of {view.deck_runs_out_limit}[/b] times"
     else:
         ran += "[/b] time" + ("" if view.deck_runs_out == 1 else "s")
     return f"Deck [b]{view.deck}[/b] · Discard {view.discard} · {ran}"
@@ -119,9 +120,16 @@ def describe_illegal(view: TableView) -> str:
         back = undo_words(verdict.shifts)
         text += f" Put it back: {back[0].lower()}{back[1:]} (drawn on the grid)."
     return text
+SQUEEZE_STEP = 0.1
+LEAST_SQUEEZE = 0.7
+"""The verdict and the prompt are drawn down to this share of their size when, with five
+players and long words, they would not fit their place otherwise."""
+
+
 class TableScreen(GameScreen):
     pearl = BooleanProperty(False)
     misread = BooleanProperty(False)  # the last change may be a misread: offer to say so
+    squeeze = NumericProperty(1.0)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -130,6 +138,9 @@ class TableScreen(GameScreen):
         self.picker: CellPicker | None = None
         self.picked: tuple[int, int] | None = None  # the cell the picker is open for
         self.ids.grid.on_cell_tap = self.cell_tapped
+        self._notes: tuple[str, ...] = ()
+        self._fit_notes = Clock.create_trigger(self._fit_notes_now, 0)
+        self.ids.notes.bind(size=lambda *_: self._refit())
 
     def attached(self) -> None:
         self._frame = None
@@ -161,15 +172,32 @@ class TableScreen(GameScreen):
         card = self.ids.verdict
         card.text = verdict_words(True, verdict.shifts, verdict.payment) if legal else ""
         card.scored = describe_scoring(view)
-        self.ids.illegal.text = describe_illegal(view)
+        illegal = self.ids.illegal.text = describe_illegal(view)
         self.misread = verdict is not None and not verdict.legal and not view.ended
         if view.problem:
             self.ids.prompt.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
-        else:
-            self.ids.prompt.text = plain(view.prompt)
+        else:  # a refused move's strip says what to do now
+            self.ids.prompt.text = "" if illegal else plain(view.prompt)
         self.ids.grid.show(view.grid, view.confidence, replace(_marks(view), picked=self.picked))
         for name in BUTTONS:
             self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
+        notes = (card.text, card.scored, self.ids.prompt.text)
+        if notes != self._notes:
+            self._notes = notes
+            self._refit()
+
+    def _refit(self) -> None:
+        self.squeeze = 1.0
+        self._fit_notes()
+
+    def _fit_notes_now(self, *_: Any) -> None:
+        """Draw the notes a little smaller while they do not fit (settles in a few frames)."""
+        notes = self.ids.notes
+        parts = [c for c in notes.children if c is not self.ids.gap]
+        need = sum(c.height for c in parts) + notes.spacing * len(parts)
+        if need > notes.height + 1 and self.squeeze > LEAST_SQUEEZE + 1e-6:
+            self.squeeze = round(self.squeeze - SQUEEZE_STEP, 2)
+            self._fit_notes()
 
     def _show_players(self, view: TableView, pearl: bool) -> None:
         box = self.ids.players

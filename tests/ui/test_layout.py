@@ -10,7 +10,7 @@ import pytest
 
 from companion.showcase import StagedTable, before_refusal, play_turns
 from companion.store import GameStore
-from companion.view import PlayerView
+from companion.view import PlayerView, Verdict
 from companion.words import has_notation
 
 from .helpers import (
@@ -56,7 +56,9 @@ def text_cut(label):
 
 
 def problems_of(root, size, where):
+    from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
+    from kivy.uix.gridlayout import GridLayout
     from kivy.uix.label import Label
 
     width, height = size
@@ -68,6 +70,12 @@ def problems_of(root, size, where):
         if x < -1 or y < -1 or x + w.width > width + 1 or y + w.height > height + 1:
             found.append(f"{where}: {type(w).__name__} {getattr(w, 'text', '')!r} is off "
                          f"the screen at {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f}")
+        parent = w.parent
+        if isinstance(parent, (BoxLayout, GridLayout)) and parent is not root and (
+                w.x < parent.x - 1 or w.y < parent.y - 1 or w.right > parent.right + 1
+                or w.top > parent.top + 1):
+            found.append(f"{where}: {type(w).__name__} {getattr(w, 'text', '')!r} spills out "
+                         f"of its {type(parent).__name__} (too much to fit)")
         if isinstance(w, Button) and min(w.width, w.height) < 48:
             found.append(f"{where}: button {w.text!r} is {w.width:.0f}x{w.height:.0f}")
         if isinstance(w, Label) and w.text and text_cut(w):
@@ -84,9 +92,15 @@ def players(n, pearl=False):
 @pytest.mark.parametrize("count", [1, 3, 5])
 def test_header_menu_text_buttons_and_scores_fit_with_long_names(start_app, size, count):
     views = nizam_views(NAMES[:count])
-    refused = replace(views[4], players=players(count), active=count - 1, turn=14)
-    pearl = replace(pearl_view(), players=players(count, pearl=True), active=count - 1)
-    games = {"nizam": TableDouble([refused], frame=camera_frame(), corners=CORNERS),
+    prompt = f"{NAMES[count - 1]}'s turn: draw 3 cards (tap Draw) or shift a row or column."
+    refused = replace(views[4], players=players(count), active=count - 1, turn=14,
+                      deck_runs_out=4, deck_runs_out_limit=5, deck=107, discard=104,
+                      prompt=prompt)
+    pearl = replace(pearl_view(), players=players(count, pearl=True), active=count - 1,
+                    prompt=prompt, verdict=views[2].verdict)
+    moved = replace(refused, verdict=Verdict(True, ("r2<", "c4^", "r5>!3"), "1 R + 1 B + 3 cards"),
+                    combinations=refused.combinations * 2, turn_points=7)
+    games = {"nizam": TableDouble([refused, moved], frame=camera_frame(), corners=CORNERS),
              "pearl": TableDouble([pearl])}
     driver = start_app(size=size, start_game=lambda header: games[header["game"]])
     app = driver.app
@@ -100,11 +114,17 @@ def test_header_menu_text_buttons_and_scores_fit_with_long_names(start_app, size
         for part in (header, header.ids.title, header.ids.menu):
             x, y = part.to_window(part.x, part.y)
             assert x >= 0 and x + part.width <= size[0] and y + part.height <= size[1], part
+        driver.frames(8)  # long notes are drawn smaller over a few frames
         found += problems_of(app.root, size, game)
         if game == "nizam":
             scores = [row.ids.score for row in screen._rows]
             assert all(label.font_size >= 32 * size[0] / 800 for label in scores)
             assert screen.ids.illegal.text and screen.ids.illegal.width == size[0]
+            app.controller.index = 1  # a long legal move, its lines, and the prompt
+            driver.settle()
+            driver.frames(8)
+            assert screen.ids.verdict.text.startswith("Row 2 moved left, then column 4")
+            found += problems_of(app.root, size, "nizam, a long move")
         app.game_over(replace(app.controller.view(), ended=True, winners=(0,)))
         driver.settle()
         found += problems_of(app.root, size, f"{game} over")

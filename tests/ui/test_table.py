@@ -107,8 +107,7 @@ def test_N7_N8_last_turn_combinations_are_highlighted_with_their_points(table):
 
 def test_N11_N12_deck_discard_and_run_outs_are_shown(table):
     driver, screen = table(TableDouble(nizam_views()))
-    assert screen.ids.counts.text == ("Deck [b]65[/b] · Discard 0 · Deck ran out [b]0 of 3[/b] "
-                                      "times (the game ends at 3)")
+    assert screen.ids.counts.text == "Deck [b]65[/b] · Discard 0 · Deck ran out [b]0 of 3[/b] times"
 
 
 def test_fix_a_misread_cell_through_the_picker(table):
