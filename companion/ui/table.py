@@ -15,6 +15,7 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 
 from companion.view import TableView
 from companion.words import opposites, plain, undo_words, verdict_words
@@ -139,6 +140,7 @@ class TableScreen(GameScreen):
         self.picked: tuple[int, int] | None = None  # the cell the picker is open for
         self.ids.grid.on_cell_tap = self.cell_tapped
         self._notes: tuple[str, ...] = ()
+        self._measured: tuple[float, float, float] = (0.0, 0.0, 0.0)
         self._fit_notes = Clock.create_trigger(self._fit_notes_now, 0)
         self.ids.notes.bind(size=lambda *_: self._refit())
 
@@ -191,11 +193,17 @@ class TableScreen(GameScreen):
         self._fit_notes()
 
     def _fit_notes_now(self, *_: Any) -> None:
-        """Draw the notes a little smaller while they do not fit (settles in a few frames)."""
+        """Draw the notes a little smaller while they do not fit: measured once the layout
+        has settled (the same two frames running), a step at a time."""
         notes = self.ids.notes
-        parts = [c for c in notes.children if c is not self.ids.gap]
-        need = sum(c.height for c in parts) + notes.spacing * len(parts)
-        if need > notes.height + 1 and self.squeeze > LEAST_SQUEEZE + 1e-6:
+        parts = [c for c in notes.children if isinstance(c, (VerdictCard, Label))]
+        measure = (sum(c.height for c in parts) + notes.spacing * len(parts), notes.height,
+                   self.squeeze)
+        if measure != self._measured:
+            self._measured = measure
+            self._fit_notes()
+            return
+        if measure[0] > measure[1] + 1 and self.squeeze > LEAST_SQUEEZE + 1e-6:
             self.squeeze = round(self.squeeze - SQUEEZE_STEP, 2)
             self._fit_notes()
 

@@ -114,7 +114,7 @@ def test_header_menu_text_buttons_and_scores_fit_with_long_names(start_app, size
         for part in (header, header.ids.title, header.ids.menu):
             x, y = part.to_window(part.x, part.y)
             assert x >= 0 and x + part.width <= size[0] and y + part.height <= size[1], part
-        driver.frames(8)  # long notes are drawn smaller over a few frames
+        driver.frames(16)  # long notes are drawn smaller over a few frames
         found += problems_of(app.root, size, game)
         if game == "nizam":
             scores = [row.ids.score for row in screen._rows]
@@ -122,7 +122,7 @@ def test_header_menu_text_buttons_and_scores_fit_with_long_names(start_app, size
             assert screen.ids.illegal.text and screen.ids.illegal.width == size[0]
             app.controller.index = 1  # a long legal move, its lines, and the prompt
             driver.settle()
-            driver.frames(8)
+            driver.frames(16)
             assert screen.ids.verdict.text.startswith("Row 2 moved left, then column 4")
             found += problems_of(app.root, size, "nizam, a long move")
         app.game_over(replace(app.controller.view(), ended=True, winners=(0,)))
