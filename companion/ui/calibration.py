@@ -112,13 +112,13 @@ class CalibrationScreen(Screen):
             ids.next.disabled = not self.cells or self._unsure() > 0
         else:
             ids.next.disabled = self.hooks is None or not self.cells
+            self.status = "Tap Save the colours: they are learnt from the cards as they lie now."
 
     def next_step(self) -> None:
         if self.step == 0:
             self.read_layout()
         elif self.step == 1:
             self.go(2)
-            self.status = "The colours are learnt from the cards as they are now."
         else:
             self.save_palette()
 

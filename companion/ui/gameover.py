@@ -85,7 +85,8 @@ class GameOverScreen(Screen):
             rows = [(names[i], "", f"{points[i]} points") for i in range(len(names))]
         else:
             names = [p.name for p in view.players]
-            self.ids.game.text = f"{theme.GAME_TITLES[view.mode]}, {view.turn} turns"
+            played = view.turn - 1 if view.ended else view.turn  # the turn after the last
+            self.ids.game.text = f"{theme.GAME_TITLES[view.mode]}, {played} turns"
             points = []
             for p in view.players:
                 if view.mode == "pearl":

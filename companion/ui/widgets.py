@@ -326,7 +326,7 @@ class TaskStrip(Widget):
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
         n = len(theme.GEMS)
-        w = min(self.width / n, self.height * 0.8)
+        w = min(self.width / n, self.height * 1.5)  # wider than tall: more room for its letter
         gap = max(1.0, w * 0.08)
         with self._snapshot.drawing(self):
             for i, letter in enumerate(theme.GEMS):
