@@ -130,7 +130,7 @@ class StartScreen(Screen):
         box.clear_widgets()
         self.option_rows = {}
         if sands:
-            box.add_widget(Factory.UiLabel(text="Stones in the bag (D1)", color=theme.MUTED))
+            box.add_widget(Factory.UiLabel(text="Stones in the bag", color=theme.MUTED))
             for pair in (theme.STONES[:2], theme.STONES[2:]):
                 row = BoxLayout(size_hint_y=None, height=52 * scale(), spacing=12 * scale())
                 for stone in pair:

@@ -143,6 +143,10 @@ class TableScreen(GameScreen):
         self._measured: tuple[float, float, float] = (0.0, 0.0, 0.0)
         self._fit_notes = Clock.create_trigger(self._fit_notes_now, 0)
         self.ids.notes.bind(size=lambda *_: self._refit())
+        # ids.extra is the place for more of the turn's buttons (a hint): each put there
+        # is as tall as the others in the row.
+        self.ids.extra.bind(children=lambda box, children: [
+            setattr(child, "size_hint_y", 1) for child in children])
 
     def attached(self) -> None:
         self._frame = None

@@ -215,3 +215,19 @@ def test_a_staged_game_is_played_through_the_real_session(tmp_path):
     play_turns(table, played)
     assert table.view().ended
     assert [p.score for p in table.view().players] == list(played.state.scores)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_the_button_row_and_game_over_keep_a_place_for_more(start_app, size):
+    from kivy.factory import Factory
+
+    game = TableDouble([replace(nizam_views(NAMES)[4], players=players(3))])
+    driver, screen = start_game_on_screen(start_app, game, size=size)
+    hint = Factory.BigButton(text="Hint")
+    screen.ids.extra.add_widget(hint)
+    driver.settle()
+    assert hint.width >= 48 and hint.height >= 48
+    assert hint.width == pytest.approx(screen.ids.draw.width, abs=2)  # a button's share
+    assert problems_of(driver.app.root, size, "with a hint button") == []
+    story = driver.app.gameover_screen.ids.story
+    assert story.size_hint_y == 1  # the space left on game over, for a chart
