@@ -10,6 +10,7 @@ drawn stone always work, camera or not."""
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -110,9 +111,18 @@ class ScoreBars(Widget):
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
-WORKING_OUT = ("Working out the odds… The first game with this bag takes about 2 seconds "
-               "here (up to 10 on a Raspberry Pi); later games start at once. You can call "
-               "already.")
+def working_out(seconds: float) -> str:
+    """What the screen says while the odds are first worked out, and how long it takes.
+
+    >>> print(*working_out(3.4).split(". "), sep="\\n")
+    Working out the odds: 3 s so far
+    Only the first game with this bag waits for them
+    About 2 s on a desktop computer, longer on a Raspberry Pi
+    You can call already.
+    """
+    return (f"Working out the odds: {seconds:.0f} s so far. Only the first game with this bag "
+            "waits for them. About 2 s on a desktop computer, longer on a Raspberry Pi. "
+            "You can call already.")
 
 
 def percent(p: float) -> str:
@@ -133,6 +143,7 @@ class SandsScreen(GameScreen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._working_since: float | None = None  # when the odds were first missing
         self.bag_rows: dict[str, BagRow] = {}
         self.call_rows: dict[str, CallRow] = {}
         self.drawn_buttons: dict[str, StoneButton] = {}
@@ -149,6 +160,7 @@ class SandsScreen(GameScreen):
             self.drawn_buttons[stone] = button
 
     def attached(self) -> None:
+        self._working_since = None
         self.has_camera = stone_hooks(self.controller) is not None
         self.camera_line = ""
 
@@ -157,6 +169,12 @@ class SandsScreen(GameScreen):
         spot = getattr(self.controller, "spot", None)
         if callable(spot):
             self.camera_line = spot().line
+        if self._working_since is not None and not self._status_taken():
+            self.ids.status.text = working_out(time.monotonic() - self._working_since)
+
+    def _status_taken(self) -> bool:
+        view = self.view
+        return view is None or bool(view.problem) or view.ended or bool(view.called)
 
     def show(self, view: SandsView) -> None:
         name = view.players[view.active]
@@ -186,6 +204,8 @@ class SandsScreen(GameScreen):
         self.ids.undo.disabled = not view.can_undo
         self.ids.scores.show(view.players, view.scores, view.active, view.target)
         working = any(math.isnan(o.p_win) for o in view.calls.values())
+        if not working:
+            self._working_since = None
         if view.problem:
             self.ids.status.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
         elif view.ended:
@@ -193,7 +213,9 @@ class SandsScreen(GameScreen):
         elif called:
             self.ids.status.text = f"{name} called {called}: which stone came out of the bag?"
         elif working:
-            self.ids.status.text = WORKING_OUT
+            if self._working_since is None:
+                self._working_since = time.monotonic()
+            self.ids.status.text = working_out(time.monotonic() - self._working_since)
         else:
             best = f" (best: {view.best})" if view.best else ""
             self.ids.status.text = f"{name}: name a colour{best}"

@@ -79,8 +79,8 @@ def test_D3_while_the_odds_are_being_solved_the_calls_still_work(sands):
     driver, screen = sands(game)
     assert screen.call_rows["red"].win == "…" and screen.call_rows["red"].success == "75%"
     assert not any(row.best for row in screen.call_rows.values())
-    assert screen.ids.status.text.startswith("Working out the odds… The first game with "
-                                             "this bag takes about 2 seconds")
+    assert screen.ids.status.text.startswith("Working out the odds: 0 s so far. Only the "
+                                             "first game with this bag waits for them")
     tap(driver, button(screen, "Call red"))
     assert game.taps == [("call", "red")]
 
