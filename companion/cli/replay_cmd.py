@@ -35,7 +35,7 @@ def _describe(line: dict[str, Any]) -> str:
     if "verdict" in line:
         return f"{frame}  refused: {players_from_one(line['verdict']['reason'])}"
     if "refused" in line:
-        return f"{frame}  tap {line['tap']} refused: {line['refused']}"
+        return f"{frame}  tap {line['tap']} refused: {players_from_one(line['refused'])}"
     return f"{frame}  {line.get('problem', line)}"
 
 
