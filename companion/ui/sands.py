@@ -82,15 +82,20 @@ class ScoreBars(Widget):
         top = max(self.target + 4, *(s + 1 for s in self.scores)) if self.scores else 20
         unit = bar_w / top
         font = int(min(lane * 0.6, 20 * self.scale))
+        self.name_widths: dict[int, tuple[float, float]] = {}  # drawn, room: for tests
         with self.canvas:
             for i, (name, score) in enumerate(zip(self.names, self.scores, strict=True)):
                 y = self.top - (i + 1) * lane
                 ink = theme.ACCENT if i == self.active else theme.TEXT
-                tex = text_texture(name, font, ink, i == self.active)
+                size = font
+                tex = text_texture(name, size, ink, i == self.active)
+                while tex.width > name_w - 6 and size > 8:  # smaller, never squeezed
+                    size = min(size - 1, int(size * (name_w - 6) / tex.width))
+                    tex = text_texture(name, size, ink, i == self.active)
+                self.name_widths[i] = (tex.width, name_w - 6)
                 Color(1, 1, 1, 1)
-                width = min(tex.width, name_w - 6)
                 Rectangle(texture=tex, pos=(self.x, y + (lane - tex.height) / 2),
-                          size=(width, tex.height))
+                          size=tex.size)
                 Color(*theme.PANEL)
                 Rectangle(pos=(bar_x, y + lane * 0.15), size=(bar_w, lane * 0.7))
                 Color(*theme.player_colour(i))

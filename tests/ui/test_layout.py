@@ -231,3 +231,20 @@ def test_the_button_row_and_game_over_keep_a_place_for_more(start_app, size):
     assert problems_of(driver.app.root, size, "with a hint button") == []
     story = driver.app.gameover_screen.ids.story
     assert story.size_hint_y == 1  # the space left on game over, for a chart
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_D5_the_sands_screen_fits_two_long_names(start_app, size):
+    from .helpers import SandsDouble, sands_views
+
+    views = [replace(v, players=NAMES[:2]) for v in sands_views()]
+    driver, screen = start_game_on_screen(start_app, SandsDouble(views), "The Desert Sands",
+                                          size=size)
+    assert NAMES[0] in screen.ids.header.title
+    found = problems_of(driver.app.root, size, "sands")
+    tap(driver, button(screen, "Call lilac"))
+    found += problems_of(driver.app.root, size, "sands, a call made")
+    assert found == [], "\n".join(found)
+    bars = screen.ids.scores
+    assert len(bars.name_widths) == 2
+    assert all(drawn <= room for drawn, room in bars.name_widths.values())
