@@ -169,7 +169,7 @@ class TableScreen(GameScreen):
             header.title, header.player = "The game is over", -1
         elif view.players:
             name = view.players[view.active].name
-            header.title = f"[size={int(header.ids.title.font_size * 0.6)}]Turn {view.turn}" \
+            header.title = f"[size={int(header.ids.title.max_font * 0.6)}]Turn {view.turn}" \
                            f"[/size]  {name}'s turn"
             header.player = view.active
         self.ids.counts.text = describe_counts(view)
