@@ -230,7 +230,7 @@ class CellPicker(Sheet):
             body.add_widget(side)
         body.add_widget(grid)
         name = theme.CELL_NAMES.get(current, current)
-        kwargs.setdefault("size_hint", (0.66, 0.96) if picture is not None else (0.94, 0.94))
+        kwargs.setdefault("size_hint", (0.57, 0.96) if picture is not None else (0.94, 0.94))
         super().__init__(f"Row {row}, column {col} reads {name}. What card is there?",
                          body, **kwargs)
         if picture is not None:
