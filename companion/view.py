@@ -12,6 +12,9 @@ from typing import Any, Protocol
 Cell = tuple[int, int]
 """(row, col) from 1, as in RULES.md."""
 
+TABLE_ACTIONS = ("draw", "wildcard", "end_turn", "undo")
+"""The turn's buttons on the Nizam screen, as taps (``TableController.tap``)."""
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -38,6 +41,7 @@ class PlayerView:
     score: int
     hand: int  # cards in hand (N14: the companion knows the count only)
     tasks_left: tuple[str, ...] = ()  # Pearl of the East: gems still to complete
+    last_turn: int | None = None  # points of this player's last finished turn; None: no turn yet
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,9 @@ class TableView:
     message: str = ""  # the answer to the last tap when it could not be done, e.g. "N3: …"
     options: dict[str, Any] = field(default_factory=dict)
     game_id: int | None = None  # the game in the store: what "export the record" exports
+    actions: tuple[str, ...] = TABLE_ACTIONS
+    """The taps that mean something now (the others are greyed): a draw or shifts first,
+    then "End turn"; "Paid with 3 cards" after a shift paid with one card; "Undo"."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,7 @@ class SandsView:
     problem: str = ""  # what is wrong right now (odds table, camera) and what to do
     called: str = ""  # the colour named, while the drawn stone is awaited (D2); "" otherwise
     game_id: int | None = None  # the game in the store: what "export the record" exports
+    can_undo: bool = True  # something to take back (Undo is greyed otherwise)
 
 
 class TableController(Protocol):

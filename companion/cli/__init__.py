@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from companion.paths import data_dir
+from companion.words import players_from_one
 
 from . import (
     app_cmd,
@@ -109,5 +110,6 @@ def _one_line(err: BaseException) -> str:
         where = err.filename2 if err.filename2 is not None else err.filename
         text = f"{where}: {err.strerror}" if where is not None else err.strerror
     else:
-        text = str(err) or type(err).__name__
+        # The rules count players from 0; people count them from 1.
+        text = players_from_one(str(err)) or type(err).__name__
     return " ".join(text.split())

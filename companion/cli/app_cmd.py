@@ -61,12 +61,17 @@ def run(args: argparse.Namespace) -> int:
     size = _size(args.size)
     if args.screenshot is not None:
         output_path(str(args.screenshot), "--screenshot", folder=True)
-        shows = Companion(GameStore(":memory:"), demo_games=True, palette=usable_palette()[0])
-        written = write_screenshots(
-            args.screenshot, start_game=lambda h: _fast_demo(shows, h), games=shows.games,
-            resume_game=shows.resume_game, export_record=shows.export_record,
-            calibration=CalibrationHooks(shows.read_layout, shows.save_palette),
-            play=_advance)
+
+        def fresh() -> dict[str, Any]:
+            """Each size its own store: nothing of one size's games shows in the other."""
+            shows = Companion(GameStore(":memory:"), demo_games=True,
+                              palette=usable_palette()[0])
+            return {"start_game": lambda h: _fast_demo(shows, h), "games": shows.games,
+                    "resume_game": shows.resume_game, "export_record": shows.export_record,
+                    "calibration": CalibrationHooks(shows.read_layout, shows.save_palette),
+                    **_staged(shows)}
+
+        written = write_screenshots(args.screenshot, play=_advance, fresh=fresh)
         for path in written:
             print(path)
         return 0
@@ -78,6 +83,22 @@ def run(args: argparse.Namespace) -> int:
             export_record=companion.export_record, size=size, fullscreen=args.fullscreen,
             initial=initial, seconds=args.seconds)
     return 0
+
+
+def _staged(shows: Any) -> dict[str, Any]:
+    """Real games in the states players meet, for the screenshots (``companion.showcase``):
+    five players with long names, a move the rules refuse, a finished game."""
+    from companion.showcase import LONG_NAMES, finished_game, refused_move, staged_game
+
+    return {
+        "staged": {
+            "nizam_5_players": lambda: staged_game(shows.store, LONG_NAMES, seed=0, turns=6),
+            "nizam_illegal": lambda: refused_move(shows.store, LONG_NAMES, seed=0),
+            "pearl_5_players": lambda: staged_game(shows.store, LONG_NAMES, mode="pearl",
+                                                   seed=2, turns=8),
+        },
+        "finished": lambda: finished_game(shows.store, ["Ann", "Bob", "Cid"], seed=1),
+    }
 
 
 def _fast_demo(companion: Any, header: dict[str, Any]) -> Any:

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from companion.words import players_from_one
+
 from .common import output_path, print_json
 
 
@@ -31,9 +33,9 @@ def _describe(line: dict[str, Any]) -> str:
         detail = " ".join(f"{k}={v}" for k, v in event.items())
         return f"{frame}  {kind} {detail}  scores {line['scores']}  deck {line['deck']}"
     if "verdict" in line:
-        return f"{frame}  refused: {line['verdict']['reason']}"
+        return f"{frame}  refused: {players_from_one(line['verdict']['reason'])}"
     if "refused" in line:
-        return f"{frame}  tap {line['tap']} refused: {line['refused']}"
+        return f"{frame}  tap {line['tap']} refused: {players_from_one(line['refused'])}"
     return f"{frame}  {line.get('problem', line)}"
 
 

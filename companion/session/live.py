@@ -76,6 +76,7 @@ class TableSession:
         """Merged into each event logged (e.g. the frame a recording was at)."""
         self.committed: list[Mapping[str, Any]] = []
         """Events logged since the caller last emptied this list."""
+        self._last_cache: tuple[TableState, dict[int, int]] | None = None
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -270,6 +271,7 @@ class TableSession:
         t = self.state
         game = self.game
         rules = t.rules
+        last = self._last_turns()
         players = tuple(
             PlayerView(
                 name=self.names[p],
@@ -277,6 +279,7 @@ class TableSession:
                 hand=rules.hands[p] if rules else 3,
                 tasks_left=tuple(rules.tasks[p]) if rules and game.pearl else
                 (tuple(GEMS) if game.pearl else ()),
+                last_turn=last.get(p),
             )
             for p in range(game.players)
         )
@@ -317,7 +320,44 @@ class TableSession:
             message=self.message,
             options=game.options.to_json(),
             game_id=self.game_id,
+            actions=self._actions(t),
         )
+
+    def _actions(self, t: TableState) -> tuple[str, ...]:
+        """The buttons that mean something now (N3, N5): the others are greyed."""
+        actions = []
+        if t.phase == PLAY:
+            if not t.shifts:
+                actions.append("draw")
+                if not t.wildcard_next:  # tapped before the move: pays the next shift
+                    actions.append("wildcard")
+            else:
+                actions.append("end_turn")
+                if not t.shifts[-1].wildcard:
+                    actions.append("wildcard")
+        if len(self.history) > 1:
+            actions.append("undo")
+        return tuple(actions)
+
+    def _last_turns(self) -> dict[int, int]:
+        """Each player's points in their last finished turn (cascades included), read back
+        from the newest state; kept until the history changes, as the screen asks often."""
+        newest = self.history[-1]
+        if self._last_cache is not None and self._last_cache[0] is newest:
+            return self._last_cache[1]
+        found: dict[int, int] = {}
+        seen_turns = -1
+        for t in reversed(self.history):
+            if len(found) == self.game.players or t.last_turn_player is None:
+                break
+            if len(t.turns) != seen_turns and t.last_turn_player not in found:
+                found[t.last_turn_player] = sum(r.points for r in t.last_rounds)
+            seen_turns = len(t.turns)
+        if newest.rules is not None and newest.phase in (CLEAR, REFILL):
+            # The turn being scored is the last turn of its player already.
+            found[newest.rules.active] = sum(r.points for r in newest.rounds)
+        self._last_cache = (newest, found)
+        return found
 
     def _prompt(self, t: TableState) -> str:
         notice = f" {t.notice}" if t.notice else ""

@@ -366,6 +366,7 @@ class SandsSession:
             game_id=self.game_id,
             message=self.message,
             problem=self.problem,
+            can_undo=len(self.history) > 1,
         )
 
     def record(self) -> str:

@@ -31,6 +31,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.view import SandsView
+from companion.words import plain
 
 from . import theme
 from .calibration import CalibrationScreen
@@ -150,10 +151,12 @@ class CompanionApp(App):
         if message != self._last_message:
             self._last_message = message
             if message:
-                self.banner.say(message)
+                self.banner.say(plain(message, _names(view)))
 
     def show_error(self, err: Exception | str) -> None:
-        self.banner.say(str(err))
+        """An error as players read it (no rule ID, no notation), away from the header."""
+        self.banner.say(plain(str(err), _names(getattr(self.manager.current_screen, "view",
+                                                       None))))
 
     def notify(self, text: str) -> None:
         self.banner.say(text, tone="info")
@@ -181,15 +184,19 @@ class CompanionApp(App):
         self.controller = controller
         self.show_game()
 
-    def show_game(self) -> None:
+    def show_game(self, result_first: bool = True) -> None:
+        """The game's screen; a finished game opens on its result (``result_first``)."""
         controller = self.controller
         if controller is None:
             self.manager.current = "start"
             return
-        sands = isinstance(controller.view(), SandsView)
-        screen = self.sands_screen if sands else self.table_screen
+        view = controller.view()
+        screen = self.sands_screen if isinstance(view, SandsView) else self.table_screen
         if screen.controller is not controller:
             screen.attach(controller)
+        if result_first and view.ended:
+            self.game_over(view)
+            return
         self.manager.current = screen.name
 
     def game_over(self, view: Any) -> None:
@@ -249,3 +256,9 @@ class CompanionApp(App):
     def close_stones(self) -> None:
         self.stones_screen.attach(None)
         self.show_game()
+
+
+def _names(view: Any) -> list[str]:
+    """The players' names of a view, to name them in messages (none without a view)."""
+    players = getattr(view, "players", ())
+    return [getattr(p, "name", p) for p in players]

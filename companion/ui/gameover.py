@@ -1,4 +1,5 @@
-"""Game over: who won (N13, P9, D5, D6), everyone's score, and the export of the game record."""
+"""Game over: who won (N13, P9, D5, D6), everyone ranked with their points, and the export
+of the game record. ``ids.story`` is the place left for a chart of how the game went."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 class ResultRow(BoxLayout):
+    rank = StringProperty("")
     number = NumericProperty(1)
     name = StringProperty("")
     detail = StringProperty("")
@@ -46,6 +48,26 @@ def headline(names: list[str], winners: tuple[int, ...], ended: bool) -> str:
     return f"{prefix}{who} share the victory!"
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+
+def ranking(points: list[int], winners: tuple[int, ...]) -> list[tuple[str, int]]:
+    """Everyone in order, with their place: the winners first (the rules say who wins),
+    then by points; equal points share a place. Players are seats from 0.
+
+    >>> ranking([36, 50, 43], (1,))
+    [('1st', 1), ('2nd', 2), ('3rd', 0)]
+    >>> ranking([20, 20, 7], (0, 1))
+    [('1st', 0), ('1st', 1), ('3rd', 2)]
+    """
+    order = sorted(range(len(points)), key=lambda i: (i not in winners, -points[i], i))
+    places = []
+    for i in order:
+        ahead = sum(1 for j in order if (j in winners, points[j]) > (i in winners, points[i]))
+        places.append((ORDINALS[min(ahead, len(ORDINALS) - 1)], i))
+    return places
+
+
 class GameOverScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -56,26 +78,32 @@ class GameOverScreen(Screen):
         box = self.ids.results
         box.clear_widgets()
         self.ids.status.text = ""
+        rows: list[tuple[str, str, str]] = []  # name, detail, score; by seat
         if isinstance(view, SandsView):
             names = list(view.players)
             self.ids.game.text = theme.GAME_TITLES["sands"]
-            rows = [(i, names[i], "", str(view.scores[i])) for i in range(len(names))]
+            points = list(view.scores)
+            rows = [(names[i], "", f"{points[i]} points") for i in range(len(names))]
         else:
             names = [p.name for p in view.players]
-            self.ids.game.text = f"{theme.GAME_TITLES[view.mode]}, turn {view.turn}"
-            rows = []
-            for i, p in enumerate(view.players):
+            played = view.turn - 1 if view.ended else view.turn  # the turn after the last
+            self.ids.game.text = f"{theme.GAME_TITLES[view.mode]}, {played} turns"
+            points = []
+            for p in view.players:
                 if view.mode == "pearl":
-                    left = "".join(p.tasks_left)
-                    detail = f"tasks left: {left}" if left else "all tasks done"
-                    rows.append((i, p.name, detail, f"{len(theme.GEMS) - len(left)}/8"))
+                    done = len(theme.GEMS) - len(p.tasks_left)
+                    points.append(done)
+                    left = ", ".join(theme.CELL_NAMES[g] for g in p.tasks_left)
+                    rows.append((p.name, f"left: {left}" if left else "all done",
+                                 f"{done} of 8 tasks"))
                 else:
-                    rows.append((i, p.name, "", str(p.score)))
+                    points.append(p.score)
+                    rows.append((p.name, "", f"{p.score} points"))
         self.ids.headline.text = headline(names, view.winners, view.ended)
-        order = sorted(rows, key=lambda r: (r[0] not in view.winners, r[0]))
-        for i, name, detail, score in order:
-            box.add_widget(ResultRow(number=i + 1, name=name, detail=detail, score=score,
-                                     winner=i in view.winners))
+        for place, i in ranking(points, view.winners if view.ended else ()):
+            name, detail, score = rows[i]
+            box.add_widget(ResultRow(rank=place, number=i + 1, name=name, detail=detail,
+                                     score=score, winner=i in view.winners))
         app = running_app()
         self.ids.export.disabled = not app.can_export or view.game_id is None
         load_story(self.ids.story, app.controller)  # issue 15
@@ -90,4 +118,4 @@ class GameOverScreen(Screen):
         self.ids.status.text = f"Game record saved: {where}"
 
     def back_to_table(self) -> None:
-        running_app().show_game()
+        running_app().show_game(result_first=False)

@@ -3,7 +3,9 @@ cell's read as a badge (colour and letter), or, with no picture, a plain board o
 
 Marks outline cells: the combinations of the last scoring phase (gold, with their points),
 the cells of the last verdict (green when legal, red when not), cells a prompt is about (blue)
-and the pearl (a white ring). Tapping a cell calls ``on_cell_tap(row, col)``.
+and the pearl (a white ring). Arrows along a row or column show the last move (solid when
+legal, dashed when refused) and the way to put a refused one back (blue, "put back"): shape
+and words, not colour alone. Tapping a cell calls ``on_cell_tap(row, col)``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle, Triangle
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
@@ -44,6 +46,10 @@ class CellMarks:
     verdict_legal: bool = True
     highlight: tuple[Cell, ...] = ()
     pearl: Cell | None = None
+    arrows: tuple[tuple[str, str], ...] = ()
+    """Shifts drawn as arrows along their row or column: (shift such as "r3<", kind), kind
+    "moved" (a legal move), "illegal" (a refused one, dashed) or "fix" (the way back)."""
+    picked: Cell | None = None  # the cell the picker is open for
 
 
 class GridView(Widget):
@@ -122,6 +128,21 @@ class GridView(Widget):
         else:
             # Only the picture changed: swap the texture, keep the overlay.
             self._picture.texture = texture
+
+    def cell_picture(self, row: int, col: int, size: float = 200.0) -> Any:
+        """The camera's picture of one cell (with a little of its neighbours), as a texture
+        about ``size`` px across; None without a picture of the grid."""
+        if self._array is None or self._placement is None or not self._has_frame:
+            return None
+        xs, ys = zip(*self._placement.cell_quad(row, col), strict=True)
+        margin = 0.15 * max(max(xs) - min(xs), max(ys) - min(ys))
+        h, w = self._array.shape[:2]
+        x0, y0 = max(0, int(min(xs) - margin)), max(0, int(min(ys) - margin))
+        x1, y1 = min(w, int(max(xs) + margin) + 1), min(h, int(max(ys) + margin) + 1)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return None
+        k = min(1.0, size / max(x1 - x0, y1 - y0))
+        return FrameTexture().update(self._array, (x0, y0, x1, y1), ((x1 - x0) * k, (y1 - y0) * k))
 
     def _place(self, corners: Any) -> GridPlacement | None:
         if corners is None:
@@ -327,6 +348,12 @@ class GridView(Widget):
                 if cell in quads:
                     quad = _shrink(quads[cell], centres[cell], inset)
                     Line(points=[c for p in quad for c in p], close=True, width=width)
+        if marks.picked in quads:
+            Color(*theme.TEXT)
+            quad = _shrink(quads[marks.picked], centres[marks.picked], -0.04)
+            Line(points=[c for p in quad for c in p], close=True, width=width * 1.6)
+        for shift, kind in marks.arrows:
+            self._draw_arrow(shift, kind, centres, cell_size)
         if marks.pearl in centres:
             cx, cy = centres[marks.pearl]
             Color(*theme.DARK_INK)
@@ -348,17 +375,68 @@ class GridView(Widget):
                 cx += cell_size * 0.5
             self._put_pill(label, (cx, cy), int(max(18 * self.scale, cell_size * 0.3)))
 
+    def _draw_arrow(self, shift: str, kind: str, centres: dict[Cell, Point],
+                    cell_size: float) -> None:
+        """An arrow along the shifted row or column, beside the badges (not over them):
+        the move on one side of the line of cells, the way back on the other."""
+        line, index, direction = shift[0], int(shift[1]), shift[2]
+        if cell_size <= 1:
+            return  # not laid out yet
+        ends = ((index, 1), (index, self.cols)) if line == "r" else ((1, index), (self.rows, index))
+        if not all(end in centres for end in ends):
+            return
+        (ax, ay), (bx, by) = centres[ends[0]], centres[ends[1]]
+        if direction in "<^":
+            (ax, ay), (bx, by) = (bx, by), (ax, ay)
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        nx, ny = (uy, -ux) if line == "r" else (-uy, ux)  # below a row, right of a column
+        side = -1.0 if kind == "fix" else 1.0
+        if line == "r" and direction == "<" or line == "c" and direction == "^":
+            side = -side  # the normal turned with the direction: keep each on its side
+        off = 0.36 * cell_size * side
+        ext = 0.3 * cell_size
+        x0, y0 = ax - ux * ext + nx * off, ay - uy * ext + ny * off
+        x1, y1 = bx + ux * ext + nx * off, by + uy * ext + ny * off
+        width = max(2.5, cell_size * 0.06)
+        colour = {"moved": theme.GOOD, "illegal": theme.BAD, "fix": theme.FIX}[kind]
+        head = width * 3.4
+        hx, hy = x1 - ux * head, y1 - uy * head
+        if kind == "illegal":  # dashed: refused, told apart by its shape
+            dash = cell_size * 0.22
+            pieces = max(1, int(math.hypot(hx - x0, hy - y0) / dash))
+            segments = [(i, i + 0.6) for i in range(0, pieces, 1)]
+            lines = [[x0 + (hx - x0) * a / pieces, y0 + (hy - y0) * a / pieces,
+                      x0 + (hx - x0) * b / pieces, y0 + (hy - y0) * b / pieces]
+                     for a, b in segments]
+        else:
+            lines = [[x0, y0, hx, hy]]
+        tri = [x1, y1, hx + nx * head * 0.6, hy + ny * head * 0.6,
+               hx - nx * head * 0.6, hy - ny * head * 0.6]
+        Color(*theme.DARK_INK)
+        for pts in lines:
+            Line(points=pts, width=width * 1.7, cap="none")
+        Line(points=tri, close=True, width=width * 0.7)
+        Color(*colour)
+        for pts in lines:
+            Line(points=pts, width=width, cap="none")
+        Triangle(points=tri)
+        if kind == "fix":
+            self._put_pill("put back", ((x0 + x1) / 2, (y0 + y1) / 2),
+                           int(max(16 * self.scale, cell_size * 0.22)), theme.FIX)
+
     def _put_text(self, text: str, centre: Point, size: int, colour: theme.RGBA) -> None:
         texture = text_texture(text, size, colour)
         w, h = texture.size
         Color(1, 1, 1, 1)
         Rectangle(texture=texture, pos=(centre[0] - w / 2, centre[1] - h / 2), size=(w, h))
 
-    def _put_pill(self, text: str, centre: Point, size: int) -> None:
+    def _put_pill(self, text: str, centre: Point, size: int,
+                  colour: theme.RGBA = theme.COMBINATION) -> None:
         texture = text_texture(text, size, theme.DARK_INK)
         w, h = texture.size
         pad = size * 0.25
-        Color(*theme.COMBINATION)
+        Color(*colour)
         RoundedRectangle(pos=(centre[0] - w / 2 - pad, centre[1] - h / 2),
                          size=(w + 2 * pad, h), radius=[h / 2], segments=CORNER_SEGMENTS)
         Color(1, 1, 1, 1)

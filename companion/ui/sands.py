@@ -1,6 +1,7 @@
 """The Desert Sands screen: the stones left in the bag, each call's chance of success, expected
-points and chance to win (the best call marked), both scores against the 16 line, and buttons
-for the call and for the stone that came out. It draws ``SandsView`` values and sends taps.
+points and chance to win (the best call marked, the call made highlighted; while the odds are
+first worked out it says so), both scores against the 16 line, and buttons for the call
+and for the stone that came out. It draws ``SandsView`` values and sends taps.
 
 With a camera on the stone spot it also shows the camera's newest read of the spot in one
 line, and a Camera button opens the stone camera set-up (``stones.py``); the buttons for the
@@ -9,6 +10,7 @@ drawn stone always work, camera or not."""
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
 from companion.view import SandsView
+from companion.words import plain
 
 from . import theme
 from .hooks import stone_hooks
@@ -43,6 +46,7 @@ class CallRow(BoxLayout):
     points = StringProperty("")
     win = StringProperty("")
     best = BooleanProperty(False)
+    called = BooleanProperty(False)  # the colour named, while the stone is awaited
     screen = ObjectProperty(None, allownone=True)
 
 
@@ -72,26 +76,32 @@ class ScoreBars(Widget):
         n = max(1, len(self.scores))
         lane = self.height / n
         name_w = self.width * 0.22
-        number_w = self.width * 0.08
+        number_w = self.width * 0.09
         bar_x = self.x + name_w
         bar_w = self.width - name_w - number_w
         top = max(self.target + 4, *(s + 1 for s in self.scores)) if self.scores else 20
         unit = bar_w / top
         font = int(min(lane * 0.6, 20 * self.scale))
+        self.name_widths: dict[int, tuple[float, float]] = {}  # drawn, room: for tests
         with self.canvas:
             for i, (name, score) in enumerate(zip(self.names, self.scores, strict=True)):
                 y = self.top - (i + 1) * lane
                 ink = theme.ACCENT if i == self.active else theme.TEXT
-                tex = text_texture(name, font, ink, i == self.active)
+                size = font
+                tex = text_texture(name, size, ink, i == self.active)
+                while tex.width > name_w - 6 and size > 8:  # smaller, never squeezed
+                    size = min(size - 1, int(size * (name_w - 6) / tex.width))
+                    tex = text_texture(name, size, ink, i == self.active)
+                self.name_widths[i] = (tex.width, name_w - 6)
                 Color(1, 1, 1, 1)
-                width = min(tex.width, name_w - 6)
                 Rectangle(texture=tex, pos=(self.x, y + (lane - tex.height) / 2),
-                          size=(width, tex.height))
+                          size=tex.size)
                 Color(*theme.PANEL)
                 Rectangle(pos=(bar_x, y + lane * 0.15), size=(bar_w, lane * 0.7))
                 Color(*theme.player_colour(i))
                 Rectangle(pos=(bar_x, y + lane * 0.15), size=(unit * score, lane * 0.7))
-                tex = text_texture(str(score), font, theme.TEXT)
+                tex = text_texture(str(score), int(min(lane * 0.95, 34 * self.scale)),
+                                   theme.TEXT)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(self.right - tex.width, y + (lane - tex.height) / 2),
                           size=tex.size)
@@ -104,6 +114,20 @@ class ScoreBars(Widget):
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+def working_out(seconds: float) -> str:
+    """What the screen says while the odds are first worked out, and how long it takes.
+
+    >>> print(*working_out(3.4).split(". "), sep="\\n")
+    Working out the odds: 3 s so far
+    Only the first game with this bag waits for them
+    About 2 s on a desktop computer, longer on a Raspberry Pi
+    You can call already.
+    """
+    return (f"Working out the odds: {seconds:.0f} s so far. Only the first game with this bag "
+            "waits for them. About 2 s on a desktop computer, longer on a Raspberry Pi. "
+            "You can call already.")
 
 
 def percent(p: float) -> str:
@@ -124,6 +148,7 @@ class SandsScreen(GameScreen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._working_since: float | None = None  # when the odds were first missing
         self.bag_rows: dict[str, BagRow] = {}
         self.call_rows: dict[str, CallRow] = {}
         self.drawn_buttons: dict[str, StoneButton] = {}
@@ -140,6 +165,7 @@ class SandsScreen(GameScreen):
             self.drawn_buttons[stone] = button
 
     def attached(self) -> None:
+        self._working_since = None
         self.has_camera = stone_hooks(self.controller) is not None
         self.camera_line = ""
 
@@ -148,11 +174,22 @@ class SandsScreen(GameScreen):
         spot = getattr(self.controller, "spot", None)
         if callable(spot):
             self.camera_line = spot().line
+        if self._working_since is not None and not self._status_taken():
+            self.ids.status.text = working_out(time.monotonic() - self._working_since)
+
+    def _status_taken(self) -> bool:
+        view = self.view
+        return view is None or bool(view.problem) or view.ended or bool(view.called)
 
     def show(self, view: SandsView) -> None:
         name = view.players[view.active]
         called = view.called
-        self.ids.turn.text = f"{name} to call" if not view.ended else "The game is over"
+        header = self.ids.header
+        if view.ended:
+            header.title, header.player = "The game is over", -1
+        else:
+            header.title = f"{name} to call" if not called else f"{name} called {called}"
+            header.player = view.active
         for stone in theme.STONES:
             self.bag_rows[stone].count = str(view.bag.get(stone, 0))
             odds = view.calls.get(stone)
@@ -161,6 +198,7 @@ class SandsScreen(GameScreen):
             row.points = f"{odds.expected_points:.2f}" if odds else "-"
             row.win = percent(odds.p_win) if odds else "-"
             row.best = stone == view.best and not called
+            row.called = stone == called
             # A colour whose stones are all out can still be called (D3: red succeeds on
             # yellow or green too); only the stone that came out must be one still there.
             row.ids.call.disabled = bool(called) or view.ended or not any(view.bag.values())
@@ -168,13 +206,21 @@ class SandsScreen(GameScreen):
                 not called or view.ended or view.bag.get(stone, 0) == 0
             )
         self.bag_total = str(sum(view.bag.values()))
+        self.ids.undo.disabled = not view.can_undo
         self.ids.scores.show(view.players, view.scores, view.active, view.target)
+        working = any(math.isnan(o.p_win) for o in view.calls.values())
+        if not working:
+            self._working_since = None
         if view.problem:
-            self.ids.status.text = f"[color=#ff5252]{view.problem}[/color]"
+            self.ids.status.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
         elif view.ended:
             self.ids.status.text = ""
         elif called:
             self.ids.status.text = f"{name} called {called}: which stone came out of the bag?"
+        elif working:
+            if self._working_since is None:
+                self._working_since = time.monotonic()
+            self.ids.status.text = working_out(time.monotonic() - self._working_since)
         else:
             best = f" (best: {view.best})" if view.best else ""
             self.ids.status.text = f"{name}: name a colour{best}"

@@ -2,11 +2,15 @@
 
 The games shown are whatever ``start_game`` makes of the default headers (the demo, when
 the session has no camera); ``play(controller)``, when given, advances each one a few turns
-first so the screens have something to show.
+first so the screens have something to show. ``fresh`` gives each size a clean app (its
+own store) and the games staged in the states players meet: five long names, a refused
+move, a real game over reopened on its result. The Desert Sands is shot once its odds are
+worked out, with a call made, and played to its winner; calibration at each step.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +22,9 @@ from .hooks import CalibrationHooks, stone_hooks
 
 SIZES = ((800, 480), (1280, 800))
 PICTURE_WAIT = 3.0
-"""Seconds the stone camera set-up waits for the camera's first picture."""
+"""Seconds the stone camera set-up and the calibration wait for the camera's first picture."""
+ODDS_WAIT = 120.0
+"""Seconds The Desert Sands' shot waits for its odds to be worked out (a cold cache)."""
 
 
 def default_headers() -> tuple[dict[str, Any], ...]:
@@ -37,69 +43,168 @@ def write_screenshots(
     directory: str | Path,
     sizes: Sequence[tuple[int, int]] = SIZES,
     *,
-    start_game: Callable[[dict[str, Any]], Any],
+    start_game: Callable[[dict[str, Any]], Any] | None = None,
     games: Callable[[], Sequence[Any]] | None = None,
     resume_game: Callable[[int], Any] | None = None,
     calibration: CalibrationHooks | None = None,
     export_record: Callable[[int], str] | None = None,
     headers: Sequence[dict[str, Any]] | None = None,
     play: Callable[[Any], None] | None = None,
+    fresh: Callable[[], dict[str, Any]] | None = None,
 ) -> list[Path]:
     """Render every screen at every size into ``directory``; returns the PNGs written,
     named ``<screen>_<width>x<height>.png``. Call it before anything else creates a Kivy
-    window (``prepare_kivy`` first)."""
+    window (``prepare_kivy`` first).
+
+    ``fresh()``, when given, is called once per size for a clean state (no saved game of
+    one size shows in the other): it returns any of the keyword arguments above, plus
+    ``staged`` (``{name: make_controller}``: games in a given state, each shot as
+    ``name``) and ``finished`` (makes a finished game in the store, returns its id: it is
+    reopened, so the shot is its result)."""
     from .app import CompanionApp
 
     out = Path(directory)
     written: list[Path] = []
     for width, height in sizes:
-        app = CompanionApp(start_game, games=games, resume_game=resume_game,
-                           calibration=calibration, export_record=export_record)
+        services: dict[str, Any] = {"start_game": start_game, "games": games,
+                                    "resume_game": resume_game, "calibration": calibration,
+                                    "export_record": export_record}
+        extra = dict(fresh()) if fresh is not None else {}
+        staged = extra.pop("staged", {})
+        finished = extra.pop("finished", None)
+        services.update(extra)
+        make = services.pop("start_game")
+        if make is None:
+            raise ValueError("write_screenshots needs start_game")
+        app = CompanionApp(make, **services)
         driver = AppDriver(app, (width, height))
         try:
-            written += _shoot_all(driver, app, out, f"{width}x{height}",
-                                  headers or default_headers(), play)
+            shots = _Shots(driver, out, f"{width}x{height}")
+            _shoot_games(shots, app, headers or default_headers(), play)
+            for name, controller in staged.items():
+                app.attach(controller())
+                shots.take(name)
+                app.leave_game()
+            if finished is not None:
+                app.resume_game(finished())
+                shots.take("nizam_over")
+                app.leave_game()
+            _shoot_past_games(shots, app)
+            _shoot_calibration(shots, app)
+            written += shots.written
         finally:
             driver.close()
     return written
 
 
-def _shoot_all(driver: AppDriver, app: Any, out: Path, suffix: str,
-               headers: Sequence[dict[str, Any]], play: Callable[[Any], None] | None) -> list[Path]:
-    written = []
+class _Shots:
+    def __init__(self, driver: AppDriver, out: Path, suffix: str) -> None:
+        self.driver, self.out, self.suffix = driver, out, suffix
+        self.written: list[Path] = []
 
-    def shot(name: str) -> None:
-        driver.settle()
-        written.append(driver.screenshot(out / f"{name}_{suffix}.png"))
+    def take(self, name: str) -> None:
+        self.driver.settle()
+        self.written.append(self.driver.screenshot(self.out / f"{name}_{self.suffix}.png"))
 
-    shot("start")
-    if app.start_screen.past:
-        popup = app.start_screen.open_past_games()
-        shot("past_games")
-        popup.dismiss()
+    def wait(self, ready: Callable[[], bool], seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while not ready() and time.monotonic() < deadline:
+            self.driver.frames(1)
+            time.sleep(0.02)
+        self.driver.settle()
+        return ready()
+
+
+def _shoot_games(shots: _Shots, app: Any, headers: Sequence[dict[str, Any]],
+                 play: Callable[[Any], None] | None) -> None:
+    shots.take("start")
     for header in headers:
         game = str(header["game"])
         app.begin_game(header)
-        driver.settle()
+        shots.driver.settle()
         if app.controller is None:
             continue  # the banner says why; the start screen shot shows it
-        if play is not None:
-            play(app.controller)
-        shot(game)
-        if game == "sands" and stone_hooks(app.controller) is not None:
-            _shoot_stones(driver, app, shot)
-        if game != "sands":
+        if game == "sands":
+            _shoot_sands(shots, app, play)
+        else:
+            if play is not None:
+                play(app.controller)
+            shots.take(game)
             app.table_screen.cell_tapped(2, 3)
-            shot(f"{game}_fix_cell")
+            shots.take(f"{game}_fix_cell")
             app.table_screen.picker.dismiss()
-        app.game_over(app.controller.view())
-        shot(f"{game}_over")
+            if app.controller.view().ended:
+                app.game_over(app.controller.view())
+                shots.take(f"{game}_over")
         app.leave_game()
+
+
+def _shoot_past_games(shots: _Shots, app: Any) -> None:
+    """The start screen once games were played: Continue, and the past games."""
+    shots.driver.settle()
+    if app.start_screen.past:
+        shots.take("start_with_games")
+        popup = app.start_screen.open_past_games()
+        shots.take("past_games")
+        popup.dismiss()
+
+
+def _odds_known(controller: Any) -> bool:
+    view = controller.view()
+    return bool(view.calls) and not any(math.isnan(o.p_win) for o in view.calls.values())
+
+
+def _shoot_sands(shots: _Shots, app: Any, play: Callable[[Any], None] | None) -> None:
+    """The odds being worked out (only when they are not yet), worked out, a call made, a
+    few calls on, the stone camera set-up, and the game played to its winner."""
+    controller = app.controller
+    if not _odds_known(controller):
+        shots.take("sands_working_out")
+        shots.wait(lambda: _odds_known(controller), ODDS_WAIT)
+    shots.take("sands")
+    best = controller.view().best
+    if best:
+        controller.tap("call", best)
+        shots.take("sands_called")
+        controller.tap("undo")
+    if play is not None:
+        play(controller)
+        shots.take("sands_played")
+    if stone_hooks(controller) is not None:
+        _shoot_stones(shots.driver, app, shots.take)
+    for _ in range(200):  # a real end: calls until one player passes the line
+        view = controller.view()
+        if view.ended:
+            break
+        left = [s for s in theme.STONES if view.bag.get(s, 0)]
+        call = view.best or left[0]
+        controller.tap("call", call)
+        controller.tap("drawn", call if call in left else left[0])
+    if controller.view().ended:
+        shots.take("sands_over")
+
+
+def _shoot_calibration(shots: _Shots, app: Any) -> None:
+    """The wizard's steps: the live look, the cards read, a card being fixed, the save."""
     app.open_calibration()
-    if app.calibration_hooks is not None:
-        app.calibration_screen.read_layout()
-    shot("calibration")
-    return written
+    screen = app.calibration_screen
+    if app.calibration_hooks is None:
+        shots.take("calibration")
+        app.close_calibration()
+        return
+    shots.wait(lambda: screen.frame is not None, PICTURE_WAIT)
+    shots.take("calibration_1_lay_out")
+    screen.next_step()
+    shots.driver.settle()
+    shots.take("calibration_2_check")
+    if screen.step == 1:
+        screen.cell_tapped(2, 3)
+        shots.take("calibration_2_fix_card")
+        if screen.picker is not None:
+            screen.picker.dismiss()
+        screen.go(2)  # shown, not saved: a screenshot must not replace the players' palette
+        shots.take("calibration_3_save")
+    app.close_calibration()
 
 
 def _shoot_stones(driver: AppDriver, app: Any, shot: Callable[[str], None]) -> None:

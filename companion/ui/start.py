@@ -131,7 +131,7 @@ class StartScreen(Screen):
         box.clear_widgets()
         self.option_rows = {}
         if sands:
-            box.add_widget(Factory.UiLabel(text="Stones in the bag (D1)", color=theme.MUTED))
+            box.add_widget(Factory.UiLabel(text="Stones in the bag", color=theme.MUTED))
             for pair in (theme.STONES[:2], theme.STONES[2:]):
                 row = BoxLayout(size_hint_y=None, height=52 * scale(), spacing=12 * scale())
                 for stone in pair:
@@ -202,7 +202,11 @@ class StartScreen(Screen):
         sheet = Sheet("Past games", content)
         for game in self.past:
             row = BoxLayout(size_hint_y=None, height=64 * s, spacing=6 * s)
-            label = Factory.Caption(text=describe_game(game), font_size=17 * s, shorten=False)
+            # Long names wrap: the row grows to hold them rather than cut them.
+            label = Factory.UiLabel(text=describe_game(game), font_size=17 * s,
+                                    pos_hint={"center_y": 0.5})
+            label.bind(texture_size=lambda _l, size, r=row: setattr(
+                r, "height", max(64 * s, size[1] + 8 * s)))
             row.add_widget(label)
             if not game.finished and app.can_resume:
                 button = Factory.BigButton(text="Continue", size_hint_x=None, width=170 * s,

@@ -1,62 +1,83 @@
 """The Nizam and Pearl of the East screen: the grid as the camera reads it, whose turn, the
-scores on the track (or the tasks, in Pearl), the deck, the last verdict, prompts, and the
-four buttons a turn needs. It draws ``TableView`` values and sends taps; nothing more."""
+scores large beside each name with last turn's points (or the task chips, in Pearl), the
+deck line, the last verdict in words (a refused move across the whole screen, its way back
+drawn on the grid), prompts, and the turn's buttons, greyed when they do not apply. It
+draws ``TableView`` values and sends taps; nothing more."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 
 from companion.view import TableView
+from companion.words import opposites, plain, undo_words, verdict_words
 
 from . import theme
 from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by table.kv
 from .hint import HintPanel
 from .screen import GameScreen
-from .track import ScoreTrack  # noqa: F401 - used by table.kv
 from .widgets import CellPicker, running_app
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 TASKS = len(theme.GEMS)
-SCORE_TRACK_LENGTH = 50
+BUTTONS = ("draw", "wildcard", "end_turn", "undo")
 
 
 class _Player(BoxLayout):
     name = StringProperty("")
     score = StringProperty("0")
     hand = StringProperty("")
+    last = StringProperty("")
     number = NumericProperty(1)
     active = NumericProperty(0)
+    roomy = BooleanProperty(False)
 
 
 class PlayerRow(_Player):
-    """A player in Nizam: marker, name, score, cards in hand."""
+    """A player in Nizam: marker, name over their cards in hand, last turn's points and
+    the score, large."""
 
 
 class PearlRow(_Player):
-    """A player in Pearl of the East: marker, name, hand, and the 8 task cards."""
+    """A player in Pearl of the East: marker, name and hand over the 8 task chips."""
+
+
+class VerdictCard(BoxLayout):
+    text = StringProperty("")
+    scored = StringProperty("")
+    squeeze = NumericProperty(1.0)
+
+
+class IllegalStrip(BoxLayout):
+    text = StringProperty("")
 
 
 def describe_counts(view: TableView) -> str:
-    """The deck line.
+    """The deck line, one line: what is left and how near the end is (N11, N12).
 
     >>> from companion.view import PlayerView
     >>> v = TableView("nizam", (PlayerView("A", 0, 3),), 0, 1, ("....." ,) * 5, deck=40,
     ...               discard=9, deck_runs_out=1, deck_runs_out_limit=3)
     >>> describe_counts(v)
-    'Deck 40 · Discard 9 · Deck ran out 1 of 3 times'
+    'Deck [b]40[/b] · Discard 9 · Deck ran out [b]1 of 3[/b] times'
+    >>> describe_counts(replace(v, deck_runs_out_limit=None, deck_runs_out=1))
+    'Deck [b]40[/b] · Discard 9 · Deck ran out [b]1[/b] time'
     """
-    ran = f"Deck ran out {view.deck_runs_out}"
+    ran = f"Deck ran out [b]{view.deck_runs_out}"
     if view.deck_runs_out_limit is not None:
-        ran += f" of {view.deck_runs_out_limit}"
-    ran += " time" if view.deck_runs_out_limit is None and view.deck_runs_out == 1 else " times"
-    return f"Deck {view.deck} · Discard {view.discard} · {ran}"
+        ran += f" of {view.deck_runs_out_limit}[/b] times"
+    else:
+        ran += "[/b] time" + ("" if view.deck_runs_out == 1 else "s")
+    return f"Deck [b]{view.deck}[/b] · Discard {view.discard} · {ran}"
 
 
 def describe_scoring(view: TableView) -> str:
@@ -76,33 +97,58 @@ def describe_scoring(view: TableView) -> str:
     return f"Last turn [b]+{view.turn_points}[/b]: " + ", ".join(parts)
 
 
-def describe_verdict(view: TableView) -> str:
+def describe_illegal(view: TableView) -> str:
+    """A refused move in plain words: what moved, why not, and how to put it back.
+
+    >>> from companion.view import PlayerView, Verdict
+    >>> v = TableView("nizam", (PlayerView("Ann", 0, 0), PlayerView("Bob", 0, 3)), 0, 4,
+    ...               ("....." ,) * 5, verdict=Verdict(False, ("c2^",), "",
+    ...               "illegal: N4: c2^: player 0 holds 0 cards and the shift costs 1"))
+    >>> for sentence in describe_illegal(v).split(". "):
+    ...     print(sentence)
+    [b]Not allowed: Column 2 moved up.[/b] Ann holds 0 cards and the move costs 1
+    Put it back: move column 2 down (drawn on the grid).
+    """
     verdict = view.verdict
-    if verdict is None:
+    if verdict is None or verdict.legal:
         return ""
-    moves = " ".join(verdict.shifts)
-    if verdict.legal:
-        text = f"[color=#43c463][b]OK[/b][/color] {moves}"
-        if verdict.payment:
-            text += f", paid with {verdict.payment}"
-        return text
-    text = f"[color=#ff5252][b]Not allowed:[/b][/color] {verdict.reason or moves}"
-    if verdict.undo_hint:
-        text += f"\nPut it back: {verdict.undo_hint}"
+    names = [p.name for p in view.players]
+    what = verdict_words(False, verdict.shifts) if verdict.shifts else "The cards changed"
+    text = f"[b]Not allowed: {what}.[/b]"
+    reason = plain(verdict.reason, names).rstrip(".")
+    if reason:
+        text += f" {reason}."
+    if verdict.shifts:
+        back = undo_words(verdict.shifts)
+        text += f" Put it back: {back[0].lower()}{back[1:]} (drawn on the grid)."
     return text
+SQUEEZE_STEP = 0.1
+LEAST_SQUEEZE = 0.7
+"""The verdict and the prompt are drawn down to this share of their size when, with five
+players and long words, they would not fit their place otherwise."""
 
 
 class TableScreen(GameScreen):
     pearl = BooleanProperty(False)
     misread = BooleanProperty(False)  # the last change may be a misread: offer to say so
+    squeeze = NumericProperty(1.0)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._frame: Any = None
         self._rows: list[_Player] = []
         self.picker: CellPicker | None = None
+        self.picked: tuple[int, int] | None = None  # the cell the picker is open for
         self.ids.grid.on_cell_tap = self.cell_tapped
         self.hint = HintPanel(self)  # issue 15: the Hint button and its arrows on the grid
+        self._notes: tuple[str, ...] = ()
+        self._measured: tuple[float, float, float] = (0.0, 0.0, 0.0)
+        self._fit_notes = Clock.create_trigger(self._fit_notes_now, 0)
+        self.ids.notes.bind(size=lambda *_: self._refit())
+        # ids.extra is the place for more of the turn's buttons (a hint): each put there
+        # is as tall as the others in the row.
+        self.ids.extra.bind(children=lambda box, children: [
+            setattr(child, "size_hint_y", 1) for child in children])
 
     def attached(self) -> None:
         self._frame = None
@@ -120,27 +166,53 @@ class TableScreen(GameScreen):
     def show(self, view: TableView) -> None:
         pearl = self.pearl = view.mode == "pearl"
         self._show_players(view, pearl)
-        active = view.players[view.active].name if view.players else ""
-        self.ids.turn.text = f"Turn {view.turn}: {active} to play"
+        header = self.ids.header
+        if view.ended:
+            header.title, header.player = "The game is over", -1
+        elif view.players:
+            name = view.players[view.active].name
+            header.title = f"[size={int(header.ids.title.max_font * 0.6)}]Turn {view.turn}" \
+                           f"[/size]  {name}'s turn"
+            header.player = view.active
         self.ids.counts.text = describe_counts(view)
-        self.ids.scored.text = describe_scoring(view)
-        self.ids.verdict.text = describe_verdict(view)
-        unsure = view.verdict is not None and not view.verdict.legal
-        self.misread = unsure and not view.ended
+        verdict = view.verdict
+        legal = verdict is not None and verdict.legal
+        card = self.ids.verdict
+        card.text = verdict_words(True, verdict.shifts, verdict.payment) if legal else ""
+        card.scored = describe_scoring(view)
+        illegal = self.ids.illegal.text = describe_illegal(view)
+        self.misread = verdict is not None and not verdict.legal and not view.ended
         if view.problem:
-            self.ids.prompt.text = f"[color=#ff5252]{view.problem}[/color]"
-        else:
-            self.ids.prompt.text = view.prompt
-        self.ids.grid.show(view.grid, view.confidence, _marks(view))
+            self.ids.prompt.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
+        else:  # a refused move's strip says what to do now
+            self.ids.prompt.text = "" if illegal else plain(view.prompt)
+        self.ids.grid.show(view.grid, view.confidence, replace(_marks(view), picked=self.picked))
         self.hint.show(view)  # issue 15
-        if pearl:
-            done = [TASKS - len(p.tasks_left) for p in view.players]
-            self.ids.track.show(done, view.active, length=TASKS + 1)
-        else:
-            self.ids.track.show([p.score for p in view.players], view.active,
-                                length=SCORE_TRACK_LENGTH)
-        for name in ("draw", "wildcard", "end_turn", "undo"):
-            self.ids[name].disabled = view.ended and name != "undo"
+        for name in BUTTONS:
+            self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
+        notes = (card.text, card.scored, self.ids.prompt.text)
+        if notes != self._notes:
+            self._notes = notes
+            self._refit()
+
+    def _refit(self) -> None:
+        self.squeeze = 1.0
+        self._fit_notes()
+
+    def _fit_notes_now(self, *_: Any) -> None:
+        """Draw the notes a little smaller while they do not fit: measured once the layout
+        has settled (the same two frames running), a step at a time."""
+        notes = self.ids.notes
+        parts = [c for c in notes.children if isinstance(c, (VerdictCard, Label))]
+        measure = (sum(c.height for c in parts) + notes.spacing * len(parts), notes.height,
+                   self.squeeze)
+        if measure != self._measured:
+            self._measured = measure
+            self._fit_notes()
+            return
+        if measure[0] > measure[1] + 1 and self.squeeze > LEAST_SQUEEZE + 1e-6:
+            self.squeeze = round(self.squeeze - SQUEEZE_STEP, 2)
+            self._fit_notes()
 
     def _show_players(self, view: TableView, pearl: bool) -> None:
         box = self.ids.players
@@ -151,12 +223,14 @@ class TableScreen(GameScreen):
             box.clear_widgets()
             self._rows = [kind(number=i + 1) for i in range(len(view.players))]
             for row in self._rows:
+                row.roomy = len(self._rows) <= 3  # bigger task chips when there is room
                 box.add_widget(row)
         for i, (row, player) in enumerate(zip(self._rows, view.players, strict=True)):
             row.name = player.name
             row.score = str(player.score)
-            row.hand = f"hand {player.hand}"
-            row.active = int(i == view.active)
+            row.hand = f"{player.hand} card{'s' if player.hand != 1 else ''}"
+            row.last = "" if pearl or player.last_turn is None else f"+{player.last_turn}"
+            row.active = int(i == view.active and not view.ended)
             if pearl:
                 row.ids.tasks.show(player.tasks_left)
 
@@ -166,10 +240,24 @@ class TableScreen(GameScreen):
         if self.view is None:
             return
         letters = theme.GEMS + (theme.PEARL if self.view.mode == "pearl" else "") + theme.EMPTY
-        current = self.ids.grid._letter(row, col)
-        self.picker = CellPicker(row, col, current, letters,
-                                 lambda letter: self.send("fix", row, col, letter))
+        grid = self.ids.grid
+        current = grid._letter(row, col)
+        self.picked = (row, col)
+        grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=self.picked))
+
+        def picked(letter: str) -> None:
+            self.send("fix", row, col, letter)
+
+        self.picker = CellPicker(row, col, current, letters, picked,
+                                 picture=grid.cell_picture(row, col))
+        self.picker.bind(parent=self._picker_closed)
         self.picker.open()
+
+    def _picker_closed(self, picker: Any, parent: Any) -> None:
+        if parent is None:
+            self.picked = None
+            grid = self.ids.grid
+            grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=None))
 
     def menu_choices(self) -> list[tuple[str, Callable[[], None]]]:
         return [("Calibrate the colours", running_app().open_calibration)]
@@ -180,10 +268,22 @@ def _marks(view: TableView) -> CellMarks:
         (c.cells, f"+{c.points}" if view.mode != "pearl" else "") for c in view.combinations
     )
     verdict = view.verdict
+    arrows: tuple[tuple[str, str], ...] = ()
+    if verdict is not None and verdict.legal:
+        arrows = tuple((s, "moved") for s in verdict.shifts)
+    elif verdict is not None:
+        arrows = tuple((s, "illegal") for s in verdict.shifts) + tuple(
+            (back, "fix") for back in opposites(verdict.shifts))
+    # A move drawn as arrows needs no outline of the cells it moved as well: one mark a
+    # thing, or the grid is too busy to read at arm's length.
+    outlined = () if verdict is None or arrows else verdict.cells
+    moved = verdict.cells if verdict is not None and arrows else ()
     return CellMarks(
         combinations=combos,
-        verdict=verdict.cells if verdict else (),
+        verdict=outlined,
         verdict_legal=verdict.legal if verdict else True,
-        highlight=view.highlight,
+        highlight=tuple(c for c in view.highlight if c not in moved),
         pearl=view.pearl,
+        arrows=arrows,
     )
+

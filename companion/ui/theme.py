@@ -53,6 +53,10 @@ GOOD = _hex("#43c463")
 BAD = _hex("#ff5252")
 COMBINATION = _hex("#ffd740")
 HIGHLIGHT = _hex("#40c4ff")
+DISABLED = _hex("#3b3f46")  # a button that does not apply now
+DISABLED_INK = (1.0, 1.0, 1.0, 0.38)
+FIX = _hex("#40c4ff")  # what to do to put an illegal move back, drawn on the grid
+ILLEGAL_STRIP = _hex("#8e1b1b")
 
 # Player markers, as on the box's scoring board; each also carries the player's number.
 PLAYER_COLOURS: tuple[RGBA, ...] = (
@@ -80,10 +84,10 @@ RULE_OPTIONS: dict[str, tuple[str, ...]] = {
     "bonus": ("flat", "rising"),
     "cascades": ("score", "leave"),
 }
-OPTION_TITLES = {
-    "setup_lines": "Lines in the first grid (N2)",
-    "bonus": "Bonus per extra line (N8)",
-    "cascades": "New lines after refill (N10)",
+OPTION_TITLES = {  # in players' words: the rule IDs (N2, N8, N10) are for the record
+    "setup_lines": "Lines in the first grid",
+    "bonus": "Bonus per extra line",
+    "cascades": "New lines after refill",
 }
 # Pearl of the East scores no points, so the bonus does not apply (P5-P7).
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -94,6 +98,9 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
 
 BASE_SIZE = (800, 480)
 """The official 7" display; every size in the kv files is for this one, then scaled."""
+
+NAME_LENGTH = 20
+"""The longest player's name the start screen takes: every screen has room for it."""
 
 TOUCH_MIN = 48
 """The smallest touch target in pixels at the base size."""

@@ -13,9 +13,11 @@ from kivy.factory import Factory
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -34,12 +36,17 @@ def scale() -> float:
     return float(getattr(running_app(), "scale", 1.0))
 
 
+BANNER_SECONDS = 5.0
+"""How long an error stays: long enough to read twice, short enough not to be in the way."""
+
+
 class Banner(Label):
-    """What went wrong, across the top; a tap or a few seconds clear it."""
+    """What went wrong, low on the screen (above the bottom buttons, never over whose turn
+    it is); a tap or a few seconds clear it."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._clear = Clock.create_trigger(lambda _dt: self.dismiss(), 10)
+        self._clear = Clock.create_trigger(lambda _dt: self.dismiss(), BANNER_SECONDS)
 
     tone = StringProperty("error")
 
@@ -65,6 +72,7 @@ class Sheet(FloatLayout):
 
     title = StringProperty("")
     box_hint = ListProperty([0.94, 0.94])
+    shade = NumericProperty(0.65)  # how much the sheet darkens what it covers
 
     def __init__(self, title: str, content: Widget, size_hint: Sequence[float] = (0.94, 0.94),
                  **kwargs: Any) -> None:
@@ -118,6 +126,66 @@ class ChoicePopup(Sheet):
         action()
 
 
+class FitLabel(Label):
+    """One line of text at ``max_font`` px, shrunk (down to ``min_font``) until it fits
+    its width: a long name is drawn smaller, never cut."""
+
+    max_font = NumericProperty(20)
+    min_font = NumericProperty(10)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit = Clock.create_trigger(self._fit_now, -1)
+        self.bind(text=self._fit, size=self._fit, max_font=self._fit, bold=self._fit)
+
+    def _fit_now(self, *_: Any) -> None:
+        self.text_size = (None, None)  # measured on one line, then aligned in the box
+        self.font_size = self.max_font
+        if not self.text or self.width <= 1:
+            return
+        for _ in range(3):  # a text's width is nearly proportional to its size
+            self.texture_update()
+            wide = self.texture_size[0]
+            if wide <= self.width or self.font_size <= self.min_font:
+                break
+            self.font_size = max(self.min_font, int(self.font_size * self.width / wide))
+        self.text_size = (self.width + 1, None)
+
+
+class Symbol(Widget):
+    """A tick or a cross in a disc, drawn (not a font's glyph): it reads the same on every
+    screen and tells good from bad by shape, not by colour alone."""
+
+    kind = StringProperty("good")  # "good": a tick, "bad": a cross
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._redraw, size=self._redraw, kind=self._redraw)
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        d = min(self.width, self.height)
+        if d <= 0 or not self.kind:
+            return
+        cx, cy = self.center
+        r = d / 2
+        good = self.kind == "good"
+        width = max(1.5, d * 0.09)
+        with self.canvas:
+            Color(*(theme.GOOD if good else theme.LIGHT_INK))
+            Ellipse(pos=(cx - r, cy - r), size=(d, d), segments=SEGMENTS)
+            Color(*(theme.DARK_INK if good else theme.BAD))
+            if good:
+                Line(points=[cx - r * 0.5, cy, cx - r * 0.12, cy - r * 0.4,
+                             cx + r * 0.55, cy + r * 0.42], width=width, joint="round",
+                     cap="round")
+            else:
+                k = r * 0.42
+                Line(points=[cx - k, cy - k, cx + k, cy + k], width=width, cap="round")
+                Line(points=[cx - k, cy + k, cx + k, cy - k], width=width, cap="round")
+
+
 class GemButton(Button):
     """A button the colour of a gem with its letter and name on it (never colour alone)."""
 
@@ -126,10 +194,10 @@ class GemButton(Button):
         name = theme.CELL_NAMES.get(letter, letter)
         super().__init__(
             text=f"[b][size={int(30 * scale())}]{letter}[/size][/b]\n{name}"
-                 + (" (read)" if now else ""),
+                 + ("\n(read)" if now else ""),
             markup=True,
             halign="center",
-            font_size=17 * scale(),
+            font_size=15 * scale(),
             background_normal="",
             background_down="",
             background_color=colour,
@@ -140,15 +208,34 @@ class GemButton(Button):
 
 
 class CellPicker(Sheet):
-    """One tap on a cell opens this; one tap on a letter fixes the cell."""
+    """One tap on a cell opens this; one tap on a letter fixes the cell. With the camera's
+    picture of that card (``picture``, a texture), it is shown beside the choices, and the
+    pane leaves the grid on the left in view."""
 
     def __init__(self, row: int, col: int, current: str, letters: Iterable[str],
-                 on_pick: Callable[[str], None], **kwargs: Any) -> None:
+                 on_pick: Callable[[str], None], picture: Any = None, **kwargs: Any) -> None:
         letters = list(letters)
-        grid = GridLayout(cols=min(6, len(letters) + 1), spacing=6 * scale())
+        s = scale()
+        body = BoxLayout(spacing=8 * s)
+        grid = GridLayout(cols=4 if picture is not None else min(6, len(letters) + 1),
+                          spacing=6 * s)
+        if picture is not None:
+            side = BoxLayout(orientation="vertical", size_hint_x=0.34, spacing=4 * s)
+            self.picture = Image(texture=picture, fit_mode="contain", size_hint_y=None)
+            side.bind(width=lambda _w, width: setattr(self.picture, "height", width))
+            side.add_widget(self.picture)
+            side.add_widget(Factory.UiLabel(text="What the camera sees", halign="center",
+                                            font_size=15 * s, color=theme.MUTED))
+            side.add_widget(Widget())
+            body.add_widget(side)
+        body.add_widget(grid)
         name = theme.CELL_NAMES.get(current, current)
-        super().__init__(f"Row {row}, column {col} reads {current} ({name}). What card is there?",
-                         grid, **kwargs)
+        kwargs.setdefault("size_hint", (0.57, 0.96) if picture is not None else (0.94, 0.94))
+        super().__init__(f"Row {row}, column {col} reads {name}. What card is there?",
+                         body, **kwargs)
+        if picture is not None:
+            self.ids.box.pos_hint = {"right": 0.99, "center_y": 0.5}
+            self.shade = 0.3  # the grid stays readable beside it, the cell outlined
         self.buttons: dict[str, Button] = {}
         for letter in letters:
             button = GemButton(letter, now=letter == current)
@@ -163,6 +250,34 @@ class CellPicker(Sheet):
     def _pick(self, letter: str, on_pick: Callable[[str], None]) -> None:
         self.dismiss()
         on_pick(letter)
+
+
+class TurnHeader(BoxLayout):
+    """The top of a game screen: ``title`` (whose turn) in the colour of ``player`` (from
+    0; -1: no one's), tools such as Undo in ``ids.tools``, and the Menu, which calls the
+    screen's ``open_menu``."""
+
+    title = StringProperty("")
+    player = NumericProperty(-1)
+    colour = ListProperty(list(theme.TEXT))
+
+    def on_kv_post(self, _base: Any) -> None:
+        """What a screen's rule puts in the header goes among the tools, before the Menu."""
+        own = {self.ids.marker, self.ids.title, self.ids.tools, self.ids.menu}
+        for child in reversed(list(self.children)):
+            if child not in own:
+                self.remove_widget(child)
+                self.ids.tools.add_widget(child)
+
+    def on_player(self, _w: Any, player: int) -> None:
+        self.colour = list(theme.player_colour(int(player)) if player >= 0 else theme.TEXT)
+
+    def open_menu(self) -> None:
+        screen = self.parent
+        while screen is not None and not hasattr(screen, "open_menu"):
+            screen = screen.parent
+        if screen is not None:
+            screen.open_menu()
 
 
 class PlayerMarker(Widget):
@@ -211,7 +326,7 @@ class TaskStrip(Widget):
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
         n = len(theme.GEMS)
-        w = min(self.width / n, self.height * 0.8)
+        w = min(self.width / n, self.height * 1.5)  # wider than tall: more room for its letter
         gap = max(1.0, w * 0.08)
         with self._snapshot.drawing(self):
             for i, letter in enumerate(theme.GEMS):

@@ -275,3 +275,15 @@ def test_detect_json_never_prints_nan(capsys, nan_palette_scene):
 def test_docstring_examples():
     for module in (common, rules_explain):
         assert doctest.testmod(module).failed == 0
+
+
+def test_N4_a_refused_line_counts_players_from_1(capsys, tmp_path):
+    record = tmp_path / "game.jsonl"
+    record.write_text(
+        '{"game": "nizam", "players": 2, "options": {"setup_lines": "keep"}}\n'
+        f'{{"setup": "{GRID}"}}\n'
+        '{"turn": 1, "shifts": ["r1<!3", "r2<"]}\n')
+    code, out, err = run(capsys, "rules", "replay", str(record))
+    assert code == 2
+    assert one_line(err) == ("companion: line 3 (N4): r2<: player 1 holds 0 cards and the "
+                             "shift costs 1\n")

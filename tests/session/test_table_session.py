@@ -9,6 +9,7 @@ from companion.rules.game import Game, Options
 from companion.rules.grid import EMPTY, PEARL, Grid
 from companion.rules.record import parse_record
 from companion.rules.replay import replay
+from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
 from companion.session.live import TableSession
 from companion.store import GameStore
@@ -209,3 +210,29 @@ def test_N4_an_unsure_cell_two_grids_explain_is_left_unsure(tmp_path):
     before = session.state
     session.on_reading(tuple(("?????" + SETUP[5:]).split("/")))  # row 1 moved, or not
     assert session.state == before and session.verdict is None
+
+
+def test_N3_N5_the_buttons_that_apply_follow_the_turn(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid.parse(SETUP)))
+    assert session.view().actions == ("draw", "wildcard", "undo")  # no End turn yet
+    grid = Grid.parse(SETUP)
+    moved = next(m for m in (Shift.parse(f"r{i}<") for i in range(1, 6))
+                 if m.apply(grid) != grid)
+    session.on_reading(rows(moved.apply(grid)))
+    assert session.view().verdict.legal
+    assert session.view().actions == ("end_turn", "wildcard", "undo")
+    session.tap("wildcard")
+    assert session.view().actions == ("end_turn", "undo")  # paid with three already
+
+
+def test_N7_each_player_s_last_turn_points(tmp_path):
+    game = Game("classic", 3)
+    played = simulate(game, random.Random(5), greedy, max_turns=400)
+    store = GameStore(tmp_path / "games.sqlite")
+    session = TableSession.new(store, game, ["A", "B", "C"])
+    drive(session, played)
+    last = {}
+    for report in played.reports:
+        last[report.player] = sum(r.points for r in report.rounds)
+    assert [p.last_turn for p in session.view().players] == [last[0], last[1], last[2]]

@@ -32,7 +32,7 @@ def tap_at(driver, x, y):
 
 
 def tap(driver, widget):
-    driver.frames(2)  # lay out whatever changed, so the widget is where it is drawn
+    driver.settle()  # show the newest view and lay it out, as a player sees it before a tap
     assert widget.get_root_window() is not None, f"{widget} is not on screen"
     assert not widget.disabled, f"{getattr(widget, 'text', widget)!r} is disabled"
     tap_at(driver, *widget.to_window(*widget.center))
@@ -46,15 +46,16 @@ def tap_cell(driver, grid_view, row, col):
     driver.settle()
 
 
-def start_game_on_screen(start_app, controller, game="Nizam", **kwargs):
+def start_game_on_screen(start_app, controller, game="Nizam", shows=None, **kwargs):
     """The real app, a game chosen and started on the start screen by touches, and the
-    game's screen showing ``controller``; returns (driver, screen)."""
+    game's screen showing ``controller`` (``shows``: the screen expected instead, as
+    "gameover" for a game already over); returns (driver, screen)."""
     driver = start_app(start_game=lambda header: controller, **kwargs)
     start = driver.app.start_screen
     tap(driver, button(start, game))
     tap(driver, button(start, "Start the game"))
     screen = driver.app.manager.current_screen
-    assert screen.name == ("sands" if game == "The Desert Sands" else "table")
+    assert screen.name == (shows or ("sands" if game == "The Desert Sands" else "table"))
     return driver, screen
 
 
@@ -104,31 +105,39 @@ def camera_frame(width=1280, height=720, seed=0):
 def nizam_views(players=("Ann", "Bob", "Cid")):
     """A short Nizam game: a draw, a legal shift that scores, an illegal one, the end."""
     people = tuple(PlayerView(name, 0, 3) for name in players)
+    names = list(players) + ["Ann", "Bob", "Cid"][len(players):]
+    first, second = names[0], names[1 % len(players)]
     start = TableView("nizam", people, 0, 1, GRID, deck=65, discard=0,
-                      deck_runs_out_limit=len(players), prompt="Ann's turn: draw or shift.",
-                      game_id=7)
-    drew = replace(start, active=1, turn=2, deck=62,
-                   players=(replace(people[0], hand=6),) + people[1:],
-                   prompt="Bob's turn: draw or shift.")
+                      deck_runs_out_limit=len(players), prompt=f"{first}'s turn: draw or shift.",
+                      game_id=7, actions=("draw", "wildcard"))
+    drew = replace(start, active=1 % len(players), turn=2, deck=62,
+                   players=(replace(people[0], hand=6, last_turn=0),) + people[1:],
+                   prompt=f"{second}'s turn: draw or shift.",
+                   actions=("draw", "wildcard", "undo"))
     shifted = replace(
         drew,
         verdict=Verdict(True, ("r3<",), "1 emerald", cells=((3, 1), (3, 2), (3, 3))),
-        prompt="Bob: shift again, or tap End turn to score.",
+        prompt=f"{second}: shift again, or tap End turn to score.",
+        actions=("end_turn", "wildcard", "undo"),
     )
+    scorer = PlayerView(second, 3, 2, last_turn=3)
     scored = replace(
-        shifted, active=2, turn=3, discard=3,
-        players=(drew.players[0], PlayerView("Bob", 3, 2)) + people[2:],
+        shifted, active=2 % len(players), turn=3, discard=3,
+        players=((drew.players[0], scorer) + people[2:])[:len(players)] if len(players) > 1
+        else (replace(scorer, name=first),),
         combinations=(ScoredCombination("G", ((3, 1), (3, 2), (3, 3)), 3),),
         turn_points=3, highlight=((3, 1), (3, 2), (3, 3)),
-        prompt="Take the highlighted cards to the discard pile.",
+        prompt="Take the highlighted cards to the discard pile.", actions=("undo",),
     )
     illegal = replace(
         scored,
-        verdict=Verdict(False, ("c2^",), "", reason="Cid has no card to pay for it",
-                        cells=((1, 2), (5, 2)), undo_hint="shift column 2 down"),
+        verdict=Verdict(False, ("c2^",), "",
+                        reason="illegal: N4: c2^: player 2 holds 0 cards and the shift costs 1",
+                        cells=((1, 2), (5, 2)), undo_hint="to put it back: c2v"),
+        actions=("draw", "undo"),
     )
-    over = replace(scored, ended=True, winners=(1,), deck=0, deck_runs_out=3,
-                   prompt="Game over: Bob wins.")
+    over = replace(scored, ended=True, winners=(1 % len(players),), deck=0, deck_runs_out=3,
+                   prompt=f"Game over: {second} wins.", actions=("undo",))
     return [start, drew, shifted, scored, illegal, over]
 
 
@@ -185,9 +194,10 @@ def sands_views():
     bag = {"red": 12, "yellow": 12, "green": 12, "lilac": 12}
     calls = {"red": odds(0.75, 0.75, 0.48), "yellow": odds(0.5, 1.0, 0.5),
              "green": odds(0.25, 1.25, 0.52), "lilac": odds(0.25, 3.0, 0.55)}
-    start = SandsView(("Ann", "Bob"), (0, 0), 0, bag, calls, best="lilac", game_id=9)
-    called = replace(start, called="lilac")
-    drew = replace(start, scores=(12, 0), bag={**bag, "lilac": 11}, best="red",
+    start = SandsView(("Ann", "Bob"), (0, 0), 0, bag, calls, best="lilac", game_id=9,
+                      can_undo=False)
+    called = replace(start, called="lilac", can_undo=True)
+    drew = replace(start, scores=(12, 0), bag={**bag, "lilac": 11}, best="red", can_undo=True,
                    last="Ann called lilac and drew lilac: +12")
     over = replace(drew, scores=(17, 0), ended=True, winners=(0,),
                    last="Ann called green and drew green: +5")

@@ -26,7 +26,7 @@ from .helpers import (
 FIVE = ("Alexandra", "Bartholomew", "Catherine", "Dmitri", "Evangeline")
 
 
-def test_calibration_wizard_reads_fixes_and_saves_the_palette(start_app):
+def test_calibration_wizard_lay_out_check_and_save_in_three_steps(start_app):
     from companion.ui.calibration import CalibrationHooks
 
     saved = []
@@ -38,28 +38,48 @@ def test_calibration_wizard_reads_fixes_and_saves_the_palette(start_app):
     driver = start_app(calibration=hooks)
     tap(driver, button(driver.app.start_screen, "Calibrate"))
     screen = driver.app.calibration_screen
-    tap(driver, button(screen, "Read the layout"))
-    assert screen.status == "1 cell unread: tap to choose."
-    assert button(screen, "Save the palette").disabled
+    driver.settle()
+    # Step 1: the camera's live look outlines the grid it sees.
+    assert screen.step == 0 and screen.ids.grid._placement is not None
+    assert screen.status == "The camera sees the whole grid: tap Read the cards."
+    tap(driver, button(screen, "Read the cards"))
+    # Step 2: check; an unread card keeps Next greyed until it is chosen.
+    assert screen.step == 1
+    assert screen.status == "1 card not read: tap it and choose its card."
+    assert button(screen, "Next: save").disabled
     tap_cell(driver, screen.ids.grid, 1, 4)
+    assert screen.picker.picture.texture is not None  # the camera's picture of the card
     tap(driver, screen.picker.buttons["G"])
-    assert not button(screen, "Save the palette").disabled
-    tap(driver, button(screen, "Save the palette"))
+    tap(driver, button(screen, "Next: save"))
+    # Step 3: save.
+    assert screen.step == 2
+    tap(driver, button(screen, "Save the colours"))
     assert saved == [((720, 1280, 3), ("RROGY",) + read[1:])]
     assert screen.status == "Saved. palette.json"
-    tap(driver, button(screen, "Back"))
+    tap(driver, button(screen, "Close"))
     assert driver.app.manager.current == "start"
 
 
-def test_calibration_says_when_no_grid_is_found(start_app):
+def test_calibration_says_what_to_fix_when_no_grid_or_part_of_it_is_seen(start_app):
     from companion.ui.calibration import CalibrationHooks
 
-    hooks = CalibrationHooks(read=lambda: (camera_frame(), None, None, "no card lattice in view"),
-                             save=lambda frame, cells: "")
-    driver = start_app(calibration=hooks)
+    seen = {"corners": None}
+
+    def look():
+        cells = None if seen["corners"] is None else ("RROGY",) * 5
+        return camera_frame(), seen["corners"], cells, "no card lattice in view"
+
+    driver = start_app(calibration=CalibrationHooks(read=look, save=lambda frame, cells: ""))
     driver.app.open_calibration()
-    tap(driver, button(driver.app.calibration_screen, "Read the layout"))
-    assert driver.app.calibration_screen.status == "No grid found: no card lattice in view"
+    screen = driver.app.calibration_screen
+    driver.settle()
+    assert screen.status == "[color=#ff5252]No grid in view.[/color] No card lattice in view."
+    assert button(screen, "Read the cards").disabled
+    seen["corners"] = ((2.0, 120.0), (860.0, 130.0), (850.0, 600.0), (3.0, 590.0))
+    screen.look()
+    driver.settle()
+    assert "The grid touches the left edge of the picture" in screen.status
+    assert screen.ids.grid._placement is not None
 
 
 def test_calibration_without_hooks_says_it_is_not_available(start_app):
@@ -67,7 +87,7 @@ def test_calibration_without_hooks_says_it_is_not_available(start_app):
     driver.app.open_calibration()
     screen = driver.app.calibration_screen
     assert screen.status == "Calibration is not available here."
-    assert button(screen, "Read the layout").disabled
+    assert button(screen, "Read the cards").disabled
 
 
 def test_lens_calibration_is_offered_only_when_it_can_be_done(start_app):
@@ -169,10 +189,10 @@ def test_every_screen_fits_and_every_button_is_a_big_touch_target(start_app, siz
     app.open_calibration()
     driver.settle()
     problems += check_layout(app.root, "calibration")
-    assert problems == []
+    assert problems == [], "\n".join(problems)
 
 
-def test_write_screenshots_renders_every_screen(tmp_path):
+def test_write_screenshots_renders_every_screen_from_a_clean_state_per_size(tmp_path):
     from companion.ui import write_screenshots
 
     def start_game(header):
@@ -182,15 +202,25 @@ def test_write_screenshots_renders_every_screen(tmp_path):
             return TableDouble([pearl_view()])
         return TableDouble(nizam_views(), frame=camera_frame(), corners=CORNERS)
 
-    played = []
-    paths = write_screenshots(tmp_path, sizes=((800, 480),), start_game=start_game,
+    played, made = [], []
+
+    def fresh():
+        made.append(1)
+        views = nizam_views()
+        return {"start_game": start_game,
+                "resume_game": lambda game_id: TableDouble(views[-1:]),
+                "staged": {"nizam_illegal": lambda: TableDouble(views[4:5])},
+                "finished": lambda: 7}
+
+    paths = write_screenshots(tmp_path, sizes=((800, 480), (1280, 800)), fresh=fresh,
                               play=lambda controller: played.append(controller))
     names = sorted(p.name for p in paths)
-    assert names == sorted(f"{n}_800x480.png" for n in (
-        "start", "nizam", "nizam_fix_cell", "nizam_over", "pearl", "pearl_fix_cell",
-        "pearl_over", "sands", "sands_over", "calibration"))
-    assert len(played) == 3
-    image = cv2.imread(str(tmp_path / "nizam_800x480.png"))
+    assert names == sorted(f"{n}_{size}.png" for size in ("800x480", "1280x800") for n in (
+        "start", "nizam", "nizam_fix_cell", "pearl", "pearl_fix_cell", "sands",
+        "sands_called", "sands_played", "sands_over", "nizam_illegal", "nizam_over",
+        "calibration"))
+    assert len(made) == 2 and len(played) == 6  # a clean app per size
+    image = cv2.imread(str(tmp_path / "nizam_illegal_800x480.png"))
     assert image.shape == (480, 800, 3) and image.std() > 20
     assert not list(tmp_path.glob(".*"))
 
@@ -207,8 +237,8 @@ def test_an_app_bigger_than_the_window_is_refused():
         AppDriver(CompanionApp(lambda header: None), (w + 1, h))
 
 
-@pytest.mark.parametrize("module", ["theme", "geometry", "track", "table", "sands", "gameover",
-                                    "textures"])
+@pytest.mark.parametrize("module", ["theme", "geometry", "table", "sands", "gameover",
+                                    "textures", "calibration"])
 def test_doctests(module):
     import importlib
 

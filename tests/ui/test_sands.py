@@ -25,11 +25,14 @@ def sands(start_app):
 def test_D2_a_call_then_the_drawn_stone_reach_the_session(sands):
     game = SandsDouble(sands_views())
     driver, screen = sands(game)
-    assert screen.ids.turn.text == "Ann to call"
+    assert screen.ids.header.title == "Ann to call" and screen.ids.header.player == 0
+    assert screen.ids.undo.disabled  # nothing to take back yet
     assert all(b.disabled for b in screen.drawn_buttons.values())
     tap(driver, button(screen, "Call lilac"))
     assert game.taps == [("call", "lilac")]
     assert screen.ids.status.text == "Ann called lilac: which stone came out of the bag?"
+    assert screen.call_rows["lilac"].called  # the call made is highlighted
+    assert not any(screen.call_rows[s].called for s in ("red", "yellow", "green"))
     assert all(row.ids.call.disabled for row in screen.call_rows.values())
     tap(driver, screen.drawn_buttons["lilac"])
     assert game.taps == [("call", "lilac"), ("drawn", "lilac")]
@@ -70,13 +73,14 @@ def test_D2_undo_takes_back_the_call(sands):
 def test_D3_while_the_odds_are_being_solved_the_calls_still_work(sands):
     nan = float("nan")
     first = sands_views()[0]
-    waiting = replace(first, best="", problem="working out the chances to win…",
+    waiting = replace(first, best="",
                       calls={c: replace(o, p_win=nan) for c, o in first.calls.items()})
     game = SandsDouble([waiting, replace(waiting, called="red")])
     driver, screen = sands(game)
     assert screen.call_rows["red"].win == "…" and screen.call_rows["red"].success == "75%"
     assert not any(row.best for row in screen.call_rows.values())
-    assert "working out the chances to win" in screen.ids.status.text
+    assert screen.ids.status.text.startswith("Working out the odds: 0 s so far. Only the "
+                                             "first game with this bag waits for them")
     tap(driver, button(screen, "Call red"))
     assert game.taps == [("call", "red")]
 

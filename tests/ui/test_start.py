@@ -32,7 +32,7 @@ def test_N1_N2_N8_N10_start_a_nizam_game_with_names_count_and_options(start_app)
         "options": {"setup_lines": "keep", "bonus": "rising", "cascades": "leave"},
     }]
     assert driver.app.manager.current == "table"
-    assert driver.app.table_screen.ids.turn.text == "Turn 1: Ann to play"
+    assert "Ann's turn" in driver.app.table_screen.ids.header.title
 
 
 def test_N1_player_count_stays_between_1_and_5(start_app):
@@ -125,4 +125,13 @@ def test_a_game_that_cannot_start_says_why_and_stays(start_app):
     driver = start_app(start_game=start_game)
     tap(driver, button(driver.app.start_screen, "Start the game"))
     assert driver.app.manager.current == "start"
-    assert driver.app.banner.text == "no camera found: plug one in or play the demo"
+    assert driver.app.banner.text == "No camera found: plug one in or play the demo"
+
+
+def test_a_name_stops_at_20_characters_the_screens_have_room_for(start_app):
+    driver = start_app()
+    name = driver.app.start_screen.name_inputs[0]
+    name.focus = True
+    for letter in "Oleksandra Kovalenko-Shevchenko":
+        name.insert_text(letter)
+    assert name.text == "Oleksandra Kovalenko"

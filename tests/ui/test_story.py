@@ -27,8 +27,9 @@ def test_N11_N13_the_game_over_screen_tells_the_story_of_the_game(start_app, tmp
     store = GameStore(tmp_path / "games.sqlite")
     session, played = whole_game(store)
     controller = Camera(session)
-    driver, _ = start_game_on_screen(start_app, controller)
-    driver.app.game_over(controller.view())  # as the screen does when the game ends
+    # a game already over opens on its result
+    driver, _ = start_game_on_screen(start_app, controller, shows="gameover")
+    driver.app.game_over(controller.view())
     driver.settle()
     assert driver.app.manager.current == "gameover"
     chart = driver.app.gameover_screen.ids.story

@@ -2,10 +2,13 @@
 session in order, a misread cell is fixed through the picker, verdicts and scoring show,
 and the game ends on the game-over screen."""
 
+import re
 from dataclasses import replace
 
 import numpy as np
 import pytest
+
+from companion.words import has_notation
 
 from .helpers import (
     CORNERS,
@@ -17,6 +20,7 @@ from .helpers import (
     pearl_view,
     start_game_on_screen,
     tap,
+    tap_at,
     tap_cell,
     window_button,
 )
@@ -28,36 +32,65 @@ def table(start_app):
     return lambda controller, **kwargs: start_game_on_screen(start_app, controller, **kwargs)
 
 
+def header(screen):
+    """What the header says, without its markup."""
+    return re.sub(r"\[/?[a-z]+[^\]]*\]", "", screen.ids.header.title)
+
+
+def test_N3_end_turn_is_greyed_before_any_move(table):
+    # Paid with 3 cards is not: tapped before the move, it pays the turn's next shift (N5).
+    game = TableDouble(nizam_views())
+    driver, screen = table(game)
+    assert header(screen) == "Turn 1  Ann's turn"
+    assert screen.ids.end_turn.disabled and not screen.ids.wildcard.disabled
+    assert screen.ids.undo.disabled and not screen.ids.draw.disabled
+    tap_at(driver, *screen.ids.end_turn.to_window(*screen.ids.end_turn.center))
+    driver.settle()
+    assert game.taps == []  # a greyed button takes no tap
+    pixels = driver.pixels()
+    h = pixels.shape[0]
+    end, draw = screen.ids.end_turn, screen.ids.draw
+    grey = pixels[h - int(end.y + 4), int(end.x + 4)]
+    blue = pixels[h - int(draw.y + 4), int(draw.x + 4)]
+    assert max(grey) - min(grey) < 20 and blue[2] > blue[0] + 60  # no colour: greyed
+
+
 def test_N3_N5_draw_paid_with_three_end_turn_and_undo_reach_the_session_in_order(table):
     game = TableDouble(nizam_views())
     driver, screen = table(game)
-    assert screen.ids.turn.text == "Turn 1: Ann to play"
     tap(driver, button(screen, "Draw"))
-    assert screen.ids.turn.text == "Turn 2: Bob to play"
+    assert header(screen) == "Turn 2  Bob's turn"
+    assert screen.ids.end_turn.disabled
+    game.index = 2  # Bob shifted a row
+    driver.settle()
     tap(driver, button(screen, "Paid with 3 cards"))
-    tap(driver, button(screen, "End turn"))
     tap(driver, button(screen, "Undo"))
-    assert game.taps == [("draw",), ("wildcard",), ("end_turn",), ("undo",)]
-    assert screen.ids.turn.text == "Turn 2: Bob to play"
+    tap(driver, button(screen, "End turn"))
+    assert game.taps == [("draw",), ("wildcard",), ("undo",), ("end_turn",)]
 
 
-def test_N4_legal_shift_shows_its_payment_and_cells(table):
+def test_N4_legal_shift_shows_its_payment_and_cells_in_words(table):
     game = TableDouble(nizam_views())
     game.index = 2
     driver, screen = table(game)
-    assert "OK" in screen.ids.verdict.text and "r3<, paid with 1 emerald" in screen.ids.verdict.text
+    assert screen.ids.verdict.text == "Row 3 moved left, paid with 1 emerald"
     marks = screen.ids.grid.marks
-    assert marks.verdict == ((3, 1), (3, 2), (3, 3)) and marks.verdict_legal
+    assert marks.verdict == () and marks.verdict_legal  # the arrow says it, no outline too
+    assert marks.arrows == (("r3<", "moved"),)
 
 
 def test_N4_illegal_shift_says_why_and_a_misread_can_be_confirmed(table):
     game = TableDouble(nizam_views())
     game.index = 4
     driver, screen = table(game)
-    assert "Not allowed:" in screen.ids.verdict.text
-    assert "Cid has no card to pay for it" in screen.ids.verdict.text
-    assert "Put it back: shift column 2 down" in screen.ids.verdict.text
+    text = screen.ids.illegal.text
+    assert "Not allowed: Column 2 moved up." in text
+    assert "Cid holds 0 cards and the move costs 1" in text
+    assert "Put it back: move column 2 down" in text
+    assert not has_notation(text)
+    assert screen.ids.illegal.width == driver.size[0]  # a strip across the whole screen
     assert not screen.ids.grid.marks.verdict_legal
+    assert screen.ids.grid.marks.arrows == (("c2^", "illegal"), ("c2v", "fix"))
     tap(driver, button(screen, "It was a misread"))
     assert game.taps == [("confirm_misread",)]
 
@@ -66,16 +99,16 @@ def test_N7_N8_last_turn_combinations_are_highlighted_with_their_points(table):
     game = TableDouble(nizam_views())
     game.index = 3
     driver, screen = table(game)
-    assert screen.ids.scored.text == "Last turn [b]+3[/b]: 3 emerald +3"
+    assert screen.ids.verdict.scored == "Last turn [b]+3[/b]: 3 emerald +3"
     assert screen.ids.grid.marks.combinations == ((((3, 1), (3, 2), (3, 3)), "+3"),)
     assert [row.score for row in screen._rows] == ["0", "3", "0"]
-    assert screen.ids.track.scores == (0, 3, 0)
+    assert [row.last for row in screen._rows] == ["+0", "+3", ""]
     assert screen.ids.prompt.text == "Take the highlighted cards to the discard pile."
 
 
 def test_N11_N12_deck_discard_and_run_outs_are_shown(table):
     driver, screen = table(TableDouble(nizam_views()))
-    assert screen.ids.counts.text == "Deck 65 · Discard 0 · Deck ran out 0 of 3 times"
+    assert screen.ids.counts.text == "Deck [b]65[/b] · Discard 0 · Deck ran out [b]0 of 3[/b] times"
 
 
 def test_fix_a_misread_cell_through_the_picker(table):
@@ -84,7 +117,8 @@ def test_fix_a_misread_cell_through_the_picker(table):
     tap_cell(driver, screen.ids.grid, 2, 3)
     picker = screen.picker
     assert picker.parent is not None
-    assert "Row 2, column 3 reads V" in picker.title
+    assert "Row 2, column 3 reads amethyst" in picker.title
+    assert screen.ids.grid.marks.picked == (2, 3)
     tap(driver, picker.buttons["C"])
     assert picker.parent is None
     assert game.taps == [("fix", 2, 3, "C")]
@@ -97,6 +131,7 @@ def test_fix_a_cell_tapped_on_the_camera_picture(table):
     grid = screen.ids.grid
     assert grid._placement is not None
     tap_cell(driver, grid, 5, 1)
+    assert screen.picker.picture.texture is not None  # the camera's picture of that card
     tap(driver, screen.picker.buttons["."])
     assert game.taps == [("fix", 5, 1, ".")]
 
@@ -150,7 +185,6 @@ def test_P1_P4_pearl_shows_tasks_struck_through_and_the_pearl(table):
     assert ann.ids.tasks.left == tuple("ROYGCBVP")
     assert bob.ids.tasks.left == tuple("RYCV")
     assert screen.ids.grid.marks.pearl == (2, 3)
-    assert screen.ids.track.scores == (0, 4) and screen.ids.track.length == 9
     tap_cell(driver, screen.ids.grid, 2, 3)
     assert "*" in screen.picker.buttons
 
@@ -163,16 +197,17 @@ def test_a_session_error_shows_in_the_banner_and_the_app_keeps_running(table):
     game = Failing(nizam_views())
     driver, screen = table(game)
     tap(driver, button(screen, "Draw"))
-    assert driver.app.banner.text == "the game database is locked by another program"
+    assert driver.app.banner.text == "The game database is locked by another program"
     tap(driver, driver.app.banner)
     assert driver.app.banner.text == ""
 
 
 def test_the_session_answer_to_a_refused_tap_is_shown(table):
     views = nizam_views()
-    refused = replace(views[0], message="N3: nothing to undo")
+    refused = replace(views[0], message="N3: nothing to undo: player 1 has not played")
     game = TableDouble([views[0], refused], advance_on=("undo_refused",))
     driver, screen = table(game)
     game.index = 1
     driver.settle()
-    assert driver.app.banner.text == "N3: nothing to undo"
+    assert driver.app.banner.text == "Nothing to undo: Bob has not played"
+    assert driver.app.banner.top < screen.ids.header.y  # away from the header

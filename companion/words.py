@@ -1,0 +1,172 @@
+"""Plain words for what players read: shifts, verdicts and messages without notation.
+
+The rules, the log and the record speak in notation (``r3<``, ``c4^!3``) and name the rule a
+move breaks (``N4: …``), and count players from 0; people at the table read "Row 3 moved
+left", see no rule IDs and count players from 1. The screens and the command line both
+turn the one into the other here, so they say the same thing the same way.
+
+>>> shift_words("r3<")
+'Row 3 moved left'
+>>> verdict_words(True, ("r3<!3",), "3 cards")
+'Row 3 moved left, paid with 3 cards'
+>>> plain("N4: c2^: player 2 holds 0 cards and the shift costs 1", ("Ann", "Bob", "Cid"))
+'Cid holds 0 cards and the move costs 1'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from companion.rules.grid import GEM_NAMES
+
+DIRECTIONS = {"<": "left", ">": "right", "^": "up", "v": "down"}
+LINES = {"r": "row", "c": "column"}
+THREE_CARDS = "!3"
+
+_SHIFT = re.compile(r"\b([rc])([1-9])([<>^v])(!3)?")
+_CELL = re.compile(r"\br([1-9])c([1-9])\b")
+_RULE_ID = re.compile(r"\(?\b[NPD][0-9]{1,2}[a-z]?\b\)?:?\s?")
+_PLAYER = re.compile(r"\bplayer ([0-9]+)\b")
+_ONE_GEM = re.compile(r"\b([0-9]+) ([ROYGCBVP])\b")
+
+
+def _parts(text: str) -> tuple[str, int, str, bool]:
+    match = _SHIFT.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"{text!r} is not a shift such as r3< or c4^!3")
+    line, index, direction, three = match.groups()
+    return line, int(index), direction, bool(three)
+
+
+def shift_words(text: str, *, moved: bool = True) -> str:
+    """A shift as a sentence's start: what moved and which way (the payment apart).
+
+    >>> shift_words("c4^!3"), shift_words("r1>", moved=False)
+    ('Column 4 moved up', 'Move row 1 right')
+    """
+    line, index, direction, _ = _parts(text)
+    if moved:
+        return f"{LINES[line].capitalize()} {index} moved {DIRECTIONS[direction]}"
+    return f"Move {LINES[line]} {index} {DIRECTIONS[direction]}"
+
+
+def moves_words(shifts: Sequence[str], *, moved: bool = True) -> str:
+    """Several shifts in order, joined as people say them.
+
+    >>> moves_words(["r2<", "c4^!3"])
+    'Row 2 moved left, then column 4 moved up'
+    >>> moves_words(["c2v", "r5>"], moved=False)
+    'Move column 2 down, then row 5 right'
+    >>> moves_words([])
+    ''
+    """
+    parts = [shift_words(s, moved=moved) for s in shifts]
+    if not moved:  # "Move column 2 down, then row 5 right": the verb is said once
+        parts = parts[:1] + [p.removeprefix("Move ") for p in parts[1:]]
+    return ", then ".join(parts[:1] + [p[0].lower() + p[1:] for p in parts[1:]])
+
+
+def opposites(shifts: Sequence[str]) -> tuple[str, ...]:
+    """The shifts that put ``shifts`` back, the last first (payment marks dropped).
+
+    >>> opposites(("r2<", "c4^!3"))
+    ('c4v', 'r2>')
+    """
+    turn = {"<": ">", ">": "<", "^": "v", "v": "^"}
+    back = []
+    for text in reversed(shifts):
+        line, index, direction, _ = _parts(text)
+        back.append(f"{line}{index}{turn[direction]}")
+    return tuple(back)
+
+
+def undo_words(shifts: Sequence[str]) -> str:
+    """How to put the grid back after ``shifts``: each undone, the last first.
+
+    >>> undo_words(["r2<", "c4^"])
+    'Move column 4 down, then row 2 right'
+    """
+    return moves_words(opposites(shifts), moved=False)
+
+
+def payment_words(payment: str) -> str:
+    """The session's payment ("1 G + 3 cards") in words.
+
+    >>> payment_words("1 G + 3 cards"), payment_words("1 emerald")
+    ('1 emerald card and 3 cards', '1 emerald')
+    """
+    text = _ONE_GEM.sub(lambda m: f"{m[1]} {GEM_NAMES.get(m[2], m[2])} card"
+                        + ("s" if m[1] != "1" else ""), payment)
+    return text.replace(" + ", " and ")
+
+
+def verdict_words(legal: bool, shifts: Sequence[str], payment: str = "") -> str:
+    """The first line of a verdict: what moved and, when legal, how it was paid.
+
+    >>> verdict_words(True, ("r2<", "c4^"), "1 R + 1 B")
+    'Row 2 moved left, then column 4 moved up, paid with 1 ruby card and 1 sapphire card'
+    >>> verdict_words(False, ("c2^",))
+    'Column 2 moved up'
+    >>> verdict_words(False, ())
+    'The cards changed'
+    """
+    text = moves_words(shifts) or "The cards changed"
+    if legal and payment:
+        text += f", paid with {payment_words(payment)}"
+    return text
+
+
+def players_from_one(text: str, names: Sequence[str] = ()) -> str:
+    """"player K" counted from 0 (as the rules count) as people count: by name when known,
+    else from 1.
+
+    >>> players_from_one("player 0 called but it is player 1's turn")
+    "player 1 called but it is player 2's turn"
+    >>> players_from_one("player 1 holds 2 cards", ["Ann", "Bob"])
+    'Bob holds 2 cards'
+    """
+    def one(match: re.Match[str]) -> str:
+        index = int(match[1])
+        return names[index] if index < len(names) else f"player {index + 1}"
+
+    return _PLAYER.sub(one, text)
+
+
+def plain(text: str, names: Sequence[str] = ()) -> str:
+    """A message from the rules or the session as players read it: no rule ID, no
+    notation, players by name (or counted from 1).
+
+    >>> plain("N3: draw or shift first: a turn is a draw or shifts")
+    'Draw or shift first: a turn is a draw or shifts'
+    >>> plain("illegal: N4: r2<: no hand can hold a R to pay with: all 7 are on the grid")
+    'No hand can hold a ruby to pay with: all 7 are on the grid'
+    >>> plain("P2: the pearl stays one card (N15), fix r2c3 instead")
+    'The pearl stays one card, fix row 2, column 3 instead'
+    >>> plain("The deck ran out: shuffle the discard pile to form the new deck (P8).")
+    'The deck ran out: shuffle the discard pile to form the new deck.'
+    >>> plain("N5: r4<!3 is already paid with three cards")
+    'Row 4 left (paid with 3 cards) is already paid with three cards'
+    """
+    text = text.strip().removeprefix("illegal:").strip()
+    text = _RULE_ID.sub("", text)
+    # A message that starts by naming the move says it again: the verdict already did.
+    text = re.sub(r"^([rc][1-9][<>^v](!3)?): ", "", text)
+    text = _CELL.sub(lambda m: f"row {m[1]}, column {m[2]}", text)
+    text = _SHIFT.sub(lambda m: f"{LINES[m[1]]} {m[2]} {DIRECTIONS[m[3]]}"
+                      + (" (paid with 3 cards)" if m[4] else ""), text)
+    text = re.sub(r"\ba ([ROYGCBVP])\b", lambda m: f"a {GEM_NAMES[m[1]]}", text)
+    text = text.replace("the shift costs", "the move costs")
+    text = players_from_one(text, names)
+    text = re.sub(r"\s+([,.;:])", r"\1", " ".join(text.split()))
+    return text[:1].upper() + text[1:]
+
+
+def has_notation(text: str) -> bool:
+    """Whether ``text`` still shows notation or a rule ID (what players must not read).
+
+    >>> has_notation("Row 3 moved left"), has_notation("OK r3<"), has_notation("N3: no")
+    (False, True, True)
+    """
+    return bool(_SHIFT.search(text) or _CELL.search(text)
+                or re.search(r"\b[NPD][0-9]{1,2}[a-z]?\b", text))
