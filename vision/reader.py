@@ -178,11 +178,12 @@ def read_cells(
 
 
 def _line_in_doubt(frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray) -> str:
-    """Why the grid's place is in doubt, or "". A line at the grid's edge with no card read
-    in it (mostly bare table, the rest unsure) while the line just past the opposite edge is
-    hidden (not bare table: an arm over a line of cards) means the lattice may sit one line
+    """Why the grid's place is in doubt, or "". A line at the grid's edge with no card in it
+    (no card outline seen, none read) while the line just past the opposite edge is hidden
+    (not bare table: an arm over a line of cards) means the lattice may sit a line or two
     off the cards, and every card would be read as its neighbour's. A grid really missing
-    a line has bare table past the other side, bar a pile of cards beside it."""
+    a line, or a hand over its edge, has bare table past the other side, bar a pile of cards
+    beside it."""
     rows, cols = geometry.rows, geometry.cols
     d = TABLE_OFFSET
     sides = {  # the table's samples on each side, and the cells just past it
@@ -193,12 +194,12 @@ def _line_in_doubt(frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray
         "right": ([(cols + d, r + 0.5) for r in (1, 3)],
                   [(cols + 0.5, r + 0.5) for r in range(rows)]),
     }
-    edges = {"top": labels[0, :], "bottom": labels[-1, :], "left": labels[:, 0],
-             "right": labels[:, -1]}
+    seen = geometry.seen
+    edges = {"top": (labels[0, :], seen[0, :]), "bottom": (labels[-1, :], seen[-1, :]),
+             "left": (labels[:, 0], seen[:, 0]), "right": (labels[:, -1], seen[:, -1])}
     across = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
-    for edge, line in edges.items():
-        bare = int(np.sum(line == EMPTY))
-        if bare < len(line) // 2 + 1 or not np.all((line == EMPTY) | (line == UNSURE)):
+    for edge, (line, outlines) in edges.items():
+        if outlines.any() or not np.all((line == EMPTY) | (line == UNSURE)):
             continue
         far = across[edge]
         # the table as the other sides show it: the far side may be under the same arm
