@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from calibration.palette import Palette, learn_palette
+from companion.errors import CompanionError, DamagedFile
 from companion.recording import Recording, open_recording
 from companion.rules.game import Game, Options
 from companion.session.live import TableSession
@@ -24,7 +25,7 @@ from companion.watcher import GridFollower
 from vision.cells import layout_patches
 
 
-class PlaybackError(ValueError):
+class PlaybackError(DamagedFile):
     """A recording that cannot be played at all (no readable calibration, say)."""
 
 
@@ -43,7 +44,7 @@ def recording_game(rec: Recording) -> tuple[Game, list[str]]:
     mode = "pearl" if rec.game["game"] == "pearl" else "classic"
     try:
         return Game(mode, len(names), Options.from_json(rec.game.get("options", {}))), names
-    except ValueError as err:
+    except CompanionError as err:
         raise PlaybackError(f"{where}: {err}") from None
 
 

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NoReturn
 
+from companion.errors import EXPECTED
 from companion.paths import data_dir
 from companion.words import players_from_one
 
@@ -66,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args))
-    except (ValueError, OSError) as err:
+    except (*EXPECTED, OSError) as err:  # bad input; any other ValueError is a bug, below
         print(f"companion: {_one_line(err)}", file=sys.stderr)
         return 2
     except MemoryError:

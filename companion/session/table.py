@@ -4,7 +4,7 @@
 the turn the table is in (waiting for the opening layout, play, clearing scored cards,
 refilling), and where every card on the grid came from, so that a fixed misread can
 correct the record of the setup or refill that laid it. ``apply`` takes one event and
-returns the next state, or raises ``ValueError`` saying why the event cannot happen now;
+returns the next state, or raises a ``CompanionError`` saying why the event cannot happen now;
 ``fold`` replays a whole log, undo included.
 """
 

@@ -21,7 +21,7 @@ from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
 from . import theme
-from .geometry import Fit, GridPlacement, crop_around, steady_crop
+from .geometry import CornersOnALine, Fit, GridPlacement, crop_around, steady_crop
 from .textures import SEGMENTS, FrameTexture, check_frame, text_texture
 
 Cell = tuple[int, int]
@@ -149,7 +149,7 @@ class GridView(Widget):
             return None
         try:
             return GridPlacement.from_corners(corners, self.rows, self.cols)
-        except ValueError:
+        except CornersOnALine:
             return None  # corners on a line: show the picture without a grid
 
     # Where things are -----------------------------------------------------------------

@@ -88,6 +88,34 @@ def test_out_of_memory_is_one_line(capsys, monkeypatch):
     assert code == 2 and out == "" and "memory" in one_line(err)
 
 
+def test_a_bugs_value_error_is_exit_1_with_a_crash_log(capsys, monkeypatch, tmp_path):
+    """A ValueError the code raised by mistake is a bug to report, not the user's bad input."""
+    def broken(*args, **kwargs):
+        return int("twelve")  # a slip in our code, not in what the user typed
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
+    assert code == 1 and out == ""
+    assert "unexpected error, please report it: ValueError: invalid literal" in one_line(err)
+    assert "int(\"twelve\")" in (tmp_path / "nizam-companion" / "crash.log").read_text()
+
+
+@pytest.mark.parametrize("error", ["BadInput", "BrokenRule", "DamagedFile", "CameraError"])
+def test_an_expected_error_is_exit_2_without_a_crash_log(capsys, monkeypatch, tmp_path, error):
+    from companion import errors
+
+    def refused(*args, **kwargs):
+        raise getattr(errors, error)("the bag holds no such stone")
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr("companion.sands.table.load_table", refused)
+    code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
+    assert code == 2 and out == ""
+    assert one_line(err) == "companion: the bag holds no such stone\n"
+    assert not (tmp_path / "nizam-companion" / "crash.log").exists()
+
+
 def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch, tmp_path):
     def broken(*args, **kwargs):
         raise RuntimeError("solver went away\nsecond line")
