@@ -153,8 +153,8 @@ class Palette:
     def __init__(
         self,
         models: Iterable[ClassModel],
-        white: Sequence[float] = (0.0, 0.0, 0.0),
-        grey: Sequence[float] = (0.0, 0.0, 0.0),
+        white: Sequence[float] | np.ndarray = (0.0, 0.0, 0.0),
+        grey: Sequence[float] | np.ndarray = (0.0, 0.0, 0.0),
         max_distance: float = DEFAULT_MAX_DISTANCE,
         min_confidence: float = DEFAULT_MIN_CONFIDENCE,
         white_borders: bool = False,

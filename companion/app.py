@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -163,7 +163,7 @@ class Companion:
         watcher.note = " ".join(p for p in (self.palette_problem, lens_problem) if p)
         return watcher.start()
 
-    def _sands_table(self, header: dict[str, Any]) -> Callable[[], Any] | None:
+    def _sands_table(self, header: Mapping[str, Any]) -> Callable[[], Any] | None:
         return self.sands_table(game_from_header(header).full) if self.sands_table else None
 
     def _watch_stones(self, session: SandsSession) -> SandsWatcher:

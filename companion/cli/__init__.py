@@ -40,6 +40,10 @@ COMMANDS = (
 )
 
 
+BAD_INPUT: tuple[type[Exception], ...] = (*EXPECTED, OSError)
+"""What a command reports as the user's to fix (exit 2): an expected error, a file error."""
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (usage is in ``--help``)."""
 
@@ -67,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args))
-    except (*EXPECTED, OSError) as err:  # bad input; any other ValueError is a bug, below
+    except BAD_INPUT as err:  # any other ValueError is a bug, below
         print(f"companion: {_one_line(err)}", file=sys.stderr)
         return 2
     except MemoryError:

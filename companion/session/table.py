@@ -220,6 +220,7 @@ def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
             raise EventError("the turn is already being scored")
         if not t.shifts:
             raise RuleError("N3", "draw or shift first: a turn is a draw or shifts")
+        assert t.rules is not None  # a turn in play has its rules state
         rules, scoring = score(t.game, t.rules)
         return _after_scoring(t, rules, scoring)
     if kind == "cleared":

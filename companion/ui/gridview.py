@@ -93,11 +93,11 @@ class GridView(Widget):
         marks: CellMarks | None = None,
     ) -> None:
         cells = tuple(cells)
-        confidence = tuple(tuple(r) for r in confidence)
+        sure = tuple(tuple(r) for r in confidence)
         marks = marks or CellMarks()
-        if (cells, confidence, marks) != (self.cells, self.confidence, self.marks):
+        if (cells, sure, marks) != (self.cells, self.confidence, self.marks):
             new_lattice = len(cells) != self.rows or (cells and len(cells[0]) != self.cols)
-            self.cells, self.confidence, self.marks = cells, confidence, marks
+            self.cells, self.confidence, self.marks = cells, sure, marks
             if new_lattice and self._corners is not None:
                 self._placement = self._place(self._corners)
             self._redraw()

@@ -48,7 +48,8 @@ class StoneHooks:
 def stone_hooks(controller: Any) -> StoneHooks | None:
     """The stone calibration of a Sands game's controller; None when it has no camera side
     (a controller that only takes taps)."""
-    parts = [getattr(controller, name, None) for name in ("camera", "calibrate_stones", "pause")]
-    if not all(callable(part) for part in parts):
+    camera, save, pause = (getattr(controller, name, None)
+                           for name in ("camera", "calibrate_stones", "pause"))
+    if not (callable(camera) and callable(save) and callable(pause)):
         return None
-    return StoneHooks(*parts)
+    return StoneHooks(camera, save, pause)
