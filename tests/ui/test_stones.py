@@ -173,12 +173,3 @@ def test_the_stone_camera_screens_fit_with_big_touch_targets(sands_game, size):
     assert "capture again" in stones.status
     problems += check_layout(driver.app.root, "stone camera refusing to save")
     assert problems == []
-
-
-@pytest.mark.parametrize("module", ["companion.ui.stones", "companion.stones"])
-def test_doctests(module):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.failed == 0 and result.attempted > 0
