@@ -115,6 +115,39 @@ def test_an_expected_error_is_exit_2_without_a_crash_log(capsys, monkeypatch, tm
     assert not (tmp_path / "nizam-companion" / "crash.log").exists()
 
 
+def test_a_full_crash_log_is_kept_as_dot_1_and_started_afresh(capsys, monkeypatch, tmp_path):
+    from companion.cli import CRASH_LOG_BYTES
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("solver went away")
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    log = tmp_path / "nizam-companion" / "crash.log"
+    log.parent.mkdir(parents=True)
+    log.write_text("--- an old crash\n" + "x" * CRASH_LOG_BYTES + "\n")
+    argv = ("sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
+    assert run(capsys, *argv)[0] == 1
+    assert (tmp_path / "nizam-companion" / "crash.log.1").read_text().startswith("--- an old")
+    first = log.read_text()
+    assert first.startswith("--- ") and "RuntimeError: solver went away" in first
+    assert run(capsys, *argv)[0] == 1  # a small log grows: both crashes are in it
+    assert log.read_text().count("RuntimeError: solver went away") == 2
+    assert sorted(p.name for p in log.parent.iterdir()) == ["crash.log", "crash.log.1"]
+
+
+def test_a_crash_log_that_cannot_be_written_is_not_promised(capsys, monkeypatch, tmp_path):
+    def broken(*args, **kwargs):
+        raise RuntimeError("solver went away")
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    (tmp_path / "nizam-companion" / "crash.log").mkdir(parents=True)  # a folder in its place
+    code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
+    assert code == 1 and "RuntimeError: solver went away" in one_line(err)
+    assert "details are in" not in err
+
+
 def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch, tmp_path):
     def broken(*args, **kwargs):
         raise RuntimeError("solver went away\nsecond line")
