@@ -23,6 +23,7 @@ from companion.session.live import TableSession
 from companion.store import GameStore
 from companion.watcher import GridFollower
 from vision.cells import layout_patches
+from vision.lattice import GridSizeError
 
 
 class PlaybackError(DamagedFile):
@@ -59,7 +60,7 @@ def palette_from_calibration(rec: Recording) -> Palette:
     labels = rec.calib_grid.split("/")
     try:
         patches = layout_patches(image, len(labels), len(labels[0]))
-    except ValueError as err:
+    except GridSizeError as err:
         raise PlaybackError(f"{rec.root / 'calib.json'}: {err}") from None
     if patches is None:
         raise PlaybackError(f"{rec.calib_image}: no {len(labels)}×{len(labels[0])} grid found")
