@@ -16,7 +16,10 @@ def test_jobs_run_in_order_and_answer_on_the_main_thread():
     for n in range(5):
         worker.submit(lambda n=n: ran.append((n, threading.current_thread())) or n,
                       lambda r: answers.append((r, threading.current_thread())))
-    worker.submit(lambda: (_ for _ in ()).throw(BadInput("nothing to undo")))
+    def refused():
+        raise BadInput("nothing to undo")
+
+    worker.submit(refused)
     failed = []
     worker.submit(lambda: 1 / 0, None, failed.append)
     assert worker.wait(10) and not worker.busy
