@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .colour import FLOOR, OPPONENT, OPPONENT_INV, frame_distance
+from .colour import FLOOR, OPPONENT, OPPONENT_INV, decode, encode, frame_distance
 from .features import COLOUR, FEATURES, LIGHT
 
 EMPTY = "."
@@ -273,7 +273,11 @@ def compare_classes(cells: Cells, k: Classes) -> Comparison:
     # table) is no sign of a stranger, standing out less is (a hand covers rim and card
     # alike). The bare table stands out from nothing, and more counts against it.
     if some:
-        body = k.linear[None] * np.exp(cells.ref)[:, None, :]
+        if k.as_light:  # the class's colour as light, in this cell's white, as the camera shows it
+            white = np.exp(cells.ref)[:, None, :] / 255.0
+            body = 255.0 * encode(k.means[None, :, LIGHT] * decode(white))
+        else:
+            body = k.linear[None] * np.exp(cells.ref)[:, None, :]
         foreseen = frame_distance(cells.rim[:, None, :], np.minimum(np.maximum(body, 0.0), 255.0))
         framed = cells.x[:, None, FRAME] - foreseen
         diff[..., FRAME] = framed if every else np.where(cards, framed, diff[..., FRAME])

@@ -9,7 +9,7 @@ a real winner, a move refused by the real rules (a player with no card to pay).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -67,30 +67,45 @@ def _shoot(rows: Sequence[str], seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def play_turns(table: StagedTable, played: Replay, turns: int | None = None) -> None:
     """The first ``turns`` turns of ``played`` (all: None) brought to the session."""
-    session = table.session
+
+    def went_astray(_report: Any) -> None:
+        if table.session.message:
+            raise ValueError(f"the staged game went astray: {table.session.message}")
+
+    play_out(played, table.session, table.see, table.tap, turns, went_astray)
+
+
+def play_out(
+    played: Replay, session: TableSession, see: Callable[[Grid], None],
+    tap: Callable[[str], None], turns: int | None = None,
+    after_turn: Callable[[Any], None] | None = None,
+) -> None:
+    """What the camera and the players would give ``session`` for the first ``turns`` turns
+    of a simulated game (all: None): each grid seen through ``see``, each button through
+    ``tap``; ``after_turn`` is told each turn's report once it is played."""
     if session.state.grid is None:
-        table.see(played.states[0].grid)
+        see(played.states[0].grid)
     for before, report in list(zip(played.states, played.reports, strict=False))[:turns]:
         grid = before.grid
         if report.turn.is_draw:
-            table.tap("draw")
+            tap("draw")
         else:
             for move in report.turn.shifts:
                 grid = move.plain().apply(grid)
-                table.see(grid)
+                see(grid)
                 if move.wildcard and not session.state.shifts[-1].wildcard:
-                    table.tap("wildcard")
-            table.tap("end_turn")
+                    tap("wildcard")
+            tap("end_turn")
         for scoring in report.rounds:
             if scoring.cleared and scoring.combinations:
                 cells = [c for c in cleared_cells(scoring.combinations) if grid.at(*c) != PEARL]
                 grid = grid.replace({cell: EMPTY for cell in cells})
-                table.see(grid)
+                see(grid)
             if scoring.laid:
                 grid = grid.replace(dict(zip(grid.empty_cells(), scoring.laid, strict=False)))
-                table.see(grid)
-        if session.message:
-            raise ValueError(f"the staged game went astray: {session.message}")
+                see(grid)
+        if after_turn is not None:
+            after_turn(report)
 
 
 def staged_game(store: GameStore, names: Sequence[str], *, mode: str = "classic",

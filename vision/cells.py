@@ -83,7 +83,14 @@ def extract_table_patches(
 ) -> np.ndarray:
     """(M, size, size, 3) patches of bare table around the grid, only those wholly in the
     frame (M may be 0)."""
-    centres = table_points(geometry)
+    return extract_points(frame, geometry, table_points(geometry), size)
+
+
+def extract_points(
+    frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: int = PATCH_SIZE
+) -> np.ndarray:
+    """(M, size, size, 3) patches one pitch square around grid-unit ``centres`` (N, 2),
+    only those wholly in the frame (M may be fewer than N)."""
     square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
     quads = geometry.to_image(centres[:, None, :] + square[None])
     keep = _within(quads, frame.shape)

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .air import cards_in_the_air
-from .cells import extract_patches, extract_table_patches, inside_frame
+from .cells import (
+    TABLE_OFFSET,
+    extract_patches,
+    extract_points,
+    extract_table_patches,
+    inside_frame,
+)
 from .lattice import GridGeometry, GridSearch, search_grid
 from .visible import cards_in_view, like_table
 
@@ -164,8 +170,49 @@ def read_cells(
     distrust |= empty & _beside(unsure)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
+    doubt = _line_in_doubt(frame, geometry, labels)
+    if doubt:
+        return no_reading(rows, cols, doubt)
     cells = tuple("".join(row) for row in labels)
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry)
+
+
+def _line_in_doubt(frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray) -> str:
+    """Why the grid's place is in doubt, or "". A line at the grid's edge with no card read
+    in it (mostly bare table, the rest unsure) while the line just past the opposite edge is
+    hidden (not bare table: an arm over a line of cards) means the lattice may sit one line
+    off the cards, and every card would be read as its neighbour's. A grid really missing
+    a line has bare table past the other side, bar a pile of cards beside it."""
+    rows, cols = geometry.rows, geometry.cols
+    d = TABLE_OFFSET
+    sides = {  # the table's samples on each side, and the cells just past it
+        "top": ([(c + 0.5, -d) for c in (1, 3)], [(c + 0.5, -0.5) for c in range(cols)]),
+        "bottom": ([(c + 0.5, rows + d) for c in (1, 3)],
+                   [(c + 0.5, rows + 0.5) for c in range(cols)]),
+        "left": ([(-d, r + 0.5) for r in (1, 3)], [(-0.5, r + 0.5) for r in range(rows)]),
+        "right": ([(cols + d, r + 0.5) for r in (1, 3)],
+                  [(cols + 0.5, r + 0.5) for r in range(rows)]),
+    }
+    edges = {"top": labels[0, :], "bottom": labels[-1, :], "left": labels[:, 0],
+             "right": labels[:, -1]}
+    across = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+    for edge, line in edges.items():
+        bare = int(np.sum(line == EMPTY))
+        if bare < len(line) // 2 + 1 or not np.all((line == EMPTY) | (line == UNSURE)):
+            continue
+        far = across[edge]
+        # the table as the other sides show it: the far side may be under the same arm
+        known = [p for side, (samples, _) in sides.items() if side != far for p in samples]
+        table = extract_points(frame, geometry, np.array(known))
+        beyond = np.array(sides[far][1])
+        patches = extract_points(frame, geometry, beyond)
+        if len(patches) < len(beyond):
+            continue  # past the frame's edge: nothing to doubt by
+        # a pile of cards beside the grid hides a cell or two of table; an arm, the line
+        if np.sum(~like_table(patches, table)) >= len(beyond) - 1:
+            return "a line at the grid's edge shows no card and the other side is hidden: " \
+                   "its place is in doubt"
+    return ""
 
 
 def _beside(marked: np.ndarray) -> np.ndarray:

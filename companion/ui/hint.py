@@ -111,8 +111,9 @@ class HandPicker(Sheet):
 
 
 class HintOverlay(Widget):
-    """Over the whole screen: the Hint button at the grid's top-left corner, and the best
-    turn's arrows and line drawn over the grid."""
+    """Over the whole screen: the best turn's arrows and line drawn over the grid; and the
+    Hint button, in the screen's row of buttons where it has one, else at the grid's
+    top-left corner."""
 
     def __init__(self, grid: Any, on_button: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -122,7 +123,6 @@ class HintOverlay(Widget):
         self.drawn: list[tuple[Point, Point]] = []  # each arrow's line as drawn
         self.button = Factory.AccentButton(text="Hint", size_hint=(None, None))
         self.button.bind(on_release=lambda _b: on_button())
-        self.add_widget(self.button)
         self._redraw = Clock.create_trigger(self._draw, -1)
         self._follow: Any = None
         grid.bind(pos=self._redraw, size=self._redraw)
@@ -152,8 +152,9 @@ class HintOverlay(Widget):
     def _draw(self, *_: Any) -> None:
         s = scale()
         g = self.grid
-        self.button.size = (100 * s, 48 * s)
-        self.button.pos = (g.x + 6 * s, g.top - self.button.height - 6 * s)
+        if self.button.parent is self:
+            self.button.size = (100 * s, 48 * s)
+            self.button.pos = (g.x + 6 * s, g.top - self.button.height - 6 * s)
         self.canvas.before.clear()
         self.arrows = self._ends()
         self.drawn = []
@@ -233,6 +234,11 @@ class HintPanel:
         self.screen = screen
         self.overlay = HintOverlay(screen.ids.grid, self.pressed)
         screen.add_widget(self.overlay)
+        # beside the turn's other buttons, not over the cards of the picture
+        row = screen.ids.get("extra")
+        if row is not None:
+            self.overlay.button.size_hint = (1, 1)
+        (row if row is not None else self.overlay).add_widget(self.overlay.button)
         self.view: TableView | None = None
         self.turn: tuple[Any, ...] | None = None
         self.hand = ""

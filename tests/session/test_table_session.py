@@ -4,14 +4,14 @@ import random
 
 import pytest
 
-from companion.rules.combination import cleared_cells
 from companion.rules.game import Game, Options
-from companion.rules.grid import EMPTY, PEARL, Grid
+from companion.rules.grid import Grid
 from companion.rules.record import parse_record
 from companion.rules.replay import replay
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
 from companion.session.live import TableSession
+from companion.showcase import play_out
 from companion.store import GameStore
 
 SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
@@ -29,28 +29,12 @@ def new_session(tmp_path, players=2, mode="classic", **options):
 
 def drive(session, played):
     """Feed the session what the camera and the players would give for a simulated game."""
-    session.on_reading(rows(played.states[0].grid))
-    for before, report in zip(played.states, played.reports, strict=False):
-        grid = before.grid
-        if report.turn.is_draw:
-            session.tap("draw")
-        else:
-            for move in report.turn.shifts:
-                grid = move.plain().apply(grid)
-                session.on_reading(rows(grid))
-                if move.wildcard and not session.state.shifts[-1].wildcard:
-                    session.tap("wildcard")
-            session.tap("end_turn")
-        for scoring in report.rounds:
-            if scoring.cleared and scoring.combinations:
-                cells = [c for c in cleared_cells(scoring.combinations) if grid.at(*c) != PEARL]
-                grid = grid.replace({cell: EMPTY for cell in cells})
-                session.on_reading(rows(grid))
-            if scoring.laid:
-                empty = grid.empty_cells()
-                grid = grid.replace(dict(zip(empty, scoring.laid, strict=False)))
-                session.on_reading(rows(grid))
+
+    def clean(report):
         assert session.message == "", (report, session.message)
+
+    play_out(played, session, lambda grid: session.on_reading(rows(grid)), session.tap,
+             after_turn=clean)
 
 
 @pytest.mark.parametrize(

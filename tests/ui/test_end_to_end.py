@@ -5,11 +5,10 @@ import random
 import time
 
 from companion.app import demo_watcher
-from companion.rules.combination import cleared_cells
 from companion.rules.game import Game
-from companion.rules.grid import EMPTY, PEARL
 from companion.rules.simulate import greedy, simulate
 from companion.session.live import TableSession
+from companion.showcase import play_out
 from companion.store import GameStore
 
 from .helpers import button, start_game_on_screen, tap, tap_cell
@@ -73,27 +72,15 @@ def test_N12_a_whole_game_played_by_touches_reaches_game_over(start_app, tmp_pat
     session = TableSession.new(GameStore(tmp_path / "games.sqlite"), game, ["Ann"])
     table = Camera(session)
     driver, screen = start_game_on_screen(start_app, table, size=(800, 480))
-    table.see(played.states[0].grid)
-    for before, report in zip(played.states, played.reports, strict=False):
-        grid = before.grid
-        if report.turn.is_draw:
-            tap(driver, button(screen, "Draw"))
-        else:
-            for move in report.turn.shifts:
-                grid = move.plain().apply(grid)
-                table.see(grid)
-                if move.wildcard and not session.state.shifts[-1].wildcard:
-                    tap(driver, button(screen, "Paid with 3 cards"))
-            tap(driver, button(screen, "End turn"))
-        for scoring in report.rounds:
-            if scoring.cleared and scoring.combinations:
-                cells = [c for c in cleared_cells(scoring.combinations) if grid.at(*c) != PEARL]
-                grid = grid.replace({cell: EMPTY for cell in cells})
-                table.see(grid)
-            if scoring.laid:
-                grid = grid.replace(dict(zip(grid.empty_cells(), scoring.laid, strict=False)))
-                table.see(grid)
+    buttons = {"draw": "Draw", "wildcard": "Paid with 3 cards", "end_turn": "End turn"}
+
+    def clean(_report):
         assert session.message == "", session.message
+
+    def press(action):
+        tap(driver, button(screen, buttons[action]))
+
+    play_out(played, session, table.see, press, after_turn=clean)
     driver.settle()
     assert session.view().ended and session.state.rules.scores == played.state.scores
     assert driver.app.manager.current == "gameover"

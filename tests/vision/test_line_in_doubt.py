@@ -1,0 +1,68 @@
+"""Never a row or a column off: a lattice that would read every card as its neighbour is
+not reported (an arm over a whole line of cards leaves bare table on the other side, where
+a lattice one line off would put that line)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.lattice import find_grid
+from vision.reader import read_cells
+from vision.synthetic import render_scene
+
+from .scenes import CALM, GEMS, gem_palette
+
+LAYOUT = ("RGOGY", "CRVPB", "RGYOC", "BVPRO", "YGCBV")
+
+
+def _arm_over_the_first_column(image: np.ndarray, geometry) -> np.ndarray:
+    """A sleeve lying over column 1 from the top of the picture to its bottom."""
+    band = np.array([[-0.7, -9.0], [1.05, -9.0], [1.05, 14.0], [-0.7, 14.0]])
+    out = image.copy()
+    cv2.fillConvexPoly(out, np.round(geometry.to_image(band)).astype(np.int32), (70, 90, 150))
+    noise = np.random.default_rng(5).normal(0, 6, out.shape)
+    mask = np.zeros(out.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(geometry.to_image(band)).astype(np.int32), 1)
+    return np.where(mask[..., None] == 1, np.clip(out + noise, 0, 255), out).astype(np.uint8)
+
+
+def _one_column_right(geometry):
+    """The same lattice moved one column to the right (onto the table), as a search would
+    place it: no card outline seen in its last column."""
+    shift = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1.0]])
+    seen = geometry.seen.copy()
+    seen[:, -1] = False
+    return replace(geometry, homography=geometry.homography @ shift, seen=seen)
+
+
+def test_a_lattice_one_column_off_past_a_hidden_column_is_not_reported():
+    scene = render_scene(np.random.default_rng(7), GEMS, 5, 5, CALM, labels=LAYOUT)
+    truth = find_grid(scene.image, 5, 5)
+    assert truth is not None
+    armed = _arm_over_the_first_column(scene.image, truth)
+    palette = gem_palette()
+    off = read_cells(armed, _one_column_right(truth), palette)
+    assert off.cells is None and "doubt" in off.reason
+    # where the lattice lies on the cards, the hidden column is unsure and the rest read
+    right = read_cells(armed, truth, palette)
+    assert right.cells is not None
+    for r, row in enumerate(right.cells):
+        assert row[0] == "?"
+        assert all(got in ("?", want) for got, want in zip(row[1:], LAYOUT[r][1:], strict=True))
+
+
+def test_a_grid_really_missing_its_last_column_is_still_read():
+    # Cards cleared from a whole column: bare table there and past the other edge too.
+    layout = tuple(row[:4] + "." for row in LAYOUT)
+    scene = render_scene(np.random.default_rng(8), GEMS, 5, 5, CALM, labels=layout)
+    full = render_scene(np.random.default_rng(8), GEMS, 5, 5, CALM, labels=LAYOUT)
+    geometry = find_grid(full.image, 5, 5)
+    assert geometry is not None
+    seen = geometry.seen.copy()
+    seen[:, 4] = False  # no card outline there any more
+    reading = read_cells(scene.image, replace(geometry, seen=seen), gem_palette())
+    assert reading.cells is not None, reading.reason
+    assert all(row[4] == "." for row in reading.cells)
