@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._files import check_header, load_json_file, write_json_atomic
+from .errors import CameraError
 
 FORMAT, VERSION = "nizam-camera", 1
 AF_MANUAL = 0
 """libcamera's ``AfModeEnum.Manual``: the lens stays where ``LensPosition`` puts it."""
 
 
-class CameraLockError(ValueError):
+class CameraLockError(CameraError):
     """The saved camera settings cannot be used: the message says why."""
 
 

@@ -92,10 +92,10 @@ def cluster_by_counts(
         if cost < best_cost - 1e-9:
             best_cost, best_labels = cost, assigned
     assert best_labels is not None
-    assigned = _name_equal_counts(x, np.concatenate(best_labels), letters, want, nominal)
+    named = _name_equal_counts(x, np.concatenate(best_labels), letters, want, nominal)
     out, start = [], 0
     for f in feats:
-        out.append("".join(letters[k] for k in assigned[start : start + len(f)]))
+        out.append("".join(letters[k] for k in named[start : start + len(f)]))
         start += len(f)
     return out
 

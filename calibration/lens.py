@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from ._files import check_header, load_json_file, write_json_atomic
+from .errors import CameraError
 
 VERSION = 1
 _SUBPIX_WINDOW = (11, 11)
@@ -22,7 +23,7 @@ _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3
 _MIN_VIEWS = 3
 
 
-class LensError(ValueError):
+class LensError(CameraError):
     """A lens model cannot be made or read: the message says what is wrong."""
 
 

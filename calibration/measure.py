@@ -141,7 +141,7 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
     cells, table = _shrink(cells), _shrink(table)
     h, w = cells.shape[1:3]
     at = _layout(h, w)
-    pixels = np.empty((h, w, 3, m), np.uint8)  # (pixel, channel, patch) of the pixels read
+    pixels: np.ndarray = np.empty((h, w, 3, m), np.uint8)  # (pixel, channel, patch) read
     pixels[..., :n] = cells.transpose(1, 2, 3, 0)
     pixels[..., n:] = table.transpose(1, 2, 3, 0)
     pixels = pixels.reshape(-1, 3, m)
@@ -317,7 +317,7 @@ def _field_colour(raw: np.ndarray, field: np.ndarray) -> np.ndarray:
     """(3, M) per-channel medians of each patch's field pixels (``raw``: 3, M, K uint8;
     ``field``: M, K), of all its pixels where it has none. The median, not the mean: the
     camera clipping part of a field leaves its median alone."""
-    some = field.any(axis=1)
+    some = np.asarray(field.any(axis=1))
     field = field | ~some[:, None]
     m, k = field.shape
     # the other pixels made 255 sort after the field's; OpenCV sorts rows of bytes several

@@ -41,6 +41,7 @@ import numpy as np
 from ._files import check_header, load_json_file, write_json_atomic
 from ._stats import median
 from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
+from .errors import CameraError
 from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .models import (
     EDGES,
@@ -95,7 +96,7 @@ DEFAULT_MAX_DISTANCE = 40.0
 DEFAULT_MIN_CONFIDENCE = 0.6
 
 
-class PaletteError(ValueError):
+class PaletteError(CameraError):
     """A palette cannot be made, read or used: the message says what is wrong."""
 
 
@@ -152,8 +153,8 @@ class Palette:
     def __init__(
         self,
         models: Iterable[ClassModel],
-        white: Sequence[float] = (0.0, 0.0, 0.0),
-        grey: Sequence[float] = (0.0, 0.0, 0.0),
+        white: Sequence[float] | np.ndarray = (0.0, 0.0, 0.0),
+        grey: Sequence[float] | np.ndarray = (0.0, 0.0, 0.0),
         max_distance: float = DEFAULT_MAX_DISTANCE,
         min_confidence: float = DEFAULT_MIN_CONFIDENCE,
         white_borders: bool = False,

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ._files import read_json, write_json_atomic
+from .errors import CameraError
 from .store import config_dir
 
 VERSION = 1
@@ -36,7 +37,7 @@ MIN_SIDE = 8.0
 """A spot narrower than this many pixels cannot show a stone's colour."""
 
 
-class SpotError(ValueError):
+class SpotError(CameraError):
     """A stone spot cannot be made, read or used: the message says what is wrong."""
 
 

@@ -83,19 +83,15 @@ class SceneWhites:
         return np.asarray(median(picked, axis=0), dtype=np.float64)
 
     def subset(self, index: np.ndarray | slice) -> SceneWhites:
-        return SceneWhites(*(a[index] for a in self._cells()), has_rims=self.has_rims,
-                           censored=self.censored)
+        return self._with_cells(tuple(a[index] for a in self._cells()))
 
     def with_typical(self, extra: int) -> SceneWhites:
         """These cells' whites, then the typical light on ``extra`` more patches."""
         if not extra:
             return self
         more = self.typical(extra)
-        return SceneWhites(
-            *(np.concatenate([a, b]) for a, b in zip(self._cells(), more._cells(), strict=True)),
-            has_rims=self.has_rims,
-            censored=self.censored,
-        )
+        return self._with_cells(tuple(
+            np.concatenate([a, b]) for a, b in zip(self._cells(), more._cells(), strict=True)))
 
     def typical(self, n: int) -> SceneWhites:
         """The scene's typical light on ``n`` more patches of it (bare table beside the grid)."""
@@ -111,6 +107,11 @@ class SceneWhites:
 
     def _cells(self) -> tuple[np.ndarray, ...]:
         return (self.refs, self.bound, self.rim, self.own)
+
+    def _with_cells(self, cells: tuple[np.ndarray, ...]) -> SceneWhites:
+        """Other cells (in ``_cells`` order) in this scene's light."""
+        refs, bound, rim, own = cells
+        return SceneWhites(refs, bound, rim, own, has_rims=self.has_rims, censored=self.censored)
 
 
 def read_whites(candidates: np.ndarray) -> SceneWhites:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -19,7 +19,7 @@ import numpy as np
 
 from calibration._files import write_atomic
 from calibration.camera import CameraLock
-from calibration.lens import LensModel
+from calibration.lens import LensError, LensModel
 from calibration.palette import Palette, PaletteError, default_palette, learn_palette
 from calibration.spot import StoneSpot, spot_path, stone_palette_path
 from calibration.store import (
@@ -31,6 +31,7 @@ from calibration.store import (
 )
 from companion import paths
 from companion.demo import RECORDINGS
+from companion.errors import BadInput, CameraError
 from companion.playback import palette_from_calibration, recording_game
 from companion.recording import open_recording
 from companion.rules.game import Game, Options
@@ -112,7 +113,7 @@ def usable_lens() -> tuple[LensModel | None, str]:
     """The saved lens model, or None and why the saved one cannot be used."""
     try:
         return saved_lens(), ""
-    except ValueError as err:
+    except LensError as err:
         return None, f"{err}: the picture is not undistorted"
 
 
@@ -162,7 +163,7 @@ class Companion:
         watcher.note = " ".join(p for p in (self.palette_problem, lens_problem) if p)
         return watcher.start()
 
-    def _sands_table(self, header: dict[str, Any]) -> Callable[[], Any] | None:
+    def _sands_table(self, header: Mapping[str, Any]) -> Callable[[], Any] | None:
         return self.sands_table(game_from_header(header).full) if self.sands_table else None
 
     def _watch_stones(self, session: SandsSession) -> SandsWatcher:
@@ -195,7 +196,7 @@ class Companion:
     def save_palette(self, frame: Any, cells: tuple[str, ...]) -> str:
         patches = layout_patches(frame, len(cells), len(cells[0]))
         if patches is None:
-            raise ValueError("the grid is not in view any more: lay it out and read again")
+            raise BadInput("the grid is not in view any more: lay it out and read again")
         palette = learn_palette([(patches, "".join(cells))])
         palette.save(palette_path())
         # The camera settings the colours were seen under go with them; settings from an
@@ -212,12 +213,12 @@ class Companion:
         if source is None:
             rec = open_recording(RECORDINGS["nizam"])
             if rec.calib_image is None:
-                raise ValueError(NO_CAMERA)
+                raise CameraError(NO_CAMERA)
             import cv2
 
             image = cv2.imread(str(rec.calib_image))
             if image is None:
-                raise ValueError(NO_CAMERA)
+                raise CameraError(NO_CAMERA)
             return np.asarray(image)
         with source:
             # Exposure, white balance and focus settle on the laid-out cards and are frozen
@@ -225,13 +226,13 @@ class Companion:
             self.camera_lock = source.lock()
             for frame in source:
                 return frame.image
-        raise ValueError("the camera gave no picture")
+        raise CameraError("the camera gave no picture")
 
     # The stone spot (The Desert Sands) ------------------------------------------------------
 
     def save_stones(self, samples: Any, mark: Mark) -> tuple[StoneSpot, Palette, str]:
         """Learn the spot and the stones from the calibration screen's captures and save
-        both (or neither); ValueError with a line for the players when they cannot be."""
+        both (or neither); a ``CompanionError`` with a line for the players when they cannot be."""
         spot, palette = learn_stones(samples, mark)
         save_stones(spot, palette, self.stone_spot_file, self.stone_palette_file)
         return spot, palette, f"Stones saved to {self.stone_palette_file.parent}"

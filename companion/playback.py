@@ -16,15 +16,17 @@ import cv2
 import numpy as np
 
 from calibration.palette import Palette, learn_palette
+from companion.errors import CompanionError, DamagedFile
 from companion.recording import Recording, open_recording
 from companion.rules.game import Game, Options
 from companion.session.live import TableSession
 from companion.store import GameStore
 from companion.watcher import GridFollower
 from vision.cells import layout_patches
+from vision.lattice import GridSizeError
 
 
-class PlaybackError(ValueError):
+class PlaybackError(DamagedFile):
     """A recording that cannot be played at all (no readable calibration, say)."""
 
 
@@ -43,7 +45,7 @@ def recording_game(rec: Recording) -> tuple[Game, list[str]]:
     mode = "pearl" if rec.game["game"] == "pearl" else "classic"
     try:
         return Game(mode, len(names), Options.from_json(rec.game.get("options", {}))), names
-    except ValueError as err:
+    except CompanionError as err:
         raise PlaybackError(f"{where}: {err}") from None
 
 
@@ -58,7 +60,7 @@ def palette_from_calibration(rec: Recording) -> Palette:
     labels = rec.calib_grid.split("/")
     try:
         patches = layout_patches(image, len(labels), len(labels[0]))
-    except ValueError as err:
+    except GridSizeError as err:
         raise PlaybackError(f"{rec.root / 'calib.json'}: {err}") from None
     if patches is None:
         raise PlaybackError(f"{rec.calib_image}: no {len(labels)}×{len(labels[0])} grid found")

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.errors import DamagedFile
+
 FRAME_SUFFIXES = (".jpg", ".jpeg", ".png")
 TAPS = ("draw", "wildcard", "end_turn", "undo", "fix", "confirm_misread")
 
 
-class RecordingError(ValueError):
+class RecordingError(DamagedFile):
     """A recording folder that cannot be played: names the file and what is wrong."""
 
 
@@ -61,13 +63,19 @@ def _read_json(path: Path) -> Any:
         raise RecordingError(f"{path}: missing") from None
     except json.JSONDecodeError as err:
         raise RecordingError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
+    except UnicodeDecodeError:
+        raise RecordingError(f"{path}: not UTF-8 text") from None
 
 
 def _read_taps(path: Path) -> tuple[Tap, ...]:
     if not path.exists():
         return ()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RecordingError(f"{path}: not UTF-8 text") from None
     taps = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:

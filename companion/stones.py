@@ -26,6 +26,7 @@ import numpy as np
 from calibration._files import write_atomic
 from calibration.palette import Palette
 from calibration.spot import SpotError, StoneSpot
+from companion.errors import BadInput, CameraError
 from companion.rules.sands import LETTERS
 from companion.session.sands import SandsSession, stone_colour
 from companion.view import SandsView
@@ -186,9 +187,9 @@ class SandsWatcher(WatcherThread):
 
     def calibrate_stones(self, samples: Sequence[tuple[np.ndarray, str]], mark: Mark) -> str:
         """Learn and save the stones from the calibration screen's captures (slow: the
-        worker thread calls it); ValueError with a line for the players when it cannot."""
+        worker thread calls it); a ``BadInput`` with a line for the players when it cannot."""
         if self.save is None:
-            raise ValueError("the stone calibration cannot be saved here")
+            raise BadInput("the stone calibration cannot be saved here")
         spot, palette, message = self.save(samples, mark)
         self.calibrate(spot, palette)
         return message
@@ -289,16 +290,16 @@ def learn_stones(samples: Sequence[tuple[np.ndarray, str]], mark: Mark
 
     Each capture must read back as itself with the palette learnt, so a stone taken for
     another (or a capture made before the stone was laid) is refused, not saved; every
-    refusal is a ValueError with one line for the players.
+    refusal is a ``BadInput`` with one line for the players.
     """
     frames = [(np.asarray(frame), str(label)) for frame, label in samples]
     labels = {label for _, label in frames}
     for letter in "." + LETTERS:
         if letter not in labels:
-            raise ValueError(f"capture {STONE_NAMES[letter]} too, then save")
+            raise BadInput(f"capture {STONE_NAMES[letter]} too, then save")
     sizes = {(f.shape[1], f.shape[0]) for f, _ in frames}
     if len(sizes) != 1:
-        raise ValueError("the captures differ in size: the camera changed; capture them again")
+        raise BadInput("the captures differ in size: the camera changed; capture them again")
     centre, side = mark
     spot = StoneSpot.around(centre, side, image_size=sizes.pop())
     palette = learn_stone_palette(frames, spot)
@@ -307,7 +308,7 @@ def learn_stones(samples: Sequence[tuple[np.ndarray, str]], mark: Mark
         if read != label:
             what = (f"{STONE_NAMES[label]} is not told apart from the others" if read == "?"
                     else f"{STONE_NAMES[label]} reads as {STONE_NAMES.get(read, read)}")
-            raise ValueError(f"{what}: light the spot evenly, lay each stone in the middle "
+            raise BadInput(f"{what}: light the spot evenly, lay each stone in the middle "
                              "and capture again")
     return spot, palette
 
@@ -363,7 +364,7 @@ def load_stones(spot_file: Path, palette_file: Path
         if not spot_file.exists() or not palette_file.exists():
             return None, None, STONES_NOT_SET_UP
         spot, palette = StoneSpot.load(spot_file), Palette.load(palette_file)
-    except (ValueError, OSError):
+    except (CameraError, OSError):  # a damaged spot or palette file
         return None, None, STONES_UNREADABLE
     if not set(LETTERS) <= set(palette.classes):
         return None, None, STONES_UNREADABLE

@@ -24,6 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.errors import DamagedFile
+
 SCHEMA_VERSION = 1
 
 _SCHEMA = (
@@ -43,7 +45,7 @@ _SCHEMA = (
 )
 
 
-class StoreError(ValueError):
+class StoreError(DamagedFile):
     """The game database cannot be used: locked, full, damaged, or not ours."""
 
 

@@ -174,7 +174,8 @@ def session_story(controller: Any) -> GameStory | None:
     if store is None or game_id is None:
         return None
     best_calls: BestCalls | None = None
-    table = session.table() if callable(getattr(session, "table", None)) else None
+    table = getattr(session, "table", None)
+    table = table() if callable(table) else None
     if table is not None:
         from companion.sands.advice import advise
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from companion.errors import BadInput
 from companion.rules.grid import GEM_NAMES
 
 DIRECTIONS = {"<": "left", ">": "right", "^": "up", "v": "down"}
@@ -34,7 +35,7 @@ _ONE_GEM = re.compile(r"\b([0-9]+) ([ROYGCBVP])\b")
 def _parts(text: str) -> tuple[str, int, str, bool]:
     match = _SHIFT.fullmatch(text.strip())
     if match is None:
-        raise ValueError(f"{text!r} is not a shift such as r3< or c4^!3")
+        raise BadInput(f"{text!r} is not a shift such as r3< or c4^!3")
     line, index, direction, three = match.groups()
     return line, int(index), direction, bool(three)
 

@@ -28,8 +28,8 @@ def draw_reading(
     if candidates is not None:
         for box in candidates:
             cv2.polylines(out, [np.round(box).astype(np.int32)], True, GREY, 1, cv2.LINE_AA)
-    g = reading.geometry
-    if reading.cells is None or g is None:
+    g, corners = reading.geometry, reading.corners
+    if reading.cells is None or g is None or corners is None:
         _label(out, reading.reason or "no grid", (10, round(30 * scale)), RED, scale)
         return out
     for r in range(g.rows):
@@ -38,9 +38,9 @@ def draw_reading(
                 out, [np.round(g.cell_quad(r, c)).astype(np.int32)], True, GREY, 1, cv2.LINE_AA
             )
     cv2.polylines(
-        out, [np.round(reading.corners).astype(np.int32)], True, MAGENTA, thick, cv2.LINE_AA
+        out, [np.round(corners).astype(np.int32)], True, MAGENTA, thick, cv2.LINE_AA
     )
-    cv2.circle(out, tuple(np.round(reading.corners[0]).astype(int)), 3 * thick, MAGENTA, -1)
+    cv2.circle(out, tuple(np.round(corners[0]).astype(int)), 3 * thick, MAGENTA, -1)
     for r in range(g.rows):
         for c in range(g.cols):
             label = reading.cells[r][c]

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from calibration.errors import CameraError
+
 from .candidates import STAGES, CandidateFinder, Candidates
 from .visible import card_in_cell
 
@@ -106,10 +108,14 @@ def find_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridGeometry |
     return search_grid(frame, rows, cols).geometry
 
 
+class GridSizeError(CameraError):
+    """A grid size the search does not look for: 2x2 to 12x12 cells."""
+
+
 def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
     """Look for the rows x cols grid; on failure the result carries a one-line reason."""
     if not (2 <= rows <= 12 and 2 <= cols <= 12):
-        raise ValueError(f"grid size {rows}x{cols} out of range 2x2..12x12")
+        raise GridSizeError(f"grid size {rows}x{cols} out of range 2x2..12x12")
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("frame must be a BGR uint8 image")
     work = downscale(frame)

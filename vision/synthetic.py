@@ -206,6 +206,12 @@ def _paste(img: np.ndarray, sprite: np.ndarray, alpha: np.ndarray, m: np.ndarray
     roi += (warped.astype(np.float32) - roi) * a[..., None]
 
 
+def _plain_ints(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A colour's channels as Python ints (a caller may pass numpy ones)."""
+    b, g, r = colour
+    return int(b), int(g), int(r)
+
+
 def render_scene(
     rng: np.random.Generator,
     classes: Mapping[str, tuple[int, int, int]],
@@ -249,7 +255,7 @@ def render_scene(
     px_per_mm = _local_scale(cam, np.zeros(2)) * 1.5
     sw, sh = max(8, round(card_w * px_per_mm)), max(8, round(card_h * px_per_mm))
     sprites = {
-        letter: art.card_face(rng, tuple(int(v) for v in classes[letter]), k, sh, sw)
+        letter: art.card_face(rng, _plain_ints(classes[letter]), k, sh, sw)
         for k, letter in enumerate(letters)
     }
     to_mm = np.array([[1 / px_per_mm, 0, -card_w / 2], [0, 1 / px_per_mm, -card_h / 2], [0, 0, 1]])
@@ -481,7 +487,7 @@ def _sensor(rng, img, cond) -> np.ndarray:
         noise = np.empty(img.shape[:2], np.float32)
         # cv2's generator is much faster than numpy's here; seed it from ours to stay repeatable.
         cv2.setRNGSeed(int(rng.integers(2**31)))
-        cv2.randn(noise, 0.0, float(cond.noise))
+        cv2.randn(noise, 0.0, float(cond.noise))  # type: ignore[call-overload]  # floats work
         img = img + noise[..., None]
     out = np.clip(img, 0, 255).astype(np.uint8)
     if cond.jpeg:

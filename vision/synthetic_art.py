@@ -101,8 +101,8 @@ def cloth(
         dots = rng.random((h, w)) < 0.08
         img[dots] = other.astype(np.uint8)
     # Every cloth has a little weave noise (a random tile repeated: cheap and invisible).
-    tile = rng.normal(0, 4 if kind != "felt" else 9, (61, 67, 1))
-    noise = np.tile(tile.astype(np.int16), (h // 61 + 1, w // 67 + 1, 1))[:h, :w]
+    weave = rng.normal(0, 4 if kind != "felt" else 9, (61, 67, 1))
+    noise = np.tile(weave.astype(np.int16), (h // 61 + 1, w // 67 + 1, 1))[:h, :w]
     return np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
 

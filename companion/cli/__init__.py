@@ -10,14 +10,15 @@ still reported in one line (exit 1); ``COMPANION_TRACEBACK=1`` shows its traceba
 from __future__ import annotations
 
 import argparse
+import logging
+import logging.handlers
 import os
 import sys
-import traceback
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import NoReturn
 
+from companion.errors import EXPECTED
 from companion.paths import data_dir
 from companion.words import players_from_one
 
@@ -37,6 +38,10 @@ COMMANDS = (
     app_cmd, rules_cmd, sands_cmd, detect_cmd, calibrate_cmd, replay_cmd, doctor_cmd, demo_cmd,
     history_cmd,
 )
+
+
+BAD_INPUT: tuple[type[Exception], ...] = (*EXPECTED, OSError)
+"""What a command reports as the user's to fix (exit 2): an expected error, a file error."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -66,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args))
-    except (ValueError, OSError) as err:
+    except BAD_INPUT as err:  # any other ValueError is a bug, below
         print(f"companion: {_one_line(err)}", file=sys.stderr)
         return 2
     except MemoryError:
@@ -87,6 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 CRASH_LOG_BYTES = 1 << 20  # the log is started afresh past this (the last one kept as .1)
 
 
+class _CrashLog(logging.handlers.RotatingFileHandler):
+    """The crash log's file: a write that fails is raised (and the path not promised), not
+    printed over the one line the command says."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        raise  # the OSError emit() is handling
+
+
 def _keep_traceback(argv: Sequence[str]) -> Path | None:
     """Append the exception being handled, with its traceback, to the crash log in the data
     folder (a box on a table has no terminal to scroll back in); its path, or None when it
@@ -94,13 +107,18 @@ def _keep_traceback(argv: Sequence[str]) -> Path | None:
     path = data_dir() / "crash.log"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > CRASH_LOG_BYTES:
-            path.replace(path.with_name("crash.log.1"))
-        with path.open("a", encoding="utf-8") as log:
-            log.write(f"--- {datetime.now().isoformat(timespec='seconds')} "
-                      f"companion {' '.join(argv)}\n{traceback.format_exc()}")
+        log = _CrashLog(path, maxBytes=CRASH_LOG_BYTES, backupCount=1, encoding="utf-8")
     except OSError:
         return None
+    log.setFormatter(logging.Formatter("--- %(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%S"))
+    record = logging.LogRecord("companion", logging.ERROR, __file__, 0,
+                               f"companion {' '.join(argv)}", None, sys.exc_info())
+    try:
+        log.emit(record)
+    except OSError:
+        return None
+    finally:
+        log.close()
     return path
 
 

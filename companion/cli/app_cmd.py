@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.errors import BadInput
+
 from .common import finite_positive, output_path
 
 
@@ -36,7 +38,7 @@ def _size(text: str | None) -> tuple[int, int] | None:
         return None
     parts = text.lower().split("x")
     if len(parts) != 2 or not all(p.strip().isdigit() and int(p) > 0 for p in parts):
-        raise ValueError(f"--size {text!r}: give it as WIDTHxHEIGHT, e.g. 800x480")
+        raise BadInput(f"--size {text!r}: give it as WIDTHxHEIGHT, e.g. 800x480")
     return int(parts[0]), int(parts[1])
 
 

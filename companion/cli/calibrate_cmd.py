@@ -20,6 +20,7 @@ from calibration.counts import learn_palette_from_counts, parse_counts
 from calibration.lens import calibrate_camera
 from calibration.palette import Palette, learn_palette
 from calibration.store import lens_path, palette_path
+from companion.errors import BadInput
 
 from .common import finite_positive, output_path, print_json, quiet_stderr, writing
 
@@ -62,7 +63,7 @@ def grid_shape(labels: str) -> tuple[int, int]:
     rows = labels.split("/")
     widths = {len(r) for r in rows}
     if len(widths) != 1 or 0 in widths:
-        raise ValueError(f"labels {labels!r}: rows differ in length or one is empty")
+        raise BadInput(f"labels {labels!r}: rows differ in length or one is empty")
     return len(rows), widths.pop()
 
 
@@ -71,46 +72,46 @@ def read_image(path: str) -> np.ndarray:
     try:
         data = np.fromfile(path, dtype=np.uint8)
     except OSError as err:
-        raise ValueError(f"cannot read image {path}: {err.strerror or err}") from None
+        raise BadInput(f"cannot read image {path}: {err.strerror or err}") from None
     with quiet_stderr():
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if frame is None:
-        raise ValueError(f"cannot read image {path}: not an image file")
+        raise BadInput(f"cannot read image {path}: not an image file")
     return frame
 
 
 def _layout(args: argparse.Namespace) -> tuple[int, int, list[str] | None, dict[str, int] | None]:
     """(rows, cols, labels per image or None, counts or None) from the options, checked."""
     if (args.labels is None) == (args.counts is None):
-        raise ValueError("give --labels for every --image, or --counts (not both)")
+        raise BadInput("give --labels for every --image, or --counts (not both)")
     if args.labels is not None:
         if len(args.labels) != len(args.image):
-            raise ValueError(f"{len(args.image)} --image but {len(args.labels)} --labels")
+            raise BadInput(f"{len(args.image)} --image but {len(args.labels)} --labels")
         shapes = {grid_shape(lab) for lab in args.labels}
         if len(shapes) != 1:
-            raise ValueError(f"--labels differ in shape: {sorted(shapes)}")
+            raise BadInput(f"--labels differ in shape: {sorted(shapes)}")
         rows, cols = shapes.pop()
         for option, value in (("--rows", args.rows), ("--cols", args.cols)):
             wanted = rows if option == "--rows" else cols
             if value is not None and value != wanted:
-                raise ValueError(f"{option} {value} but the labels have {wanted}")
+                raise BadInput(f"{option} {value} but the labels have {wanted}")
         return rows, cols, [lab.replace("/", "") for lab in args.labels], None
     counts = parse_counts(args.counts)
     total = sum(counts.values())
     rows, cols = args.rows, args.cols
     for option, value in (("--rows", rows), ("--cols", cols)):
         if value is not None and value < 1:
-            raise ValueError(f"{option} {value}: a grid needs at least one row and column")
+            raise BadInput(f"{option} {value}: a grid needs at least one row and column")
     if rows is None and cols is None:
         side = math.isqrt(total)
         if side * side != total:
-            raise ValueError(f"counts add up to {total}: give --rows and --cols")
+            raise BadInput(f"counts add up to {total}: give --rows and --cols")
         rows = cols = side
     elif rows is None or cols is None:
         rows = rows if rows is not None else total // cols
         cols = cols if cols is not None else total // rows
     if rows * cols != total:
-        raise ValueError(f"counts add up to {total}, not to {rows}x{cols} cells")
+        raise BadInput(f"counts add up to {total}, not to {rows}x{cols} cells")
     return rows, cols, None, counts
 
 
@@ -120,7 +121,7 @@ def cell_patches(frame: np.ndarray, rows: int, cols: int, name: str) -> np.ndarr
 
     patches = layout_patches(frame, rows, cols)
     if patches is None:
-        raise ValueError(f"no {rows}x{cols} grid found in {name}")
+        raise BadInput(f"no {rows}x{cols} grid found in {name}")
     return patches
 
 
@@ -133,7 +134,7 @@ def run_colors(args: argparse.Namespace) -> int:
     out = _out(args, palette_path())
     rows, cols, labels, counts = _layout(args)
     if rows < 1 or cols < 1:
-        raise ValueError(f"a grid needs at least one row and column, not {rows}x{cols}")
+        raise BadInput(f"a grid needs at least one row and column, not {rows}x{cols}")
     images = [cell_patches(read_image(path), rows, cols, path) for path in args.image]
     palette: Palette
     if labels is not None:
@@ -156,10 +157,10 @@ def parse_board(text: str) -> tuple[int, int]:
     """``"9x6"`` -> (9, 6): inner corners along the board's columns and rows."""
     parts = text.lower().split("x")
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"--board {text!r}: expected COLSxROWS such as 9x6")
+        raise BadInput(f"--board {text!r}: expected COLSxROWS such as 9x6")
     cols, rows = int(parts[0]), int(parts[1])
     if cols < 2 or rows < 2:
-        raise ValueError(f"--board {text!r}: needs at least 2x2 inner corners")
+        raise BadInput(f"--board {text!r}: needs at least 2x2 inner corners")
     return cols, rows
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration._files import write_atomic as _write_atomic
+from companion.errors import BadInput, DamagedFile
 
 __all__ = [
     "finite_positive", "output_path", "print_json", "quiet_stderr", "write_atomic", "writing"
@@ -26,7 +27,7 @@ def print_json(obj: Any) -> None:
     try:
         text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
     except ValueError:
-        raise ValueError("the result holds a value that is not a finite number "
+        raise DamagedFile("the result holds a value that is not a finite number "
                          "(is a palette or lens file damaged?)") from None
     print(text)
 
@@ -53,18 +54,18 @@ def output_path(path: str, option: str, folder: bool = False) -> Path:
     >>> output_path("", "--out")
     Traceback (most recent call last):
     ...
-    ValueError: --out '': give a file name
+    companion.rules.errors.BadInput: --out '': give a file name
     """
     what = "folder" if folder else "file"
     if not path:
-        raise ValueError(f"{option} '': give a {what} name")
+        raise BadInput(f"{option} '': give a {what} name")
     target = Path(path)
     if target.is_dir() != folder and target.exists():
-        raise ValueError(f"{option} {path}: is a {'file' if folder else 'folder'}, "
+        raise BadInput(f"{option} {path}: is a {'file' if folder else 'folder'}, "
                          f"not a {what}")
     parent = target.parent
     if not parent.is_dir():
-        raise ValueError(f"{option} {path}: no folder {parent} to write it in")
+        raise BadInput(f"{option} {path}: no folder {parent} to write it in")
     return target
 
 

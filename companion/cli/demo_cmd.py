@@ -6,6 +6,7 @@ import argparse
 import random
 from typing import Any
 
+from companion.errors import BadInput
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS, MODES, OPTION_CHOICES, Game, Options
 from companion.rules.nizam import TurnReport
 from companion.rules.replay import Replay, record_text
@@ -43,7 +44,7 @@ def _players(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.max_turns < 0:
-        raise ValueError(f"--max-turns {args.max_turns}: give 0 or more turns")
+        raise BadInput(f"--max-turns {args.max_turns}: give 0 or more turns")
     record = output_path(args.record, "--record") if args.record is not None else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     options = Options(args.setup_lines, args.bonus, args.cascades)

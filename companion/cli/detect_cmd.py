@@ -16,6 +16,7 @@ import cv2
 
 from calibration.lens import LensModel
 from calibration.store import saved_palette
+from companion.errors import BadInput
 from vision.debug import draw_reading
 from vision.reader import read_grid
 from vision.sources import read_image
@@ -51,14 +52,14 @@ def debug_paths(out: str, count: int) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     if not (2 <= args.rows <= 12 and 2 <= args.cols <= 12):
-        raise ValueError(f"--rows and --cols must be 2..12, not {args.rows}x{args.cols}")
+        raise BadInput(f"--rows and --cols must be 2..12, not {args.rows}x{args.cols}")
     for name in args.images:
         if not Path(name).is_file():
-            raise ValueError(f"{name}: no such image file")
+            raise BadInput(f"{name}: no such image file")
     outs: list[Path] = []
     if args.debug is not None:
         if Path(args.debug).suffix.lower() not in (".png", ".jpg", ".jpeg"):
-            raise ValueError(f"--debug {args.debug}: give a .png or .jpg file name")
+            raise BadInput(f"--debug {args.debug}: give a .png or .jpg file name")
         outs = [output_path(str(p), "--debug") for p in debug_paths(args.debug, len(args.images))]
     palette = saved_palette(args.palette)
     lens = LensModel.load(args.lens) if args.lens is not None else None
@@ -76,6 +77,6 @@ def run(args: argparse.Namespace) -> int:
             shown = lens.undistort(frame) if lens is not None else frame
             ok, data = cv2.imencode(outs[n].suffix or ".png", draw_reading(shown, reading))
             if not ok:
-                raise ValueError(f"{outs[n]}: cannot encode the debug image")
+                raise BadInput(f"{outs[n]}: cannot encode the debug image")
             write_atomic(outs[n], data.tobytes())
     return 0

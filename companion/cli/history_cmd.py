@@ -9,6 +9,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+from companion.errors import BadInput
+
 from .common import output_path, print_json, write_atomic
 
 
@@ -33,13 +35,13 @@ def run(args: argparse.Namespace) -> int:
     out = output_path(args.csv, "--csv") if args.csv is not None else None
     path = Path(args.store) if args.store else database_path()
     if not path.is_file():  # opening would create it: a history needs games
-        raise ValueError(f"no game database at {path}: no games played yet")
+        raise BadInput(f"no game database at {path}: no games played yet")
     with GameStore(path) as store:
         if not store.games():
-            raise ValueError(f"the game database {path} holds no games yet")
+            raise BadInput(f"the game database {path} holds no games yet")
         players = history(stories(store, solved_best_calls()))
     if not players:
-        raise ValueError(f"the game database {path} holds only replayed recordings")
+        raise BadInput(f"the game database {path} holds only replayed recordings")
     if out is not None:
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")

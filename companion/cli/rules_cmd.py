@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from companion.errors import DamagedFile
 from companion.rules.combination import find_combinations, phase_points
 from companion.rules.game import MODES, OPTION_CHOICES
 from companion.rules.grid import GEMS, SIZE
@@ -60,7 +61,7 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         record = read_record(args.record)
     except UnicodeDecodeError as err:
-        raise ValueError(f"{args.record}: not a game record (byte {err.start} is not UTF-8 "
+        raise DamagedFile(f"{args.record}: not a game record (byte {err.start} is not UTF-8 "
                          "text)") from None
     summary = replay_summary(record)
     if args.json:

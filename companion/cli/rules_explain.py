@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from companion.errors import BadInput
 from companion.rules.explain import DEFAULT_MAX_SHIFTS, MAX_SHIFTS, Explanation, explain
 from companion.rules.game import PEARL_MODE
 from companion.rules.grid import Grid
@@ -46,7 +47,7 @@ def register_explain(rules_sub: Any) -> argparse.ArgumentParser:
 
 def run_explain(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 0:
-        raise ValueError(f"--hand {args.hand}: a hand holds 0 or more cards")
+        raise BadInput(f"--hand {args.hand}: a hand holds 0 or more cards")
     result = explain(table_grid(args.start), table_grid(args.target), args.max_shifts)
     if args.json:
         print_json(result.to_json(args.hand))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from companion.errors import BadInput
 from companion.rules.deck import Cards
 from companion.rules.game import MODES, OPTION_CHOICES, PEARL_MODE
 from companion.rules.grid import GEMS
@@ -50,16 +51,16 @@ def read_hand(text: str) -> Cards:
     """``--hand`` letters as cards; a letter that is no gem is one line naming it."""
     for letter in text:
         if letter not in GEMS:
-            raise ValueError(f"--hand {text!r}: {letter!r} is not a gem letter ({GEMS})")
+            raise BadInput(f"--hand {text!r}: {letter!r} is not a gem letter ({GEMS})")
     return Cards.of(text)
 
 
 def run_hint(args: argparse.Namespace) -> int:
     pearl = args.mode == PEARL_MODE
     if args.tasks is not None and not pearl:
-        raise ValueError("--tasks: only Pearl of the East has tasks (add --mode pearl)")
+        raise BadInput("--tasks: only Pearl of the East has tasks (add --mode pearl)")
     if not 1 <= args.max_shifts <= MAX_HINT_SHIFTS:
-        raise ValueError(f"--max-shifts {args.max_shifts}: must be 1 to {MAX_HINT_SHIFTS}")
+        raise BadInput(f"--max-shifts {args.max_shifts}: must be 1 to {MAX_HINT_SHIFTS}")
     grid = table_grid(args.grid, args.mode)
     hand = check_hand(grid, read_hand(args.hand), pearl)
     tasks = (GEMS if args.tasks is None else args.tasks) if pearl else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from companion.errors import BadInput
 from companion.rules.sands import COLOURS, Bag, Sands
 
 from .common import print_json
@@ -36,7 +37,7 @@ def parse_scores(text: str) -> tuple[int, int]:
     """``"10,14"``: two whole numbers >= 0, the caller's first."""
     parts = text.split(",")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"--scores {text!r}: give two whole numbers >= 0 like 10,14 "
+        raise BadInput(f"--scores {text!r}: give two whole numbers >= 0 like 10,14 "
                          "(the caller's score first)")
     return int(parts[0]), int(parts[1])
 
@@ -48,13 +49,13 @@ def check_position(full: Bag, bag: Bag, scores: tuple[int, int]) -> None:
     over = [f"{c} {n} > {f}" for c, n, f in zip(COLOURS, bag.counts(), full.counts(), strict=True)
             if n > f]
     if over:
-        raise ValueError(f"--bag {bag}: more stones than the full bag {full} holds "
+        raise BadInput(f"--bag {bag}: more stones than the full bag {full} holds "
                          f"({', '.join(over)})")
     if bag.total == 0:
-        raise ValueError(f"--bag {bag}: the bag is empty, so the game is over (D6)")
+        raise BadInput(f"--bag {bag}: the bag is empty, so the game is over (D6)")
     reason = why_impossible(full, bag, scores)
     if reason:
-        raise ValueError(f"scores {scores[0]},{scores[1]} cannot happen with {bag} left of "
+        raise BadInput(f"scores {scores[0]},{scores[1]} cannot happen with {bag} left of "
                          f"{full}: {reason}")
 
 
@@ -62,7 +63,7 @@ def run_advise(args: argparse.Namespace) -> int:
     full, bag = Bag.parse(args.full), Bag.parse(args.bag)
     scores = parse_scores(args.scores)
     if args.depth < 1:
-        raise ValueError(f"--depth {args.depth}: must be 1 or more")
+        raise BadInput(f"--depth {args.depth}: must be 1 or more")
     check_position(full, bag, scores)
     from companion.sands.advice import advise, policy
     from companion.sands.table import load_table

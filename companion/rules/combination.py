@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import BadInput
 from .grid import GEMS, PEARL, SIZE, Cell, Grid
 
 MIN_RUN = 3
@@ -115,7 +116,7 @@ def bonus(index: int, rule: str) -> int:
         return 1 if index else 0
     if rule == "rising":
         return index
-    raise ValueError(f"bonus: {rule!r} is not flat or rising")
+    raise BadInput(f"bonus: {rule!r} is not flat or rising")
 
 
 def phase_points(combinations: Sequence[Combination], rule: str, scored_before: int = 0) -> int:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
+from .errors import BadInput
 from .game import RuleError
 from .grid import GEMS
 
@@ -34,14 +35,14 @@ class Cards:
 
     def __post_init__(self) -> None:
         if len(self.counts) != len(GEMS) or min(self.counts) < 0:
-            raise ValueError(f"cards: {self.counts!r} is not {len(GEMS)} counts of 0 or more")
+            raise BadInput(f"cards: {self.counts!r} is not {len(GEMS)} counts of 0 or more")
 
     @classmethod
     def of(cls, letters: str) -> Cards:
         counts = [0] * len(GEMS)
         for letter in letters:
             if letter not in _INDEX:
-                raise ValueError(f"cards: {letter!r} is not a gem letter ({GEMS})")
+                raise BadInput(f"cards: {letter!r} is not a gem letter ({GEMS})")
             counts[_INDEX[letter]] += 1
         return cls(tuple(counts))
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from .errors import BadInput
 from .grid import EMPTY, PEARL, SIZE, Grid
 from .shift import ALL_SHIFTS, WILDCARD_COST, Shift
 
@@ -43,7 +44,7 @@ MAX_SHIFTS = 6
 DEFAULT_MAX_SHIFTS = 4
 
 
-class CardsDifferError(ValueError):
+class CardsDifferError(BadInput):
     """The two grids do not hold the same cards, so no shifts can turn one into the other."""
 
 
@@ -118,7 +119,7 @@ class Payment:
     def cost(self, extra_wildcards: int = 0) -> int:
         """Cards paid when ``extra_wildcards`` of the gem shifts are paid with three cards."""
         if not 0 <= extra_wildcards <= len(self.cards):
-            raise ValueError(
+            raise BadInput(
                 f"{extra_wildcards} wildcards: this payment has {len(self.cards)} gem shifts"
             )
         gem_shifts = len(self.cards) - extra_wildcards
@@ -164,7 +165,7 @@ class Move:
         for shift in shifts:
             edge = grid.at(*shift.edge)
             if edge == EMPTY:
-                raise ValueError(f"{shift.plain()}: its edge cell {shift.edge} is empty")
+                raise BadInput(f"{shift.plain()}: its edge cell {shift.edge} is empty")
             edges.append(edge)
             grid = shift.apply(grid)
         return cls(tuple(shifts), Payment("".join(edges)))
@@ -218,7 +219,7 @@ class Explanation:
     def payable(self, hand: int) -> tuple[Move, ...]:
         """The moves a hand of ``hand`` cards may pay, by count only (see the module text)."""
         if hand < 0:
-            raise ValueError(f"hand size {hand}: a hand holds 0 or more cards")
+            raise BadInput(f"hand size {hand}: a hand holds 0 or more cards")
         return tuple(m for m in self.moves if m.payment.payable(hand))
 
     def groups(self) -> tuple[tuple[Move, ...], ...]:
@@ -298,14 +299,14 @@ def shortest_sequences(
     """
     _check_depth(max_shifts)
     if len(start) != SIZE * SIZE or len(target) != SIZE * SIZE:
-        raise ValueError(f"a grid has {SIZE * SIZE} cells")
+        raise BadInput(f"a grid has {SIZE * SIZE} cells")
     found = _search(start.encode("ascii"), target.encode("ascii"), max_shifts)
     return tuple(tuple(ALL_SHIFTS[i] for i in seq) for seq in found)
 
 
 def _check_depth(max_shifts: int) -> None:
     if not 0 <= max_shifts <= MAX_SHIFTS:
-        raise ValueError(f"max shifts {max_shifts}: must be 0 to {MAX_SHIFTS}")
+        raise BadInput(f"max shifts {max_shifts}: must be 0 to {MAX_SHIFTS}")
 
 
 def _moves(start: Grid, found: list[tuple[int, ...]]) -> Iterator[Move]:
@@ -406,7 +407,7 @@ def settle(start: Grid, reading: str, max_shifts: int = 3) -> Grid | None:
     """
     cells = reading.replace("/", "")
     if len(cells) != SIZE * SIZE:
-        raise ValueError(f"a reading has {SIZE * SIZE} cells, not {len(cells)}")
+        raise BadInput(f"a reading has {SIZE * SIZE} cells, not {len(cells)}")
     _check_depth(max_shifts)
     known = [(i, ord(ch)) for i, ch in enumerate(cells) if ch != UNSURE]
     moves = [itemgetter(*permutation(s)) for s in ALL_SHIFTS if not s.wildcard]

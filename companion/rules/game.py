@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import BadInput, BrokenRule
 from .grid import GEMS, SIZE
 
 CLASSIC = "classic"
@@ -46,7 +47,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
 """Each rule option with its choices, the default first (N2, N8, N10)."""
 
 
-class RuleError(ValueError):
+class RuleError(BrokenRule):
     """A move or a game set-up the rules forbid; ``rule`` is the RULES.md ID it breaks."""
 
     def __init__(self, rule: str, message: str) -> None:
@@ -55,7 +56,7 @@ class RuleError(ValueError):
         super().__init__(f"{rule}: {message}")
 
 
-class OptionError(ValueError):
+class OptionError(BadInput):
     """An unknown rule option or choice."""
 
 

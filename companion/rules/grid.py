@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .errors import BadInput
+
 SIZE = 5
 GEMS = "ROYGCBVP"
 PEARL = "*"
@@ -34,7 +36,7 @@ Cell = tuple[int, int]
 """(row, col), both counted from 1 as in RULES.md."""
 
 
-class NotationError(ValueError):
+class NotationError(BadInput):
     """A grid or shift string that does not follow RULES.md's notation."""
 
 

@@ -46,6 +46,7 @@ from typing import Any
 
 from .combination import POINTS, Combination, bonus, find_combinations, line_runs, phase_points
 from .deck import Cards
+from .errors import BadInput
 from .explain import permutation
 from .game import GEM_COPIES, MIN_PLAYERS, PEARL_MODE, Game, RuleError
 from .grid import EMPTY, GEMS, SIZE, Grid
@@ -141,16 +142,16 @@ def check_tasks(tasks: str) -> str:
     >>> check_tasks("YRR")
     Traceback (most recent call last):
     ...
-    ValueError: tasks 'YRR': R twice; a player has one task card of each gem
+    companion.rules.errors.BadInput: tasks 'YRR': R twice; a player has one task card of each gem
     """
     for letter in tasks:
         if letter not in GEMS:
-            raise ValueError(f"tasks {tasks!r}: {letter!r} is not a gem letter ({GEMS})")
+            raise BadInput(f"tasks {tasks!r}: {letter!r} is not a gem letter ({GEMS})")
         if tasks.count(letter) > 1:
-            raise ValueError(f"tasks {tasks!r}: {letter} twice; a player has one task card "
+            raise BadInput(f"tasks {tasks!r}: {letter} twice; a player has one task card "
                              "of each gem")
     if not tasks:
-        raise ValueError("tasks '': a player with no task left has already won (P9)")
+        raise BadInput("tasks '': a player with no task left has already won (P9)")
     return "".join(gem for gem in GEMS if gem in tasks)
 
 
@@ -248,7 +249,7 @@ def best_turns(grid: Grid, hand: Cards, *, bonus_rule: str = "flat", tasks: str 
     at once, with the fewest shifts (module docstring). ``tasks``: Pearl of the East, the
     tasks of the player to move; None for classic Nizam, scored with ``bonus_rule`` (N8)."""
     if not 1 <= max_shifts <= MAX_HINT_SHIFTS:
-        raise ValueError(f"max shifts {max_shifts}: must be 1 to {MAX_HINT_SHIFTS}")
+        raise BadInput(f"max shifts {max_shifts}: must be 1 to {MAX_HINT_SHIFTS}")
     if tasks is not None:
         tasks = check_tasks(tasks)
     bonus(0, bonus_rule)  # an unknown rule is refused before any search

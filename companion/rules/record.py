@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .errors import DamagedFile
+
 GAMES = ("nizam", "pearl", "sands")
 
 
-class RecordError(ValueError):
+class RecordError(DamagedFile):
     """A record line that cannot be read or that breaks a rule: names the line (and rule)."""
 
     def __init__(self, line: int, message: str, rule: str | None = None) -> None:

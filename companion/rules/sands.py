@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .errors import BrokenRule, CompanionError
 from .grid import NotationError
 from .record import Record, RecordError
 
@@ -45,7 +46,7 @@ PENALTY = 2
 DEFAULT_COUNT = 12
 
 
-class SandsError(ValueError):
+class SandsError(BrokenRule):
     """A call or drawn stone the rules do not allow; ``rule`` names the rule it breaks."""
 
     def __init__(self, message: str, rule: str | None = None) -> None:
@@ -306,7 +307,7 @@ def replay(record: Record) -> SandsState:
         raise RecordError(1, f"not a Desert Sands record: the game is {record.game!r}")
     try:
         state = game_from_header(record.header).start()
-    except ValueError as err:
+    except CompanionError as err:
         raise RecordError(1, _bare(err), getattr(err, "rule", None) or "D1") from None
     for line, entry in record.entries:
         unknown = sorted(set(entry) - ENTRY_KEYS)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import BrokenRule
 from companion.rules.sands import CALLS, COLOURS, Bag, SandsState
 
 from .solver import TIE
@@ -56,7 +57,7 @@ def position(bag: Bag, scores: tuple[int, int]) -> SandsState:
     """The rules' state with the caller (the first score) to move; the game must not be over."""
     state = SandsState(bag, scores, CALLER)
     if state.ended:
-        raise ValueError("the bag is empty: the game is over (D6)")
+        raise BrokenRule("the bag is empty: the game is over (D6)")
     return state
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from companion.errors import BadInput
 from companion.rules.sands import CALLS, COLOURS, GOAL, Bag
 
 SOLVER_VERSION = 1
@@ -75,7 +76,7 @@ class Layout:
         shape = (full.red + 1, full.yellow + 1, full.green + 1, full.lilac + 1)
         positions = math.prod(shape)
         if positions > MAX_BAGS:
-            raise ValueError(
+            raise BadInput(
                 f"the bag {full} has {positions} positions of stones left; at most "
                 f"{MAX_BAGS} ({MOST_OF_A_COLOUR} of each colour) can be solved here"
             )
@@ -92,7 +93,7 @@ class Layout:
 
     def row(self, bag: Bag) -> int:
         if not bag.within(self.full):
-            raise ValueError(f"bag {bag} does not fit in the full bag {self.full}")
+            raise BadInput(f"bag {bag} does not fit in the full bag {self.full}")
         return int(self.rank[np.ravel_multi_index(bag.counts(), self.shape)])
 
     def layer(self, n: int) -> tuple[np.ndarray, np.ndarray]:

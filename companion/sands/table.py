@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 from platformdirs import user_cache_dir
 
+from companion.errors import BrokenRule
 from companion.rules.sands import CALLS, GOAL, Bag, Sands
 
 from .solver import LOSE, SIDE, SOLVER_VERSION, TIE, WIN, Layout, score_class, solve, solve_layers
@@ -106,7 +107,7 @@ class SandsTable:
         For a bag with stones left; an empty bag is D6, which the rules decide exactly.
         """
         if bag.total == 0:
-            raise ValueError("the bag is empty: the game is over (D6)")
+            raise BrokenRule("the bag is empty: the game is over (D6)")
         row = self.layout.row(bag)
         if self._sums is not None and not self._checked[row]:
             if row_sums(self.values[row : row + 1], row)[0] != self._sums[row]:

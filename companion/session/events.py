@@ -25,6 +25,8 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from companion.errors import BadInput, CompanionError
+
 S = TypeVar("S")
 
 KINDS = (
@@ -33,7 +35,7 @@ KINDS = (
 )
 
 
-class EventError(ValueError):
+class EventError(BadInput):
     """An event the session cannot apply now; says why in the players' words."""
 
 
@@ -75,6 +77,6 @@ def fold_log(
             continue
         try:
             history.append(apply(history[-1], event))
-        except ValueError as err:
+        except CompanionError as err:  # anything else is a bug, and is raised as one
             _log.warning("game log event %d (%s) skipped: %s", number, event.get("kind"), err)
     return history

@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
-from companion.rules.explain import CardsDifferError, explain, settle
+from companion.rules.explain import explain, settle
 from companion.rules.game import RECORD_GAMES, Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.record import format_record
@@ -113,7 +114,7 @@ class TableSession:
         try:
             if action == "undo":
                 if len(self.history) <= 1:
-                    raise ValueError("nothing to undo")
+                    raise BadInput("nothing to undo")
                 self._log({"kind": "undo", **self.stamp})
                 self.history.pop()
                 self.verdict = None
@@ -123,7 +124,7 @@ class TableSession:
                 self.verdict = None
             elif action == "confirm_misread":
                 if self.reading is None:
-                    raise ValueError("no reading to set aside")
+                    raise BadInput("no reading to set aside")
                 self._commit({"kind": "misread", "reading": self.reading})
                 self.verdict = None
             elif action in ("draw", "wildcard", "end_turn"):
@@ -134,8 +135,8 @@ class TableSession:
                         _payment_text(shifts, self.state.turn_start.grid)
                         if self.state.turn_start else ""))
             else:
-                raise ValueError(f"unknown tap {action!r}")
-        except ValueError as err:
+                raise BadInput(f"unknown tap {action!r}")
+        except CompanionError as err:
             self.message = str(err)
 
     # -- readings ----------------------------------------------------------------------
@@ -185,7 +186,7 @@ class TableSession:
         try:
             self._commit({"kind": "setup", "grid": text})
             self.verdict = None
-        except ValueError as err:
+        except CompanionError as err:
             grid = Grid.parse(text)
             cells = tuple(cleared_cells(find_combinations(grid, self.game.pearl)))
             self._refuse(str(err), cells)
@@ -195,7 +196,7 @@ class TableSession:
         back = "put the cards back as the screen shows, or tap a misread cell to fix it"
         try:
             found = explain(t.grid, Grid.parse(text), MAX_SHIFTS)
-        except (CardsDifferError, ValueError) as err:
+        except CompanionError as err:  # CardsDifferError among them
             self._refuse(f"the cards changed ({err}): {back}", _cells_differ(str(t.grid), text))
             return
         if not found.moves:
@@ -211,7 +212,7 @@ class TableSession:
             shifts = [str(s) for s in paid]
             try:
                 self._commit({"kind": "shifts", "shifts": shifts})
-            except ValueError as err:
+            except CompanionError as err:
                 first_error = first_error or str(err)
                 continue
             self.verdict = Verdict(True, tuple(shifts), _payment_text(shifts, t.grid), "",
@@ -262,7 +263,7 @@ class TableSession:
         try:
             self._commit({"kind": "refill", "cards": letters})
             self.verdict = None
-        except ValueError as err:
+        except CompanionError as err:
             self._refuse(str(err), tuple(cells))
 
     # -- what the screen shows -----------------------------------------------------------

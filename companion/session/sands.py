@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.errors import CompanionError
 from companion.rules.record import format_record
 from companion.rules.sands import (
     CALLS,
@@ -272,7 +273,7 @@ class SandsSession:
                     self._commit({"kind": action, "colour": args[0], **extra})
                 else:
                     raise SandsError(f"unknown tap {(action, *args)!r}")
-            except ValueError as err:
+            except CompanionError as err:
                 self.message = str(err)
 
     def on_stone(self, label: str) -> None:
@@ -300,7 +301,7 @@ class SandsSession:
                                      f"if the stone is {colour}, tap Undo and then {colour}")
                 raise SandsError(f"a {colour} stone is on the spot but no colour is called",
                                  "D2")
-            except ValueError as err:
+            except CompanionError as err:
                 self.message = str(err)
 
     def events(self) -> list[Mapping[str, Any]]:

@@ -4,7 +4,7 @@
 the turn the table is in (waiting for the opening layout, play, clearing scored cards,
 refilling), and where every card on the grid came from, so that a fixed misread can
 correct the record of the setup or refill that laid it. ``apply`` takes one event and
-returns the next state, or raises ``ValueError`` saying why the event cannot happen now;
+returns the next state, or raises a ``CompanionError`` saying why the event cannot happen now;
 ``fold`` replays a whole log, undo included.
 """
 
@@ -220,6 +220,7 @@ def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
             raise EventError("the turn is already being scored")
         if not t.shifts:
             raise RuleError("N3", "draw or shift first: a turn is a draw or shifts")
+        assert t.rules is not None  # a turn in play has its rules state
         rules, scoring = score(t.game, t.rules)
         return _after_scoring(t, rules, scoring)
     if kind == "cleared":

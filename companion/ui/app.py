@@ -30,6 +30,7 @@ from kivy.properties import NumericProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.errors import said
 from companion.view import SandsView
 from companion.words import plain
 
@@ -140,7 +141,7 @@ class CompanionApp(App):
         try:
             refresh()
         except Exception as err:  # a session fault must not take the screen down
-            text = f"{type(err).__name__}: {err}" if not isinstance(err, ValueError) else str(err)
+            text = said(err)
             if text != self._last_error:
                 self._last_error = text
                 self.show_error(text)
@@ -155,7 +156,8 @@ class CompanionApp(App):
 
     def show_error(self, err: Exception | str) -> None:
         """An error as players read it (no rule ID, no notation), away from the header."""
-        self.banner.say(plain(str(err), _names(getattr(self.manager.current_screen, "view",
+        text = err if isinstance(err, str) else said(err)
+        self.banner.say(plain(text, _names(getattr(self.manager.current_screen, "view",
                                                        None))))
 
     def notify(self, text: str) -> None:

@@ -24,6 +24,10 @@ Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels."""
 
 
+class CornersOnALine(ValueError):
+    """Three of the grid's corners on one line: no grid can be drawn on the picture."""
+
+
 def homography(src: Sequence[Sequence[float]], dst: Sequence[Sequence[float]]) -> np.ndarray:
     """The 3×3 projective map taking four ``src`` points onto four ``dst`` points."""
     rows = []
@@ -35,7 +39,7 @@ def homography(src: Sequence[Sequence[float]], dst: Sequence[Sequence[float]]) -
     try:
         h = np.linalg.solve(np.asarray(rows, float), np.asarray(rhs, float))
     except np.linalg.LinAlgError:
-        raise ValueError("the grid's corners are degenerate (three on one line)") from None
+        raise CornersOnALine("the grid's corners are degenerate (three on one line)") from None
     return np.append(h, 1.0).reshape(3, 3)
 
 

@@ -21,7 +21,7 @@ from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
 from . import theme
-from .geometry import Fit, GridPlacement, crop_around, steady_crop
+from .geometry import CornersOnALine, Fit, GridPlacement, crop_around, steady_crop
 from .textures import SEGMENTS, FrameTexture, check_frame, text_texture
 
 Cell = tuple[int, int]
@@ -93,11 +93,11 @@ class GridView(Widget):
         marks: CellMarks | None = None,
     ) -> None:
         cells = tuple(cells)
-        confidence = tuple(tuple(r) for r in confidence)
+        sure = tuple(tuple(r) for r in confidence)
         marks = marks or CellMarks()
-        if (cells, confidence, marks) != (self.cells, self.confidence, self.marks):
+        if (cells, sure, marks) != (self.cells, self.confidence, self.marks):
             new_lattice = len(cells) != self.rows or (cells and len(cells[0]) != self.cols)
-            self.cells, self.confidence, self.marks = cells, confidence, marks
+            self.cells, self.confidence, self.marks = cells, sure, marks
             if new_lattice and self._corners is not None:
                 self._placement = self._place(self._corners)
             self._redraw()
@@ -149,7 +149,7 @@ class GridView(Widget):
             return None
         try:
             return GridPlacement.from_corners(corners, self.rows, self.cols)
-        except ValueError:
+        except CornersOnALine:
             return None  # corners on a line: show the picture without a grid
 
     # Where things are -----------------------------------------------------------------

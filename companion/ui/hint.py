@@ -78,7 +78,12 @@ class HandPicker(Sheet):
             button.bind(on_release=lambda _b, a=action: a())
             row.add_widget(button)
         done = Factory.AccentButton(text="Show the best turn", height=58 * s)
-        done.bind(on_release=lambda _b: (self.dismiss(), on_done(self.hand)))
+
+        def show(_button: Any) -> None:
+            self.dismiss()
+            on_done(self.hand)
+
+        done.bind(on_release=show)
         row.add_widget(done)
         box.add_widget(row)
         self._say()

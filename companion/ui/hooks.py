@@ -11,8 +11,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class CalibrationHooks:
-    """What the wizard calls; each may be slow and may raise ``ValueError`` / ``OSError``
-    with a message for the players.
+    """What the wizard calls; each may be slow and may raise an expected error
+    (``companion.errors``) or ``OSError`` with a message for the players.
 
     ``read()`` takes a picture and reads it with the current palette:
     ``(frame, corners, cells, reason)``: the BGR frame (or None), the grid's corners (or
@@ -36,7 +36,7 @@ class StoneHooks:
     spot's corners in it (or None). ``save(samples, mark)`` learns the stones from the
     ``(frame, letter)`` captures (``.`` the empty spot, ``r y g l`` the stones) and the
     spot's ``((x, y), side)`` in frame pixels, and saves them; slow, it returns a line to
-    show or raises ``ValueError`` with one. ``pause(True)`` stops counting stones while the
+    show or raises a ``CompanionError`` with one. ``pause(True)`` stops counting stones while the
     screen is open (its stones are no draws); ``pause(False)`` counts again.
     """
 
@@ -48,7 +48,8 @@ class StoneHooks:
 def stone_hooks(controller: Any) -> StoneHooks | None:
     """The stone calibration of a Sands game's controller; None when it has no camera side
     (a controller that only takes taps)."""
-    parts = [getattr(controller, name, None) for name in ("camera", "calibrate_stones", "pause")]
-    if not all(callable(part) for part in parts):
+    camera, save, pause = (getattr(controller, name, None)
+                           for name in ("camera", "calibrate_stones", "pause"))
+    if not (callable(camera) and callable(save) and callable(pause)):
         return None
-    return StoneHooks(*parts)
+    return StoneHooks(camera, save, pause)

@@ -211,8 +211,12 @@ class StartScreen(Screen):
             if not game.finished and app.can_resume:
                 button = Factory.BigButton(text="Continue", size_hint_x=None, width=170 * s,
                                            height=60 * s)
-                button.bind(on_release=lambda _b, i=game.id: (sheet.dismiss(),
-                                                              self.resume_game(i)))
+
+                def resume(_button: Any, i: int = game.id) -> None:
+                    sheet.dismiss()
+                    self.resume_game(i)
+
+                button.bind(on_release=resume)
                 row.add_widget(button)
             if callable(getattr(game, "story", None)):  # issue 15: the game's story
                 button = Factory.BigButton(text="Story", size_hint_x=None, width=120 * s,

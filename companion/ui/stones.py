@@ -18,6 +18,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
+from companion.errors import said
 from companion.rules.sands import COLOURS, LETTERS
 
 from . import theme
@@ -301,7 +302,7 @@ class StonesScreen(Screen):
 
     def _failed(self, err: Exception) -> None:
         self.ids.save.disabled = self.step is not None
-        self._say_bad(str(err))
+        self._say_bad(said(err))
 
     # What the screen says ------------------------------------------------------------------
 

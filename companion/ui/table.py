@@ -147,8 +147,7 @@ class TableScreen(GameScreen):
         self.ids.notes.bind(size=lambda *_: self._refit())
         # ids.extra is the place for more of the turn's buttons (a hint): each put there
         # is as tall as the others in the row.
-        self.ids.extra.bind(children=lambda box, children: [
-            setattr(child, "size_hint_y", 1) for child in children])
+        self.ids.extra.bind(children=_full_height)
 
     def attached(self) -> None:
         self._frame = None
@@ -176,9 +175,9 @@ class TableScreen(GameScreen):
             header.player = view.active
         self.ids.counts.text = describe_counts(view)
         verdict = view.verdict
-        legal = verdict is not None and verdict.legal
         card = self.ids.verdict
-        card.text = verdict_words(True, verdict.shifts, verdict.payment) if legal else ""
+        card.text = (verdict_words(True, verdict.shifts, verdict.payment)
+                     if verdict is not None and verdict.legal else "")
         card.scored = describe_scoring(view)
         illegal = self.ids.illegal.text = describe_illegal(view)
         self.misread = verdict is not None and not verdict.legal and not view.ended
@@ -287,3 +286,8 @@ def _marks(view: TableView) -> CellMarks:
         arrows=arrows,
     )
 
+
+def _full_height(_box: Any, children: Any) -> None:
+    """Every button in the row as tall as the row."""
+    for child in children:
+        child.size_hint_y = 1

@@ -75,7 +75,7 @@ class FrameTexture:
             # it: setting a Rectangle's texture resets the Rectangle's coordinates to these.
             texture.flip_vertical()
             self._textures[self._turn] = texture
-        texture.blit_buffer(memoryview(region).cast("B"), colorfmt=fmt, bufferfmt="ubyte")
+        texture.blit_buffer(region.data.cast("B"), colorfmt=fmt, bufferfmt="ubyte")
         self.texture = texture
         return texture
 

@@ -143,7 +143,7 @@ class FitLabel(Label):
         self.font_size = self.max_font
         if not self.text or self.width <= 1:
             return
-        for _ in range(3):  # a text's width is nearly proportional to its size
+        for _attempt in range(3):  # a text's width is nearly proportional to its size
             self.texture_update()
             wide = self.texture_size[0]
             if wide <= self.width or self.font_size <= self.min_font:

@@ -1,33 +1,31 @@
 """One background thread for everything that may be slow (starting a game, a tap that commits
 to disk, reading a calibration layout, saving a palette, exporting a record).
 
-Jobs run one at a time in the order given, so taps reach the session in the order players
-made them. Results and errors come back on Kivy's main thread through ``Clock``: widgets
-are only ever changed there.
+Jobs run one at a time in the order given (a one-thread ``concurrent.futures`` pool), so taps
+reach the session in the order players made them. Results and errors come back on Kivy's main
+thread through ``Clock``: widgets are only ever changed there.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
-
-Job = tuple[Callable[[], Any], Callable[[Any], None] | None, Callable[[Exception], None] | None]
 
 
 class Worker:
     def __init__(self, report: Callable[[Exception], None]) -> None:
         self._report = report
-        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="companion-ui-worker")
+        self._closed = False
         self._pending = 0
         self._lock = threading.Lock()
         self._idle = threading.Event()
         self._idle.set()
-        self._thread = threading.Thread(target=self._loop, name="companion-ui-worker", daemon=True)
-        self._thread.start()
 
     def submit(
         self,
@@ -36,11 +34,14 @@ class Worker:
         failed: Callable[[Exception], None] | None = None,
     ) -> None:
         """Run ``job`` off the main thread; then ``done(result)`` or ``failed(error)`` on it
-        (``failed`` defaults to the worker's ``report``)."""
+        (``failed`` defaults to the worker's ``report``). Once closed, a job is not run."""
         with self._lock:
+            if self._closed:
+                return
             self._pending += 1
             self._idle.clear()
-        self._jobs.put((job, done, failed))
+            future = self._pool.submit(job)
+        future.add_done_callback(partial(self._finished, done, failed or self._report))
 
     @property
     def busy(self) -> bool:
@@ -51,23 +52,25 @@ class Worker:
         return self._idle.wait(timeout)
 
     def close(self) -> None:
-        self._jobs.put(None)
+        """Let the jobs given so far finish, without waiting for them; take no more."""
+        with self._lock:
+            self._closed = True
+        self._pool.shutdown(wait=False)
 
-    def _loop(self) -> None:
-        while True:
-            item = self._jobs.get()
-            if item is None:
-                return
-            job, done, failed = item
-            try:
-                result = job()
-            except Exception as err:  # the screen shows it; the app keeps running
-                handler = failed or self._report
-                Clock.schedule_once(lambda _dt, e=err, f=handler: f(e), 0)
-            else:
-                if done is not None:
-                    Clock.schedule_once(lambda _dt, r=result, d=done: d(r), 0)
-            with self._lock:
-                self._pending -= 1
-                if self._pending == 0:
-                    self._idle.set()
+    def _finished(self, done: Callable[[Any], None] | None, failed: Callable[[Exception], None],
+                  future: Future[Any]) -> None:
+        err = future.exception()
+        if isinstance(err, Exception):  # the screen shows it; the app keeps running
+            Clock.schedule_once(lambda _dt: failed(err), 0)
+        elif err is not None:  # KeyboardInterrupt and the like: raised where the app runs
+            Clock.schedule_once(partial(_raise, err), 0)
+        elif done is not None:
+            Clock.schedule_once(lambda _dt: done(future.result()), 0)
+        with self._lock:
+            self._pending -= 1
+            if self._pending == 0:
+                self._idle.set()
+
+
+def _raise(err: BaseException, _dt: float) -> None:
+    raise err

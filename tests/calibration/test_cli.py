@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from calibration.palette import Palette
@@ -91,9 +93,12 @@ def test_an_unreadable_image_is_a_one_line_error(capsys, tmp_path):
 
 
 def test_bad_board_and_too_few_boards_are_one_line_errors(capsys, tmp_path):
-    code, _, err = run(capsys, "calibrate", "camera", str(SET_PHOTO), "--board", "9by6")
+    # a photo with no chessboard in it, made here so the test runs without ../shared/data
+    photo = tmp_path / "no-board.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 128, np.uint8))
+    code, _, err = run(capsys, "calibrate", "camera", str(photo), "--board", "9by6")
     assert code == 2 and "--board '9by6'" in err
     code, _, err = run(
-        capsys, "calibrate", "camera", str(SET_PHOTO), "--out", str(tmp_path / "l.json")
+        capsys, "calibrate", "camera", str(photo), "--out", str(tmp_path / "l.json")
     )
     assert code == 2 and "found in 0 image" in err and err.count("\n") == 1

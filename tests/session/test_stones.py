@@ -383,12 +383,3 @@ def test_companion_saves_the_set_up_and_the_next_game_reads_with_it(tmp_path):
         assert wait_for(lambda: again.spot().line == "Camera: spot empty")
     finally:
         again.close()
-
-
-def test_doctests_of_the_watcher_thread():
-    import doctest
-
-    import companion.threads
-
-    result = doctest.testmod(companion.threads)
-    assert result.failed == 0 and result.attempted > 0

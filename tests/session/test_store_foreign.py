@@ -43,11 +43,11 @@ def test_a_damaged_row_names_the_database_and_the_game(tmp_path, table, column):
 
 
 def test_an_event_the_game_cannot_take_is_skipped_with_a_warning(caplog):
-    from companion.session.events import fold_log
+    from companion.session.events import EventError, fold_log
 
     def apply(total, event):
         if event["kind"] != "add":
-            raise ValueError(f"no such event: {event['kind']}")
+            raise EventError(f"no such event: {event['kind']}")
         return total + event["n"]
 
     log = [{"kind": "add", "n": 2}, {"kind": "teleport"}, {"kind": "add", "n": 3}]
@@ -55,3 +55,16 @@ def test_an_event_the_game_cannot_take_is_skipped_with_a_warning(caplog):
         assert fold_log(0, apply, log)[-1] == 5
     assert [r.getMessage() for r in caplog.records] == [
         "game log event 2 (teleport) skipped: no such event: teleport"]
+
+
+def test_a_bug_while_reopening_a_game_is_raised_not_skipped(caplog):
+    """A plain ValueError is a bug in the code, not an old event: dropping it would hide it."""
+    from companion.session.events import fold_log
+
+    def apply(total, event):
+        return total + int(event["n"])  # "two" is no number: int() raises ValueError
+
+    log = [{"kind": "add", "n": 2}, {"kind": "add", "n": "two"}]
+    with pytest.raises(ValueError, match="invalid literal"):
+        fold_log(0, apply, log)
+    assert caplog.records == []

@@ -1,7 +1,6 @@
 """The app as a whole: the calibration wizard, every screen fitting the 7" display and a
-1280×800 one with big touch targets, the screenshots, and the helpers' doctests."""
+1280×800 one with big touch targets, the screenshots."""
 
-import doctest
 from dataclasses import replace
 
 import cv2
@@ -235,13 +234,3 @@ def test_an_app_bigger_than_the_window_is_refused():
     w, h = EventLoop.window.size
     with pytest.raises(ValueError, match="too small"):
         AppDriver(CompanionApp(lambda header: None), (w + 1, h))
-
-
-@pytest.mark.parametrize("module", ["theme", "geometry", "table", "sands", "gameover",
-                                    "textures", "calibration"])
-def test_doctests(module):
-    import importlib
-
-    mod = importlib.import_module(f"companion.ui.{module}")
-    result = doctest.testmod(mod)
-    assert result.failed == 0 and (result.attempted > 0)

@@ -3,6 +3,8 @@ N10), The Desert Sands' bag (D1), continuing a saved game and the past games."""
 
 from types import SimpleNamespace
 
+from companion.errors import CameraError
+
 from .helpers import TableDouble, button, nizam_views, tap, window_button
 
 
@@ -120,7 +122,7 @@ def test_no_saved_game_means_no_continue(start_app):
 
 def test_a_game_that_cannot_start_says_why_and_stays(start_app):
     def start_game(header):
-        raise ValueError("no camera found: plug one in or play the demo")
+        raise CameraError("no camera found: plug one in or play the demo")
 
     driver = start_app(start_game=start_game)
     tap(driver, button(driver.app.start_screen, "Start the game"))

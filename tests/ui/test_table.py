@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from companion.store import StoreError
 from companion.words import has_notation
 
 from .helpers import (
@@ -192,7 +193,7 @@ def test_P1_P4_pearl_shows_tasks_struck_through_and_the_pearl(table):
 def test_a_session_error_shows_in_the_banner_and_the_app_keeps_running(table):
     class Failing(TableDouble):
         def tap(self, action, *args):
-            raise ValueError("the game database is locked by another program")
+            raise StoreError("the game database is locked by another program")
 
     game = Failing(nizam_views())
     driver, screen = table(game)

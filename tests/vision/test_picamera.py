@@ -218,14 +218,3 @@ def test_readme_mounting_table_is_the_real_field_of_view():
                    for a in mounting.MODULE_3.view)
     assert [round(a) for a in narrow] == [47, 28]
     assert mounting.height_cm(narrow) > 1.4 * mounting.height_cm(mounting.MODULE_3.view)
-
-
-def test_docstring_examples():
-    import doctest
-
-    import calibration.camera
-    import vision.sources.picamera
-    import vision.sources.usb
-
-    for module in (mounting, vision.sources.picamera, vision.sources.usb, calibration.camera):
-        assert doctest.testmod(module).failed == 0, module.__name__

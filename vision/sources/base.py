@@ -20,9 +20,10 @@ import cv2
 import numpy as np
 
 from calibration.camera import CameraLock
+from calibration.errors import CameraError
 
 
-class SourceError(ValueError):
+class SourceError(CameraError):
     """A source cannot be opened or read: the message says what is wrong."""
 
 
