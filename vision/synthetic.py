@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -50,6 +50,9 @@ class Conditions:
     blur: float = 0.0  # defocus sigma in pixels
     jpeg: int = 0  # JPEG quality, 0 = none
     fill: float = 0.7  # how much of the frame height the grid spans
+    veil: float = 0.0  # white light over the whole picture (flare, haze), share of full scale
+    second_kelvin: float = 0.0  # a second light from one side (a window by a lamp); 0: none
+    lifted: bool = False  # a card held above the grid, between cells, its cell left empty
 
 
 def random_conditions(rng: np.random.Generator, hand: bool | None = None) -> Conditions:
@@ -72,6 +75,18 @@ def random_conditions(rng: np.random.Generator, hand: bool | None = None) -> Con
         blur=float(rng.uniform(0, 1.2)),
         jpeg=int(rng.integers(60, 96)) if rng.random() < 0.7 else 0,
         fill=float(rng.uniform(0.55, 0.9)),
+    )
+
+
+def widened_conditions(rng: np.random.Generator, hand: bool | None = None) -> Conditions:
+    """:func:`random_conditions` and more of what real tables show: a veil of flare over
+    the picture, a second light of another colour from one side, a card lifted mid-move."""
+    base = random_conditions(rng, hand)
+    return replace(
+        base,
+        veil=float(rng.uniform(0.0, 0.06)),
+        second_kelvin=float(rng.uniform(2700, 6500)) if rng.random() < 0.5 else 0.0,
+        lifted=bool(rng.random() < 0.3),
     )
 
 
@@ -267,6 +282,14 @@ def render_scene(
         return cam @ m @ to_mm
 
     _clutter(rng, img, cam, cond, outer, sprites, placement, (card_w, card_h))
+    lifted = None
+    if cond.lifted:
+        held = [(r, c) for r in range(rows) for c in range(cols) if labels[r][c] != "."]
+        if held:
+            r0, c0 = held[rng.integers(len(held))]
+            lifted = (r0, c0, labels[r0][c0])
+            labels = tuple(row[:c0] + "." + row[c0 + 1:] if r == r0 else row
+                           for r, row in enumerate(labels))
     quads = np.zeros((rows, cols, 4, 2))
     corners_mm = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], float)
     for r in range(rows):
@@ -280,6 +303,9 @@ def render_scene(
                 sprites[labels[r][c]] if labels[r][c] in sprites else art.card_back(rng, sh, sw)
             )
             _paste(img, sprite, alpha, m)
+    held_mask = None
+    if lifted is not None:
+        held_mask = _lift(rng, img, sprites, grid_centres, pitch, placement, lifted, (sw, sh))
     corners = _apply(cam, outer)
     img = _as_light(img)  # colours are drawn as the camera shows them; light acts on light
     img = _light(rng, img, cond, quads, labels)
@@ -287,8 +313,34 @@ def render_scene(
     if cond.hand:
         img, hand = _hand(rng, img, cam, cond, outer, quads)
         covered = _covered(hand, quads)
+    if held_mask is not None:
+        covered = np.maximum(covered, _covered(held_mask, quads))
     out = _sensor(rng, img, cond)
     return Scene(out, tuple(labels), corners, quads, covered, cond)
+
+
+def _lift(rng, img, sprites, grid_centres, pitch, placement, lifted, size) -> np.ndarray:
+    """The card of cell (r, c) held above the grid on its way to a neighbouring cell: nearer
+    the camera (bigger), between cells, with its shadow on the cards below. Returns the
+    mask of what it hides."""
+    r, c, letter = lifted
+    step = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]])[rng.integers(4)]
+    centre = grid_centres[r, c] + step * pitch * rng.uniform(0.3, 0.7)
+    scale = rng.uniform(1.08, 1.2)
+    m = placement(centre, float(rng.uniform(-15, 15)))
+    sw, sh = size
+    around = np.array([[1, 0, sw / 2], [0, 1, sh / 2], [0, 0, 1]]) @ np.diag([scale, scale, 1]) \
+        @ np.array([[1, 0, -sw / 2], [0, 1, -sh / 2], [0, 0, 1]])
+    quad = _apply(m @ around, np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], float))
+    shadow = np.zeros(img.shape[:2], np.uint8)
+    offset = (quad[2] - quad[0]) * 0.12
+    cv2.fillConvexPoly(shadow, np.round(quad + offset).astype(np.int32), 255)
+    img *= (1 - 0.4 * _soft(shadow, 6.0))[..., None]
+    sprite, alpha = sprites[letter]
+    _paste(img, sprite, alpha, m @ around)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+    return mask.astype(np.float32)
 
 
 def _clutter(rng, img, cam, cond, outer, sprites, placement, card) -> None:
@@ -379,6 +431,16 @@ def _light(rng, img, cond, quads, labels) -> np.ndarray:
     out = img * gain[..., None]
     wb = kelvin_gains(cond.kelvin, cond.white_balance).astype(np.float32)
     out *= wb / wb.max() * rng.uniform(1.0, 1.15)
+    if cond.second_kelvin:
+        # a second light of another colour reaching over the frame from one side
+        other = kelvin_gains(cond.second_kelvin, cond.white_balance).astype(np.float32)
+        a = rng.uniform(0, 2 * np.pi)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        t = ((xx / w - 0.5) * np.cos(a) + (yy / h - 0.5) * np.sin(a)) + 0.5
+        t = np.clip(t, 0, 1)[..., None] * rng.uniform(0.3, 0.8)
+        out *= 1 + t * (other / wb - 1)
+    if cond.veil:
+        out += cond.veil * 255.0 * cond.exposure
     # Glare: the lamp's reflection on a few glossy cards, bright enough to clip.
     cards = [
         (r, c) for r in range(len(labels)) for c in range(len(labels[0])) if labels[r][c] != "."
