@@ -66,16 +66,27 @@ def extract_patches(
     return out
 
 
-def table_points(geometry: GridGeometry, per_side: int = 2) -> np.ndarray:
-    """Grid-unit centres of the table samples: ``per_side`` on each side of the grid, just
+SIDES = ("top", "bottom", "left", "right")
+
+
+def table_points_by_side(geometry: GridGeometry, per_side: int = 2) -> dict[str, np.ndarray]:
+    """Grid-unit centres of the table samples on each side of the grid (``SIDES``), just
     outside its edge (a few are plenty to know the cloth, and each costs reading time)."""
     rows, cols = geometry.rows, geometry.cols
     d = TABLE_OFFSET
     along_c = (np.arange(per_side) + 0.5) * cols / per_side
     along_r = (np.arange(per_side) + 0.5) * rows / per_side
-    pts = [(x, -d) for x in along_c] + [(x, rows + d) for x in along_c]
-    pts += [(-d, y) for y in along_r] + [(cols + d, y) for y in along_r]
-    return np.array(pts, float)
+    return {
+        "top": np.array([(x, -d) for x in along_c], float),
+        "bottom": np.array([(x, rows + d) for x in along_c], float),
+        "left": np.array([(-d, y) for y in along_r], float),
+        "right": np.array([(cols + d, y) for y in along_r], float),
+    }
+
+
+def table_points(geometry: GridGeometry, per_side: int = 2) -> np.ndarray:
+    """Grid-unit centres of the table samples of every side, in ``SIDES`` order."""
+    return np.concatenate(list(table_points_by_side(geometry, per_side).values()))
 
 
 def extract_table_patches(
@@ -86,18 +97,38 @@ def extract_table_patches(
     return extract_points(frame, geometry, table_points(geometry), size)
 
 
+def extract_table_sides(
+    frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE
+) -> dict[str, np.ndarray]:
+    """:func:`extract_table_patches`, cut once and told apart by the side they lie on."""
+    sides = table_points_by_side(geometry)
+    centres = np.concatenate(list(sides.values()))
+    keep = _in_frame(frame, geometry, centres)
+    patches = extract_points(frame, geometry, centres, size)
+    out, start, taken = {}, 0, 0
+    for side, points in sides.items():
+        n = int(keep[start:start + len(points)].sum())
+        out[side] = patches[taken:taken + n]
+        start, taken = start + len(points), taken + n
+    return out
+
+
 def extract_points(
     frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: int = PATCH_SIZE
 ) -> np.ndarray:
     """(M, size, size, 3) patches one pitch square around grid-unit ``centres`` (N, 2),
     only those wholly in the frame (M may be fewer than N)."""
-    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    quads = geometry.to_image(centres[:, None, :] + square[None])
-    keep = _within(quads, frame.shape)
+    keep = _in_frame(frame, geometry, centres)
     if not keep.any():
         return np.zeros((0, size, size, 3), np.uint8)
     img, h = _source(frame, geometry, size)
     return np.stack([_warp(img, h, centre, size) for centre in centres[keep]])
+
+
+def _in_frame(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray) -> np.ndarray:
+    """(N,) bool: the one-pitch squares around grid-unit ``centres`` lie wholly in the frame."""
+    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    return _within(geometry.to_image(centres[:, None, :] + square[None]), frame.shape)
 
 
 def _within(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .air import cards_in_the_air
-from .cells import (
-    TABLE_OFFSET,
-    extract_patches,
-    extract_points,
-    extract_table_patches,
-    inside_frame,
-)
+from .cells import extract_patches, extract_points, extract_table_sides, inside_frame
 from .lattice import GridGeometry, GridSearch, search_grid
 from .visible import cards_in_view, like_table
 
@@ -142,7 +136,8 @@ def read_cells(
     are added."""
     rows, cols = geometry.rows, geometry.cols
     patches = extract_patches(frame, geometry)
-    table = extract_table_patches(frame, geometry)
+    sides = extract_table_sides(frame, geometry)
+    table = np.concatenate(list(sides.values()))
     reads = palette.classify(patches, table)
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
@@ -170,42 +165,36 @@ def read_cells(
     distrust |= empty & _beside(unsure)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
-    doubt = _line_in_doubt(frame, geometry, labels)
+    doubt = _line_in_doubt(frame, geometry, labels, sides)
     if doubt:
         return no_reading(rows, cols, doubt)
     cells = tuple("".join(row) for row in labels)
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry)
 
 
-def _line_in_doubt(frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray) -> str:
+def _line_in_doubt(
+    frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray, sides: dict[str, np.ndarray]
+) -> str:
     """Why the grid's place is in doubt, or "". A line at the grid's edge with no card in it
     (no card outline seen, none read) while the line just past the opposite edge is hidden
     (not bare table: an arm over a line of cards) means the lattice may sit a line or two
     off the cards, and every card would be read as its neighbour's. A grid really missing
     a line, or a hand over its edge, has bare table past the other side, bar a pile of cards
-    beside it."""
+    beside it. ``sides``: the table's patches on each side of the grid."""
     rows, cols = geometry.rows, geometry.cols
-    d = TABLE_OFFSET
-    sides = {  # the table's samples on each side, and the cells just past it
-        "top": ([(c + 0.5, -d) for c in (1, 3)], [(c + 0.5, -0.5) for c in range(cols)]),
-        "bottom": ([(c + 0.5, rows + d) for c in (1, 3)],
-                   [(c + 0.5, rows + 0.5) for c in range(cols)]),
-        "left": ([(-d, r + 0.5) for r in (1, 3)], [(-0.5, r + 0.5) for r in range(rows)]),
-        "right": ([(cols + d, r + 0.5) for r in (1, 3)],
-                  [(cols + 0.5, r + 0.5) for r in range(rows)]),
-    }
     seen = geometry.seen
-    edges = {"top": (labels[0, :], seen[0, :]), "bottom": (labels[-1, :], seen[-1, :]),
-             "left": (labels[:, 0], seen[:, 0]), "right": (labels[:, -1], seen[:, -1])}
-    across = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
-    for edge, (line, outlines) in edges.items():
+    edges = {  # each edge line, its outlines, the opposite side and the line just past it
+        "top": (labels[0, :], seen[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
+        "bottom": (labels[-1, :], seen[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
+        "left": (labels[:, 0], seen[:, 0], "right", [(cols + 0.5, r + 0.5) for r in range(rows)]),
+        "right": (labels[:, -1], seen[:, -1], "left", [(-0.5, r + 0.5) for r in range(rows)]),
+    }
+    for line, outlines, far, past in edges.values():
         if outlines.any() or not np.all((line == EMPTY) | (line == UNSURE)):
             continue
-        far = across[edge]
         # the table as the other sides show it: the far side may be under the same arm
-        known = [p for side, (samples, _) in sides.items() if side != far for p in samples]
-        table = extract_points(frame, geometry, np.array(known))
-        beyond = np.array(sides[far][1])
+        table = np.concatenate([p for side, p in sides.items() if side != far])
+        beyond = np.array(past)
         patches = extract_points(frame, geometry, beyond)
         if len(patches) < len(beyond):
             continue  # past the frame's edge: nothing to doubt by
