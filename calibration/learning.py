@@ -13,7 +13,7 @@ import numpy as np
 from ._stats import median
 from .colour import OPPONENT, PURE_WHITE
 from .deck import NOMINAL_RGB
-from .features import LIGHT, Scene, prepare
+from .features import Scene, prepare
 from .models import (
     EMPTY,
     LIGHT_COST,
@@ -25,7 +25,7 @@ from .models import (
     pooled_scale,
     with_shading,
 )
-from .palette import STRANGER_WEIGHT, UNSURE, Palette, PaletteError
+from .palette import UNSURE, Palette, PaletteError, stranger_floor
 
 _DEFAULT_WIDTH = 2.0  # the default deck profile is this much wider: no camera was seen
 
@@ -118,16 +118,8 @@ def _palette(
         grey=grey,
         white_borders=borders,
         weights=weights,
-        max_distance=max_distance_for(_stranger_dof(weights)),
+        max_distance=max_distance_for(stranger_floor(weights)),
     )
-
-
-def _stranger_dof(weights: np.ndarray) -> np.ndarray:
-    """The weights that count a cell's distance from every class (each at least
-    STRANGER_WEIGHT, the light features only as the palette uses them)."""
-    out = np.maximum(weights, STRANGER_WEIGHT)
-    out[LIGHT] = weights[LIGHT]
-    return out
 
 
 def nominal_features(letters: Sequence[str]) -> np.ndarray | None:

@@ -219,7 +219,8 @@ class Classes:
     edges: np.ndarray  # (K,) the white paper a card of the class shows at least
     every: bool  # all of them are cards (numpy.where on cards spared) ...
     some: bool  # ... or some are
-    as_light: bool = False  # the cards' colours compared by light_cost
+    as_light: bool = False  # the cards' colours compared by light_cost ...
+    light_spread: np.ndarray | None = None  # (K,) ... with this spread of their brightness
 
 
 def classes(
@@ -231,7 +232,16 @@ def classes(
     rgb = means[:, COLOUR] @ OPPONENT_INV.T
     return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, scales**2,
                    np.minimum(means[:, EDGES], _EDGES_SHOWN), bool(cards.all()), bool(cards.any()),
-                   as_light)
+                   as_light, _brightness_seen(means, scales) if as_light else None)
+
+
+def _brightness_seen(means: np.ndarray, scales: np.ndarray) -> np.ndarray:
+    """(K,) how far each class's brightness varied when it was learned (its whites clipped
+    show it at several): the spread of its brightest channel, as a share of it."""
+    colours, spreads = means[:, LIGHT], scales[:, LIGHT]
+    top = colours.argmax(axis=1)
+    rows = np.arange(len(colours))
+    return np.asarray(spreads[rows, top] / np.maximum(colours[rows, top], _DARK))
 
 
 def compare(
@@ -366,12 +376,9 @@ def _as_light(z2: np.ndarray, var: np.ndarray, paid: np.ndarray, cells: Cells, k
     # a class seen at several brightnesses when it was learned (its whites clipped): too
     doubt = np.sqrt(np.maximum(cells.shade, cells.lift))
     cell = np.maximum(LIGHT_BRIGHTNESS, _LIGHT_PER_LOG * doubt)[:, None]
-    colours, spreads = k.means[:, LIGHT], k.scales[:, LIGHT]
-    top = colours.argmax(axis=1)
-    rows = np.arange(len(colours))
-    seen_at = spreads[rows, top] / np.maximum(colours[rows, top], _DARK)
-    brightness = np.sqrt(cell**2 + seen_at[None, :] ** 2)
-    cost = light_cost(cells.x[:, LIGHT], colours, low, brightness)
+    assert k.light_spread is not None  # worked out with as_light
+    brightness = np.sqrt(cell**2 + k.light_spread[None, :] ** 2)
+    cost = light_cost(cells.x[:, LIGHT], k.means[:, LIGHT], low, brightness)
     cards = k.cards
     # their spreads stay: the odds against the bare table, held in I, u, v, keep their scale
     z2[:, cards, COLOUR] = 0.0

@@ -138,12 +138,19 @@ class _Light:
         return float(((d / scale) ** 2).sum())
 
 
+def stranger_floor(weights: np.ndarray) -> np.ndarray:
+    """Each feature weight at least STRANGER_WEIGHT, the light features only as the palette
+    uses them (the light cost, or none)."""
+    out = np.maximum(weights, STRANGER_WEIGHT)
+    out[LIGHT] = weights[LIGHT]
+    return out
+
+
 def stranger_weights(weights: np.ndarray, white_borders: bool) -> np.ndarray:
     """Feature weights for telling a stranger (a hand) from every class (see
     :attr:`Palette.stranger_weights`)."""
-    out = np.maximum(weights, STRANGER_WEIGHT)
+    out = stranger_floor(weights)
     out[EDGES] = _EDGES_WEIGHT if white_borders else 0.0
-    out[LIGHT] = weights[LIGHT]  # the light cost, where the palette uses it
     return out
 
 
