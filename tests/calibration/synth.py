@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from calibration.colour import decode, encode
 from calibration.deck import NOMINAL_RGB
 
 # sRGB of a white surface under black-body light of each temperature (kelvin).
@@ -34,14 +35,11 @@ SKIN = ((224, 172, 140), (198, 134, 100), (240, 190, 160), (150, 95, 70))
 
 
 def to_linear(srgb: np.ndarray) -> np.ndarray:
-    x = np.asarray(srgb, dtype=np.float64) / 255.0
-    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+    return decode(np.asarray(srgb, dtype=np.float64) / 255.0)
 
 
 def to_srgb8(linear: np.ndarray) -> np.ndarray:
-    x = np.clip(linear, 0.0, 1.0)
-    y = np.where(x <= 0.0031308, 12.92 * x, 1.055 * x ** (1 / 2.4) - 0.055)
-    return y * 255.0
+    return encode(linear) * 255.0
 
 
 def light_gain(kelvin: int) -> np.ndarray:
