@@ -17,17 +17,19 @@ through a ``Chance`` (``deck.py``): a record's refill letters, or a seeded shuff
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .combination import Combination, cleared_cells, find_combinations, phase_points
 from .deck import Cards, Chance
 from .game import DRAW, GEM_COPIES, MIN_PLAYERS, PEARL_MODE, Game, RuleError
 from .grid import EMPTY, GEMS, PEARL, SIZE, Grid, NotationError
-from .shift import Shift, format_shifts, parse_shifts
+from .shift import ALL_SHIFTS, Shift, format_shifts, parse_shifts
 from .state import NOTHING, State, start
 
 __all__ = ["Game", "Grid", "Scoring", "Turn", "TurnReport", "apply_shifts", "check_table_grid",
-           "draw", "end_turn", "play", "refill", "score", "shift", "shift_problem", "start"]
+           "draw", "end_turn", "is_legal", "legal_moves", "play", "refill", "score", "shift",
+           "shift_problem", "start", "why_illegal", "why_illegal_shifts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,37 +263,130 @@ three cards (r1<!3)
     return grid
 
 
+def why_illegal(game: Game, state: State, move: Shift, paid: str | None = None
+                ) -> RuleError | None:
+    """What forbids the active player's ``move`` now, or None when it is legal (N3, N4, N5,
+    P4, N12, P9). The question :func:`shift` asks before it moves anything.
+
+    The hand is known by its size (N14): a shift by one card is legal when the hand holds a
+    card and one of the edge's gem can still be in a hand (not all its copies on the grid or
+    in the discard pile). With ``piles`` the cards themselves are checked; ``paid`` names the
+    three of a wildcard payment (default: ``Cards.spare``).
+
+    >>> game = Game(players=2)
+    >>> state = start(game, Grid.parse("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
+    >>> print(why_illegal(game, replace(state, hands=(2, 3)), Shift.parse("c1^!3")))
+    N5: c1^!3: player 0 holds 2 cards and the shift costs 3
+    >>> why_illegal(game, state, Shift.parse("c1^!3")) is None
+    True
+    """
+    try:
+        _check_can_act(game, state, "shift")
+    except RuleError as err:  # the same refusal draw and score give; here it is the answer
+        return err
+    problem = shift_problem(state.grid, move)
+    if problem is not None:
+        return problem
+    edge = state.grid.at(*move.edge)
+    player, hand = state.active, state.hands[state.active]
+    rule = "N5" if move.wildcard else "N4"
+    if hand < move.cost:
+        return RuleError(rule, f"{move}: player {player} holds {hand} cards and the shift "
+                         f"costs {move.cost}")
+    if not move.wildcard:
+        seen = state.grid.count(edge) + state.known_discard.count(edge)
+        if seen >= game.copies:
+            return RuleError("N4", f"{move}: no hand can hold a {edge} to pay with: all "
+                             f"{game.copies} are on the grid or in the discard pile")
+    if state.piles is not None:
+        held = state.piles.hands[player]
+        payment = _payment(state, move, paid)
+        if len(payment) != move.cost or not held.holds(payment):
+            return RuleError(rule, f"{move}: player {player} holds {held!r}, cannot pay "
+                             f"{payment!r}")
+    return None
+
+
+def is_legal(game: Game, state: State, move: Shift) -> bool:
+    """Whether the active player may make ``move`` now, paid as it is marked (one matching
+    card, or three with ``!3``).
+
+    >>> game = Game(players=2)
+    >>> state = start(game, Grid.parse("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
+    >>> is_legal(game, state, Shift.parse("r2<")), is_legal(game, state, Shift.parse("r2<!3"))
+    (True, True)
+    >>> is_legal(game, replace(state, hands=(2, 3)), Shift.parse("r2<!3"))
+    False
+    """
+    return why_illegal(game, state, move) is None
+
+
+def legal_moves(game: Game, state: State) -> tuple[Shift, ...]:
+    """Every shift and payment the active player's hand can make now: each of the 20 shifts
+    by one matching card, then by three (N4, N5, P4), those that are legal, in that order.
+
+    >>> game = Game("pearl", 2)
+    >>> state = start(game, Grid.parse("*RGOY/CBVPR/GYOCB/VPROY/GCBVR"))
+    >>> moves = legal_moves(game, replace(state, hands=(1, 3)))
+    >>> len(moves), Shift.parse("r1<") in moves, Shift.parse("r1<!3") in moves
+    (18, False, False)
+    >>> len(legal_moves(game, state))
+    38
+    """
+    found = (m.with_wildcard(wild) for wild in (False, True) for m in ALL_SHIFTS)
+    return tuple(m for m in found if is_legal(game, state, m))
+
+
+def why_illegal_shifts(game: Game, state: State, moves: Iterable[Shift]) -> RuleError | None:
+    """What forbids the active player's ``moves``, made one after the other, or None when
+    the hand pays for every one of them (N4, N5, P4).
+
+    >>> game = Game(players=2)
+    >>> state = start(game, Grid.parse("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
+    >>> why_illegal_shifts(game, state, parse_shifts("r2< r2< r2<")) is None
+    True
+    >>> print(why_illegal_shifts(game, state, parse_shifts("r2< r2<!3")))
+    N5: r2<!3: player 0 holds 2 cards and the shift costs 3
+    """
+    for move in moves:
+        problem = why_illegal(game, state, move)
+        if problem is not None:
+            return problem
+        state = _shifted(game, state, move, None)
+    return None
+
+
+def _payment(state: State, move: Shift, paid: str | None) -> Cards:
+    """The cards a state with ``piles`` pays ``move`` with."""
+    assert state.piles is not None
+    held = state.piles.hands[state.active]
+    edge = state.grid.at(*move.edge)
+    return Cards.of(edge if not move.wildcard else paid or held.spare(move.cost).letters())
+
+
 def shift(game: Game, state: State, move: Shift, paid: str | None = None) -> State:
-    """N4, N5, P4: the active player pays for ``move`` and shifts its row or column.
+    """N4, N5, P4: the active player pays for ``move`` and shifts its row or column; raises
+    what :func:`why_illegal` answers when the move is not legal.
 
     The companion checks the payment by count (N14). With ``piles`` it checks the cards:
     ``paid`` names the three of a wildcard payment (default: ``Cards.spare``).
     """
-    _check_can_act(game, state, "shift")
-    problem = shift_problem(state.grid, move)
+    problem = why_illegal(game, state, move, paid)
     if problem is not None:
         raise problem
+    return _shifted(game, state, move, paid)
+
+
+def _shifted(game: Game, state: State, move: Shift, paid: str | None) -> State:
+    """The state after a legal ``move``."""
     edge = state.grid.at(*move.edge)
-    player, hand = state.active, state.hands[state.active]
-    if hand < move.cost:
-        rule = "N5" if move.wildcard else "N4"
-        raise RuleError(rule, f"{move}: player {player} holds {hand} cards and the shift costs "
-                        f"{move.cost}")
+    player = state.active
     table = _Table(game, state)
-    if not move.wildcard:
-        seen = state.grid.count(edge) + state.known_discard.count(edge)
-        if seen >= game.copies:
-            raise RuleError("N4", f"{move}: no hand can hold a {edge} to pay with: all "
-                            f"{game.copies} are on the grid or in the discard pile")
     payment = NOTHING
     if table.piles is not None:
-        held = table.piles.hands[player]
-        payment = Cards.of(edge if not move.wildcard else paid or held.spare(move.cost).letters())
-        if len(payment) != move.cost or not held.holds(payment):
-            raise RuleError("N5" if move.wildcard else "N4",
-                            f"{move}: player {player} holds {held!r}, cannot pay {payment!r}")
+        payment = _payment(state, move, paid)
         hands = list(table.piles.hands)
-        hands[player] = held - payment
+        hands[player] = table.piles.hands[player] - payment
         table.piles = replace(table.piles, hands=tuple(hands))
     table.hands[player] -= move.cost
     table.to_discard(move.cost, "" if move.wildcard else edge, payment)

@@ -18,7 +18,8 @@ from .combination import cleared_cells, find_combinations, phase_points
 from .deck import Cards, Chance, Piles, ShuffledChance
 from .game import GRID_GEMS_PEARL, HAND_START, Game
 from .grid import GEMS, PEARL, SIZE, Grid
-from .nizam import Turn, play, shift_problem
+from .hint import payment
+from .nizam import Turn, play
 from .replay import Replay
 from .shift import ALL_SHIFTS, Shift
 from .state import NOTHING, State, start
@@ -36,13 +37,9 @@ def payable_shifts(grid: Grid, hand: Cards) -> list[tuple[Shift, Cards]]:
     """
     options = []
     for move in ALL_SHIFTS:
-        if shift_problem(grid, move.with_wildcard()) is not None:
-            continue
-        edge = grid.at(*move.edge)
-        if edge in GEMS and hand.count(edge):
-            options.append((move, Cards.of(edge)))
-        elif len(hand) >= 3:
-            options.append((move.with_wildcard(), hand.spare(3)))
+        paid = payment(grid, (move,), hand)
+        if paid is not None:
+            options.append((paid.shifts[0], paid.cards))
     return options
 
 

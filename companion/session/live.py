@@ -24,7 +24,18 @@ from companion.rules.state import winners
 from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
-from .table import CLEAR, OPENING, OVER, PLAY, REFILL, TableState, apply, fold, record_lines
+from .table import (
+    CLEAR,
+    OPENING,
+    OVER,
+    PLAY,
+    REFILL,
+    TableState,
+    apply,
+    fold,
+    record_lines,
+    shifts_problem,
+)
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
@@ -209,12 +220,12 @@ class TableSession:
             tuple(s.with_wildcard() for s in move.shifts) for move in found.moves
         ]
         for paid in candidates:
-            shifts = [str(s) for s in paid]
-            try:
-                self._commit({"kind": "shifts", "shifts": shifts})
-            except CompanionError as err:
-                first_error = first_error or str(err)
+            problem = shifts_problem(t, paid)
+            if problem is not None:
+                first_error = first_error or str(problem)
                 continue
+            shifts = [str(s) for s in paid]
+            self._commit({"kind": "shifts", "shifts": shifts})
             self.verdict = Verdict(True, tuple(shifts), _payment_text(shifts, t.grid), "",
                                    _cells_differ(str(t.grid), text))
             return

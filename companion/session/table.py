@@ -10,16 +10,26 @@ returns the next state, or raises a ``CompanionError`` saying why the event cann
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.errors import CompanionError
 from companion.rules.combination import find_combinations
 from companion.rules.deck import RefillChance
 from companion.rules.explain import permutation
 from companion.rules.game import Game, RuleError
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
-from companion.rules.nizam import Scoring, draw, end_turn, refill, score, shift, start
+from companion.rules.nizam import (
+    Scoring,
+    draw,
+    end_turn,
+    refill,
+    score,
+    shift,
+    start,
+    why_illegal_shifts,
+)
 from companion.rules.shift import Shift
 from companion.rules.state import State
 
@@ -152,6 +162,23 @@ def _pay_shifts(game: Game, state: State, moves: Iterable[Shift]) -> State:
     return state
 
 
+def _as_tapped(t: TableState, moves: tuple[Shift, ...]) -> tuple[Shift, ...]:
+    """``moves`` with the first paid with three cards when that was tapped before it."""
+    if t.wildcard_next and moves:
+        return (moves[0].with_wildcard(),) + moves[1:]
+    return moves
+
+
+def shifts_problem(t: TableState, moves: Sequence[Shift]) -> CompanionError | None:
+    """Why a ``shifts`` event of ``moves`` cannot happen now, or None when it can: asked
+    before the event is logged, and by ``apply`` itself."""
+    if t.rules is None or t.phase != PLAY:
+        return EventError("the turn is being scored: no shifts now")
+    if t.drew:
+        return RuleError("N3", "this turn was a draw: a turn is a draw or shifts, not both")
+    return why_illegal_shifts(t.game, t.rules, _as_tapped(t, tuple(moves)))
+
+
 def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
     """The state after ``event``; ``ValueError`` (with the rule ID) when it cannot happen."""
     check_event(event)
@@ -177,13 +204,10 @@ def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
     if kind == "fix":
         return _fix(t, event)
     if kind == "shifts":
-        if t.phase != PLAY:
-            raise EventError("the turn is being scored: no shifts now")
-        if t.drew:
-            raise RuleError("N3", "this turn was a draw: a turn is a draw or shifts, not both")
-        moves = tuple(Shift.parse(s) for s in event["shifts"])
-        if t.wildcard_next and moves:
-            moves = (moves[0].with_wildcard(),) + moves[1:]
+        moves = _as_tapped(t, tuple(Shift.parse(s) for s in event["shifts"]))
+        problem = shifts_problem(t, moves)
+        if problem is not None:
+            raise problem
         rules = _pay_shifts(t.game, t.rules, moves)
         origin = t.origin
         for move in moves:
