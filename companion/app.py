@@ -41,6 +41,7 @@ from companion.session.sands import SandsSession
 from companion.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
 from companion.store import GameStore
 from companion.story import PastGame, game_story, solved_best_calls
+from companion.view import Controller
 from companion.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from vision.cells import layout_patches
 from vision.reader import read_grid
@@ -137,7 +138,7 @@ class Companion:
     camera_lock: CameraLock | None = None
     """The camera settings the calibration picture was taken under (saved with the palette)."""
 
-    def start_game(self, header: dict[str, Any]) -> Any:
+    def start_game(self, header: dict[str, Any]) -> Controller:
         if header.get("game") == "sands":
             return self._watch_stones(SandsSession.from_header(
                 self.store, header, self._sands_table(header)))
@@ -148,7 +149,7 @@ class Companion:
         game = Game(mode, len(names), Options.from_json(header.get("options", {})))
         return self._watch(TableSession.new(self.store, game, names))
 
-    def resume_game(self, game_id: int) -> Any:
+    def resume_game(self, game_id: int) -> Controller:
         header = self.store.game(game_id).header
         if header.get("game") == "sands":
             return self._watch_stones(

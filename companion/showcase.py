@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -33,6 +33,8 @@ class StagedTable:
     """A table controller (``companion.view.TableController``) over a real session, fed by
     hand: ``see(grid)`` is a stable camera reading; ``camera()`` a synthetic picture of it."""
 
+    kind: Literal["table"] = "table"
+
     def __init__(self, session: TableSession, seed: int = 3) -> None:
         self.session = session
         self.seed = seed
@@ -43,6 +45,9 @@ class StagedTable:
 
     def tap(self, action: str, *args: Any) -> None:
         self.session.tap(action, *args)
+
+    def close(self) -> None:
+        """Nothing to let go of: no camera, no thread."""
 
     def see(self, grid: Grid) -> None:
         self.session.on_reading(str(grid).split("/"))

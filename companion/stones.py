@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -111,6 +111,8 @@ class SandsWatcher(WatcherThread):
     is opened again after ``RETRY_FIRST`` seconds, then less often; taps work throughout.
     """
 
+    kind: Literal["sands"] = "sands"
+
     def __init__(self, session: SandsSession, feed: FrameFeed | None,
                  spot: StoneSpot | None = None, palette: Palette | None = None, *,
                  problem: str = "", save: StoneSaver | None = None,
@@ -156,6 +158,10 @@ class SandsWatcher(WatcherThread):
     def record(self) -> str:
         with self._lock:
             return self.session.record()
+
+    def stone_camera(self) -> SandsWatcher:
+        """The camera side is this watcher itself (``view.StoneCamera``)."""
+        return self
 
     def spot(self) -> SpotStatus:
         """The camera's newest read of the spot, or why there is none."""

@@ -6,8 +6,12 @@ Keeping this contract small lets the screens be built and tested without a camer
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Cell = tuple[int, int]
 """(row, col) from 1, as in RULES.md."""
@@ -103,13 +107,32 @@ class SandsView:
     can_undo: bool = True  # something to take back (Undo is greyed otherwise)
 
 
-class TableController(Protocol):
+ViewT = TypeVar("ViewT", covariant=True)
+
+
+class GameController(Protocol[ViewT]):
+    """What every game screen talks to: polled for its view on the main thread (cheap),
+    tapped on the worker thread, closed when the players leave the game."""
+
+    def view(self) -> ViewT: ...
+
+    def tap(self, action: str, *args: Any) -> None: ...
+
+    def close(self) -> None:
+        """Let go of what the game holds (its camera thread); nothing when it holds nothing."""
+        ...
+
+
+class TableController(GameController[TableView], Protocol):
     """What a Nizam / Pearl screen talks to: the session (or a replay of a recording)."""
 
-    def view(self) -> TableView: ...
+    @property
+    def kind(self) -> Literal["table"]:
+        """Which screen shows the game (``Controller``): this one, the Nizam screen."""
+        ...
 
-    def camera(self) -> tuple[Any, Any]:
-        """The newest camera frame (BGR numpy array, or None) and the grid's corners (or None)."""
+    def camera(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The newest camera frame (BGR, or None) and the grid's corners in it (or None)."""
         ...
 
     def tap(self, action: str, *args: Any) -> None:
@@ -118,9 +141,71 @@ class TableController(Protocol):
         ...
 
 
-class SandsController(Protocol):
-    def view(self) -> SandsView: ...
+class SpotReading(Protocol):
+    """The camera's newest read of the Desert Sands stone spot (``stones.SpotStatus``)."""
+
+    @property
+    def camera(self) -> bool:
+        """Whether there is a camera at all (the spot's set-up needs one)."""
+        ...
+
+    @property
+    def line(self) -> str:
+        """One line for the screen: what the camera sees on the spot, or why nothing."""
+        ...
+
+
+class StoneCamera(Protocol):
+    """The camera side of a Desert Sands game (``stones.SandsWatcher``): the spot's picture
+    and read, its set-up, and a pause while the set-up screen is open."""
+
+    def camera(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The newest frame (or None) and the saved spot's corners in it (or None)."""
+        ...
+
+    def spot(self) -> SpotReading: ...
+
+    def pause(self, paused: bool) -> None: ...
+
+    def calibrate_stones(self, samples: Sequence[tuple[np.ndarray, str]],
+                         mark: tuple[tuple[float, float], float]) -> str:
+        """Learn and save the stones from ``(frame, letter)`` captures and the spot's
+        ``((x, y), side)``; slow; returns a line to show."""
+        ...
+
+
+class SandsController(GameController[SandsView], Protocol):
+    @property
+    def kind(self) -> Literal["sands"]:
+        """Which screen shows the game (``Controller``): The Desert Sands screen."""
+        ...
 
     def tap(self, action: str, *args: Any) -> None:
         """``"call", colour`` then ``"drawn", colour``; ``"undo"``."""
+        ...
+
+    def stone_camera(self) -> StoneCamera | None:
+        """The game's camera side, or None when the stones are only tapped in."""
+        ...
+
+
+Controller = TableController | SandsController
+"""A game the app shows; ``kind`` says which screen shows it."""
+
+
+class PastGameEntry(Protocol):
+    """A stored game as the past-games list shows it (``store.StoredGame``, ``story.PastGame``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def header(self) -> Mapping[str, Any]: ...
+
+    @property
+    def started(self) -> str: ...
+
+    @property
+    def finished(self) -> str | None:
+        """When it ended; None while it is not finished."""
         ...

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -80,6 +80,8 @@ class GridFollower:
 class TableWatcher(WatcherThread):
     """Watches one game. ``feed`` yields (frame number, image or None); ``taps`` are taps
     scripted at frame numbers (a recording's), applied after that frame is read."""
+
+    kind: Literal["table"] = "table"
 
     def __init__(
         self, session: TableSession, feed: FrameFeed, palette: Palette, *,

@@ -8,23 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .env import prepare_kivy
+
+if TYPE_CHECKING:
+    from companion.view import Controller, PastGameEntry
+
+    from .hooks import CalibrationHooks
 
 SCREENSHOT_SIZES = ((800, 480), (1280, 800))
 
 
 def run_app(
-    start_game: Callable[[dict[str, Any]], Any],
+    start_game: Callable[[dict[str, Any]], Controller | None],
     *,
-    games: Callable[[], Sequence[Any]] | None = None,
-    resume_game: Callable[[int], Any] | None = None,
-    calibration: Any = None,
+    games: Callable[[], Sequence[PastGameEntry]] | None = None,
+    resume_game: Callable[[int], Controller] | None = None,
+    calibration: CalibrationHooks | None = None,
     export_record: Callable[[int], str] | None = None,
     size: tuple[int, int] | None = None,
     fullscreen: bool | None = None,
-    initial: Callable[[], Any] | None = None,
+    initial: Callable[[], Controller] | None = None,
     seconds: float | None = None,
 ) -> None:
     """Open the touchscreen and run until it is closed. See ``app.CompanionApp`` for what

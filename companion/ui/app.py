@@ -4,19 +4,20 @@ The app is handed everything it talks to, so tests (and the demo) pass their own
 
 - ``start_game(header) -> controller``: a new game from the start screen's header
   (``{"game": "nizam", "players": ["Ann", "Bob"], "options": {…}}``, see ``start.py``);
-  the controller is a ``TableController`` or a ``SandsController`` (``companion.view``).
-- ``games() -> [StoredGame]``: the saved games, newest first (``GameStore.games``).
+  the controller is a ``TableController`` or a ``SandsController`` (``companion.view``),
+  its ``kind`` saying which screen shows it.
+- ``games() -> [PastGameEntry]``: the saved games, newest first (``GameStore.games``).
 - ``resume_game(game_id) -> controller``: reopen a saved game.
 - ``calibration``: ``CalibrationHooks`` for the calibration wizard.
-- A Desert Sands controller with a camera side (``camera()``, ``calibrate_stones(samples,
-  mark)``, ``pause(paused)``, ``spot()``: ``companion.stones.SandsWatcher``) gets the
-  camera's read of the stone spot on its screen and the stone camera set-up.
+- A Desert Sands controller whose ``stone_camera()`` gives a camera side
+  (``companion.stones.SandsWatcher``) gets the camera's read of the stone spot on its
+  screen and the stone camera set-up.
 - ``export_record(game_id) -> str``: write the game record somewhere; returns where.
 
 Controllers are asked for ``view()`` and ``camera()`` on the main thread about 30 times a
 second, so those must be cheap reads of what the session already has. ``tap`` runs on the
-worker thread, one at a time, in the order of the taps. A controller may have ``close()``;
-it is called when the players leave the game.
+worker thread, one at a time, in the order of the taps. ``close()`` is called when the
+players leave the game.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import said
-from companion.view import SandsView
+from companion.view import Controller, PastGameEntry, SandsView, TableView
 from companion.words import plain
 
 from . import theme
@@ -39,6 +40,7 @@ from .calibration import CalibrationScreen
 from .gameover import GameOverScreen
 from .hooks import CalibrationHooks, stone_hooks
 from .sands import SandsScreen
+from .screen import GameScreen
 from .start import StartScreen
 from .stones import StonesScreen
 from .table import TableScreen
@@ -54,16 +56,16 @@ class CompanionApp(App):
 
     def __init__(
         self,
-        start_game: Callable[[dict[str, Any]], Any],
+        start_game: Callable[[dict[str, Any]], Controller | None],
         *,
-        games: Callable[[], Sequence[Any]] | None = None,
-        resume_game: Callable[[int], Any] | None = None,
+        games: Callable[[], Sequence[PastGameEntry]] | None = None,
+        resume_game: Callable[[int], Controller] | None = None,
         calibration: CalibrationHooks | None = None,
         export_record: Callable[[int], str] | None = None,
-        initial: Callable[[], Any] | None = None,
+        initial: Callable[[], Controller] | None = None,
         poll_interval: float = POLL_INTERVAL,
         size: tuple[int, int] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> None:
         super().__init__(**kwargs)
         self.root_size = size  # None: fill the window; else a fixed size at its bottom-left
@@ -74,7 +76,7 @@ class CompanionApp(App):
         self._initial = initial
         self.calibration_hooks = calibration
         self.poll_interval = poll_interval
-        self.controller: Any = None
+        self.controller: Controller | None = None
         self.worker = Worker(self.show_error)
         self._last_error = ""
         self._last_message = ""
@@ -120,7 +122,7 @@ class CompanionApp(App):
             self.worker.submit(self._initial, self.attach)
         return root
 
-    def _resized(self, _window: Any, size: tuple[int, int]) -> None:
+    def _resized(self, _window: object, size: tuple[int, int]) -> None:
         self.scale = theme.ui_scale(*size)
 
     def on_stop(self) -> None:
@@ -132,7 +134,7 @@ class CompanionApp(App):
 
     # The poll ---------------------------------------------------------------------------
 
-    def refresh(self, *_: Any) -> None:
+    def refresh(self, *_: object) -> None:
         """Show what the session has now; errors go to the banner, the app keeps running."""
         screen = self.manager.current_screen
         refresh = getattr(screen, "refresh", None)
@@ -147,8 +149,8 @@ class CompanionApp(App):
                 self.show_error(text)
             return
         self._last_error = ""
-        view = getattr(screen, "view", None)
-        message = getattr(view, "message", "")
+        view = screen.view if isinstance(screen, GameScreen) else None
+        message = view.message if view is not None else ""
         if message != self._last_message:
             self._last_message = message
             if message:
@@ -157,15 +159,16 @@ class CompanionApp(App):
     def show_error(self, err: Exception | str) -> None:
         """An error as players read it (no rule ID, no notation), away from the header."""
         text = err if isinstance(err, str) else said(err)
-        self.banner.say(plain(text, _names(getattr(self.manager.current_screen, "view",
-                                                       None))))
+        screen = self.manager.current_screen
+        self.banner.say(plain(text, _names(screen.view if isinstance(screen, GameScreen)
+                                           else None)))
 
     def notify(self, text: str) -> None:
         self.banner.say(text, tone="info")
 
     # Games ----------------------------------------------------------------------------
 
-    def send(self, action: str, *args: Any) -> None:
+    def send(self, action: str, *args: object) -> None:
         """A tap for the current game, committed by the session off the main thread."""
         controller = self.controller
         if controller is None:
@@ -181,7 +184,7 @@ class CompanionApp(App):
             return
         self.worker.submit(lambda: resume(game_id), self.attach)
 
-    def attach(self, controller: Any) -> None:
+    def attach(self, controller: Controller | None) -> None:
         self._close_controller()
         self.controller = controller
         self.show_game()
@@ -192,16 +195,21 @@ class CompanionApp(App):
         if controller is None:
             self.manager.current = "start"
             return
-        view = controller.view()
-        screen = self.sands_screen if isinstance(view, SandsView) else self.table_screen
-        if screen.controller is not controller:
-            screen.attach(controller)
+        view: TableView | SandsView
+        if controller.kind == "sands":
+            view, name = controller.view(), self.sands_screen.name
+            if self.sands_screen.controller is not controller:
+                self.sands_screen.attach(controller)
+        else:
+            view, name = controller.view(), self.table_screen.name
+            if self.table_screen.controller is not controller:
+                self.table_screen.attach(controller)
         if result_first and view.ended:
             self.game_over(view)
             return
-        self.manager.current = screen.name
+        self.manager.current = name
 
-    def game_over(self, view: Any) -> None:
+    def game_over(self, view: TableView | SandsView) -> None:
         self.gameover_screen.show(view)
         self.manager.current = "gameover"
 
@@ -214,14 +222,14 @@ class CompanionApp(App):
 
     def _close_controller(self) -> None:
         controller, self.controller = self.controller, None
-        close = getattr(controller, "close", None)
-        if callable(close):
-            try:
-                close()
-            except Exception as err:  # leaving must work even when closing fails
-                self.show_error(err)
+        if controller is None:
+            return
+        try:
+            controller.close()
+        except Exception as err:  # leaving must work even when closing fails
+            self.show_error(err)
 
-    def load_past_games(self, done: Callable[[Sequence[Any]], None]) -> None:
+    def load_past_games(self, done: Callable[[Sequence[PastGameEntry]], None]) -> None:
         games = self._games
         if games is None:
             done([])
@@ -249,7 +257,10 @@ class CompanionApp(App):
 
     def open_stones(self) -> None:
         """The stone camera set-up of the Desert Sands game being played."""
-        hooks = stone_hooks(self.controller)
+        controller = self.controller
+        if controller is None or controller.kind != "sands":
+            return
+        hooks = stone_hooks(controller)
         if hooks is None:
             return
         self.stones_screen.attach(hooks)
@@ -260,7 +271,10 @@ class CompanionApp(App):
         self.show_game()
 
 
-def _names(view: Any) -> list[str]:
+def _names(view: TableView | SandsView | None) -> list[str]:
     """The players' names of a view, to name them in messages (none without a view)."""
-    players = getattr(view, "players", ())
-    return [getattr(p, "name", p) for p in players]
+    if view is None:
+        return []
+    if isinstance(view, SandsView):
+        return list(view.players)
+    return [p.name for p in view.players]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+import numpy as np
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
@@ -21,6 +22,12 @@ from . import theme
 from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by calibration.kv
 from .hooks import CalibrationHooks
 from .widgets import CellPicker, running_app
+
+if TYPE_CHECKING:
+    from kivy.clock import ClockEvent
+
+Reading = tuple[np.ndarray | None, np.ndarray | None, Sequence[str] | None, str]
+"""What ``CalibrationHooks.read`` gives: frame, corners, the rows read, why not."""
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -41,7 +48,8 @@ EDGE = 0.02
 """A grid closer than this share of the picture to its edge may be cut off."""
 
 
-def framing_problem(corners: Any, size: tuple[int, int]) -> str:
+def framing_problem(corners: np.ndarray | Sequence[Sequence[float]], size: tuple[int, int]
+                    ) -> str:
     """What to fix when the grid is at the edge of the picture ("" when it is well inside).
 
     >>> corners = [(5, 100), (600, 100), (600, 400), (5, 4)]
@@ -70,15 +78,15 @@ class CalibrationScreen(Screen):
     guide = StringProperty(GUIDE[0])
     status = StringProperty("")
 
-    def __init__(self, hooks: CalibrationHooks | None = None, **kwargs: Any) -> None:
+    def __init__(self, hooks: CalibrationHooks | None = None, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.hooks = hooks
-        self.frame: Any = None
-        self.corners: Any = None
+        self.frame: np.ndarray | None = None
+        self.corners: np.ndarray | None = None
         self.cells: tuple[str, ...] = ()
         self.picker: CellPicker | None = None
         self._looking = False
-        self._look: Any = None
+        self._look: ClockEvent | None = None
         self.ids.grid.on_cell_tap = self.cell_tapped
         self.ids.grid.show(LOOKING)
         if hooks is None:
@@ -90,7 +98,7 @@ class CalibrationScreen(Screen):
             self.ids.lens.opacity = 0
         self.go(0)
 
-    def on_enter(self, *_: Any) -> None:
+    def on_enter(self, *_: object) -> None:
         self.status = "" if self.hooks is not None else "Calibration is not available here."
         self.go(0)
         self.look()
@@ -138,7 +146,7 @@ class CalibrationScreen(Screen):
         self._looking = True
         running_app().worker.submit(self.hooks.read, self._looked, self._look_failed)
 
-    def _looked(self, result: tuple[Any, Any, Sequence[str] | None, str]) -> None:
+    def _looked(self, result: Reading) -> None:
         self._looking = False
         if self.step != 0:
             return
@@ -154,7 +162,7 @@ class CalibrationScreen(Screen):
                               "Lay out the 25 cards under the camera."))
         else:
             h, w = frame.shape[:2]
-            problem = framing_problem(corners, (w, h))
+            problem = "" if corners is None else framing_problem(corners, (w, h))
             self.status = (f"[color=#ff5252]{problem}[/color]" if problem else
                            "The camera sees the whole grid: tap Read the cards.")
         self.ids.next.disabled = self.corners is None
@@ -172,7 +180,7 @@ class CalibrationScreen(Screen):
         self.ids.next.disabled = True
         running_app().worker.submit(self.hooks.read, self._read_done, self._failed)
 
-    def _read_done(self, result: tuple[Any, Any, Sequence[str] | None, str]) -> None:
+    def _read_done(self, result: Reading) -> None:
         frame, corners, cells, reason = result
         self.frame = frame
         self.ids.grid.show_frame(frame, corners if cells else None)
@@ -219,7 +227,7 @@ class CalibrationScreen(Screen):
     # Step 3: save -------------------------------------------------------------------------
 
     def save_palette(self) -> None:
-        if self.hooks is None or not self.cells:
+        if self.hooks is None or not self.cells or self.frame is None:
             return
         hooks, frame, cells = self.hooks, self.frame, self.cells
         self.status = "Learning the colours…"
@@ -240,7 +248,7 @@ class CalibrationScreen(Screen):
         self.go(self.step)
         self.status = f"[color=#ff5252]{err}[/color]"
 
-    def on_leave(self, *_: Any) -> None:
+    def on_leave(self, *_: object) -> None:
         if self._look is not None:
             self._look.cancel()
             self._look = None

@@ -10,15 +10,18 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from kivy.app import App
 from kivy.base import EventLoop
 
+if TYPE_CHECKING:
+    from .app import CompanionApp
+
 
 class AppDriver:
-    def __init__(self, app: Any, size: tuple[int, int] = (800, 480)) -> None:
+    def __init__(self, app: CompanionApp, size: tuple[int, int] = (800, 480)) -> None:
         EventLoop.ensure_window()
         self.window: Any = EventLoop.window
         width, height = self.window.size

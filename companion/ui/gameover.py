@@ -4,13 +4,13 @@ of the game record. ``ids.story`` is the place left for a chart of how the game 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.story import session_story
 from companion.view import SandsView, TableView
 
 from . import theme
@@ -69,7 +69,7 @@ def ranking(points: list[int], winners: tuple[int, ...]) -> list[tuple[str, int]
 
 
 class GameOverScreen(Screen):
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.view: TableView | SandsView | None = None
 
@@ -106,7 +106,8 @@ class GameOverScreen(Screen):
                                      score=score, winner=i in view.winners))
         app = running_app()
         self.ids.export.disabled = not app.can_export or view.game_id is None
-        load_story(self.ids.story, app.controller)  # issue 15
+        controller = app.controller
+        load_story(self.ids.story, lambda: session_story(controller))  # issue 15
 
     def export(self) -> None:
         if self.view is None or self.view.game_id is None:

@@ -59,7 +59,7 @@ class GridPlacement:
 
     @classmethod
     def from_corners(
-        cls, corners: Sequence[Sequence[float]], rows: int = 5, cols: int = 5
+        cls, corners: np.ndarray | Sequence[Sequence[float]], rows: int = 5, cols: int = 5
     ) -> GridPlacement:
         pts = [(float(x), float(y)) for x, y in np.asarray(corners, float).reshape(4, 2)]
         units = [(0.0, 0.0), (cols, 0.0), (cols, rows), (0.0, rows)]

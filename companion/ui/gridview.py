@@ -11,10 +11,11 @@ and words, not colour alone. Tapping a cell calls ``on_cell_tap(row, col)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
+import numpy as np
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle, RoundedRectangle, Triangle
 from kivy.properties import NumericProperty
@@ -23,6 +24,10 @@ from kivy.uix.widget import Widget
 from . import theme
 from .geometry import CornersOnALine, Fit, GridPlacement, crop_around, steady_crop
 from .textures import SEGMENTS, FrameTexture, check_frame, text_texture
+
+if TYPE_CHECKING:
+    from kivy.graphics.texture import Texture
+    from kivy.input.motionevent import MotionEvent
 
 Cell = tuple[int, int]
 Point = tuple[float, float]
@@ -55,7 +60,7 @@ class CellMarks:
 class GridView(Widget):
     scale = NumericProperty(1.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.cells: tuple[str, ...] = ()
         self.confidence: tuple[tuple[float, ...], ...] = ()
@@ -70,9 +75,9 @@ class GridView(Widget):
         self._drawn_crop = self._crop_px
         self._frame_size = (0, 0)
         self._picture: Rectangle | None = None
-        self._array: Any = None  # the newest frame, for drawing it again at another size
-        self._corners_key: Any = None
-        self._corners: Any = None
+        self._array: np.ndarray | None = None  # the newest frame, to draw again at another size
+        self._corners_key: tuple[float, ...] | None = None
+        self._corners: np.ndarray | None = None
         self._redraw = Clock.create_trigger(self._draw, -1)
         self.bind(pos=self._redraw, size=self._redraw, scale=self._redraw)
 
@@ -102,7 +107,7 @@ class GridView(Widget):
                 self._placement = self._place(self._corners)
             self._redraw()
 
-    def show_frame(self, frame: Any, corners: Any) -> None:
+    def show_frame(self, frame: np.ndarray | None, corners: np.ndarray | None) -> None:
         """The newest camera picture and the grid's corners in it (either may be None)."""
         if frame is None:
             if self._has_frame:
@@ -129,7 +134,7 @@ class GridView(Widget):
             # Only the picture changed: swap the texture, keep the overlay.
             self._picture.texture = texture
 
-    def cell_picture(self, row: int, col: int, size: float = 200.0) -> Any:
+    def cell_picture(self, row: int, col: int, size: float = 200.0) -> Texture | None:
         """The camera's picture of one cell (with a little of its neighbours), as a texture
         about ``size`` px across; None without a picture of the grid."""
         if self._array is None or self._placement is None or not self._has_frame:
@@ -144,7 +149,7 @@ class GridView(Widget):
         k = min(1.0, size / max(x1 - x0, y1 - y0))
         return FrameTexture().update(self._array, (x0, y0, x1, y1), ((x1 - x0) * k, (y1 - y0) * k))
 
-    def _place(self, corners: Any) -> GridPlacement | None:
+    def _place(self, corners: np.ndarray | None) -> GridPlacement | None:
         if corners is None:
             return None
         try:
@@ -200,7 +205,7 @@ class GridView(Widget):
 
     # Touch ----------------------------------------------------------------------------
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos):
             return False
         cell = self.cell_at(*touch.pos)
@@ -210,7 +215,7 @@ class GridView(Widget):
         touch.grab(self)
         return True
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self:
             return False
         touch.ungrab(self)
@@ -233,7 +238,7 @@ class GridView(Widget):
         except IndexError:
             return False
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         self.canvas.clear()
         fit = self._fit()
         self._picture = None
@@ -243,6 +248,7 @@ class GridView(Widget):
         else:
             # Uploaded again at this size: the last upload may have been thinned for a size
             # the widget had before it was laid out.
+            assert self._array is not None  # a fit is made for a frame
             self._frame.update(self._array, self._crop_px, fit.size)
             with self.canvas:
                 Color(1, 1, 1, 1)
@@ -454,7 +460,7 @@ class GridView(Widget):
         Rectangle(texture=texture, pos=(x, y), size=(w, h))
 
 
-def _flat(corners: Any) -> tuple[float, ...]:
+def _flat(corners: Iterable[Iterable[float]]) -> tuple[float, ...]:
     return tuple(float(v) for point in corners for v in point)
 
 

@@ -14,7 +14,8 @@ the screen calls ``panel.show(view)`` with each ``TableView`` it shows.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -30,6 +31,12 @@ from companion.view import TableView
 from . import theme
 from .textures import SEGMENTS, text_texture
 from .widgets import GemButton, Sheet, running_app, scale
+
+if TYPE_CHECKING:
+    from kivy.clock import ClockEvent
+
+    from .gridview import GridView
+    from .table import TableScreen
 
 Point = tuple[float, float]
 SIZE = 5
@@ -56,7 +63,8 @@ def arrow_cells(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
 class HandPicker(Sheet):
     """The player's own hand, one tap a card; **Show the best turn** asks for the hint."""
 
-    def __init__(self, name: str, hand: str, on_done: Any, **kwargs: Any) -> None:
+    def __init__(self, name: str, hand: str, on_done: Callable[[str], None],
+                 **kwargs: object) -> None:
         s = scale()
         box = BoxLayout(orientation="vertical", spacing=6 * s)
         super().__init__(f"{name}: tap each card in your hand", box, size_hint=(0.96, 0.96),
@@ -79,7 +87,7 @@ class HandPicker(Sheet):
             row.add_widget(button)
         done = Factory.AccentButton(text="Show the best turn", height=58 * s)
 
-        def show(_button: Any) -> None:
+        def show(_button: object) -> None:
             self.dismiss()
             on_done(self.hand)
 
@@ -115,7 +123,7 @@ class HintOverlay(Widget):
     Hint button, in the screen's row of buttons where it has one, else at the grid's
     top-left corner."""
 
-    def __init__(self, grid: Any, on_button: Any, **kwargs: Any) -> None:
+    def __init__(self, grid: GridView, on_button: Callable[[], None], **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.grid = grid
         self.hint: HintView | None = None
@@ -124,7 +132,7 @@ class HintOverlay(Widget):
         self.button = Factory.AccentButton(text="Hint", size_hint=(None, None))
         self.button.bind(on_release=lambda _b: on_button())
         self._redraw = Clock.create_trigger(self._draw, -1)
-        self._follow: Any = None
+        self._follow: ClockEvent | None = None
         grid.bind(pos=self._redraw, size=self._redraw)
         self.bind(pos=self._redraw, size=self._redraw)
 
@@ -144,12 +152,12 @@ class HintOverlay(Widget):
         centre = self.grid.cell_centre
         return [(centre(*a), centre(*b)) for a, b in map(arrow_cells, self.hint.shifts)]
 
-    def _check_moved(self, *_: Any) -> None:
+    def _check_moved(self, *_: object) -> None:
         if any(math.dist(p, q) > 1.0 for old, new in zip(self.arrows, self._ends(), strict=False)
                for p, q in zip(old, new, strict=True)):
             self._draw()
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         s = scale()
         g = self.grid
         if self.button.parent is self:
@@ -230,7 +238,7 @@ class HintOverlay(Widget):
 class HintPanel:
     """The hint's state for one screen: whose turn it is for, their hand, the hint shown."""
 
-    def __init__(self, screen: Any) -> None:
+    def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
         self.overlay = HintOverlay(screen.ids.grid, self.pressed)
         screen.add_widget(self.overlay)
@@ -240,7 +248,7 @@ class HintPanel:
             self.overlay.button.size_hint = (1, 1)
         (row if row is not None else self.overlay).add_widget(self.overlay.button)
         self.view: TableView | None = None
-        self.turn: tuple[Any, ...] | None = None
+        self.turn: tuple[int | None, int, int] | None = None
         self.hand = ""
         self.hint: HintView | None = None
         self.picker: HandPicker | None = None

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+from companion.view import SandsController
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -22,8 +27,8 @@ class CalibrationHooks:
     ``lens()``, when given, calibrates the lens from chessboard photos; returns a line.
     """
 
-    read: Callable[[], tuple[Any, Any, Sequence[str] | None, str]]
-    save: Callable[[Any, tuple[str, ...]], str]
+    read: Callable[[], tuple[np.ndarray | None, np.ndarray | None, Sequence[str] | None, str]]
+    save: Callable[[np.ndarray, tuple[str, ...]], str]
     lens: Callable[[], str] | None = None
 
 
@@ -40,16 +45,15 @@ class StoneHooks:
     screen is open (its stones are no draws); ``pause(False)`` counts again.
     """
 
-    picture: Callable[[], tuple[Any, Any]]
-    save: Callable[[list[tuple[Any, str]], tuple[tuple[float, float], float]], str]
+    picture: Callable[[], tuple[np.ndarray | None, np.ndarray | None]]
+    save: Callable[[list[tuple[np.ndarray, str]], tuple[tuple[float, float], float]], str]
     pause: Callable[[bool], None]
 
 
-def stone_hooks(controller: Any) -> StoneHooks | None:
+def stone_hooks(controller: SandsController) -> StoneHooks | None:
     """The stone calibration of a Sands game's controller; None when it has no camera side
     (a controller that only takes taps)."""
-    camera, save, pause = (getattr(controller, name, None)
-                           for name in ("camera", "calibrate_stones", "pause"))
-    if not (callable(camera) and callable(save) and callable(pause)):
+    camera = controller.stone_camera()
+    if camera is None:
         return None
-    return StoneHooks(camera, save, pause)
+    return StoneHooks(camera.camera, camera.calibrate_stones, camera.pause)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import Any
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
@@ -22,7 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
-from companion.view import SandsView
+from companion.view import SandsController, SandsView
 from companion.words import plain
 
 from . import theme
@@ -55,7 +54,7 @@ class ScoreBars(Widget):
 
     scale = NumericProperty(1.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.names: tuple[str, ...] = ()
         self.scores: tuple[int, ...] = ()
@@ -71,7 +70,7 @@ class ScoreBars(Widget):
             self.names, self.scores, self.active, self.target = state
             self._redraw()
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         self.canvas.clear()
         n = max(1, len(self.scores))
         lane = self.height / n
@@ -139,14 +138,14 @@ def percent(p: float) -> str:
     return "…" if math.isnan(p) else f"{p * 100:.0f}%"
 
 
-class SandsScreen(GameScreen):
+class SandsScreen(GameScreen[SandsController, SandsView]):
     bag_total = StringProperty("")
     camera_line = StringProperty("")
     """The camera's newest read of the stone spot, or why it reads none (tap entry then)."""
     has_camera = BooleanProperty(False)
     """Whether the game's controller has a camera side: the Camera button's set-up."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._working_since: float | None = None  # when the odds were first missing
         self.bag_rows: dict[str, BagRow] = {}
@@ -166,14 +165,15 @@ class SandsScreen(GameScreen):
 
     def attached(self) -> None:
         self._working_since = None
-        self.has_camera = stone_hooks(self.controller) is not None
+        self.has_camera = (self.controller is not None
+                           and stone_hooks(self.controller) is not None)
         self.camera_line = ""
 
     def refresh(self) -> None:
         super().refresh()
-        spot = getattr(self.controller, "spot", None)
-        if callable(spot):
-            self.camera_line = spot().line
+        camera = self.controller.stone_camera() if self.controller is not None else None
+        if camera is not None:
+            self.camera_line = camera.spot().line
         if self._working_since is not None and not self._status_taken():
             self.ids.status.text = working_out(time.monotonic() - self._working_since)
 

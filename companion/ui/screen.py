@@ -5,21 +5,28 @@ the first time a view says the game has ended."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from kivy.uix.screenmanager import Screen
 
+from companion.view import GameController, SandsView, TableView
+
 from .widgets import ChoicePopup, running_app
 
+C = TypeVar("C", bound=GameController[Any])
+"""The screen's controller protocol (``companion.view``)."""
+V = TypeVar("V", TableView, SandsView)
+"""The view its controller gives."""
 
-class GameScreen(Screen):
-    def __init__(self, **kwargs: Any) -> None:
+
+class GameScreen(Screen, Generic[C, V]):
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.controller: Any = None
-        self.view: Any = None
+        self.controller: C | None = None
+        self.view: V | None = None
         self._over_shown = False
 
-    def attach(self, controller: Any) -> None:
+    def attach(self, controller: C | None) -> None:
         """Show this controller's game (None: none)."""
         self.controller = controller
         self.view = None
@@ -34,7 +41,7 @@ class GameScreen(Screen):
         """Polled by the app on the main thread."""
         if self.controller is None:
             return
-        view = self.controller.view()
+        view: V = self.controller.view()
         if view is self.view or view == self.view:
             return
         self.view = view
@@ -43,10 +50,10 @@ class GameScreen(Screen):
             self._over_shown = True
             running_app().game_over(view)
 
-    def show(self, view: Any) -> None:
+    def show(self, view: V) -> None:
         raise NotImplementedError
 
-    def send(self, action: str, *args: Any) -> None:
+    def send(self, action: str, *args: object) -> None:
         running_app().send(action, *args)
 
     def menu_choices(self) -> list[tuple[str, Callable[[], None]]]:

@@ -14,11 +14,16 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import theme
 from .driver import AppDriver
 from .hooks import CalibrationHooks, stone_hooks
+
+if TYPE_CHECKING:
+    from companion.view import Controller, PastGameEntry, SandsController
+
+    from .app import CompanionApp
 
 SIZES = ((800, 480), (1280, 800))
 PICTURE_WAIT = 3.0
@@ -43,13 +48,13 @@ def write_screenshots(
     directory: str | Path,
     sizes: Sequence[tuple[int, int]] = SIZES,
     *,
-    start_game: Callable[[dict[str, Any]], Any] | None = None,
-    games: Callable[[], Sequence[Any]] | None = None,
-    resume_game: Callable[[int], Any] | None = None,
+    start_game: Callable[[dict[str, Any]], Controller | None] | None = None,
+    games: Callable[[], Sequence[PastGameEntry]] | None = None,
+    resume_game: Callable[[int], Controller] | None = None,
     calibration: CalibrationHooks | None = None,
     export_record: Callable[[int], str] | None = None,
     headers: Sequence[dict[str, Any]] | None = None,
-    play: Callable[[Any], None] | None = None,
+    play: Callable[[Controller], None] | None = None,
     fresh: Callable[[], dict[str, Any]] | None = None,
 ) -> list[Path]:
     """Render every screen at every size into ``directory``; returns the PNGs written,
@@ -115,31 +120,33 @@ class _Shots:
         return ready()
 
 
-def _shoot_games(shots: _Shots, app: Any, headers: Sequence[dict[str, Any]],
-                 play: Callable[[Any], None] | None) -> None:
+def _shoot_games(shots: _Shots, app: CompanionApp, headers: Sequence[dict[str, Any]],
+                 play: Callable[[Controller], None] | None) -> None:
     shots.take("start")
     for header in headers:
         game = str(header["game"])
         app.begin_game(header)
         shots.driver.settle()
-        if app.controller is None:
+        controller = app.controller
+        if controller is None:
             continue  # the banner says why; the start screen shot shows it
-        if game == "sands":
-            _shoot_sands(shots, app, play)
+        if controller.kind == "sands":
+            _shoot_sands(shots, app, controller, play)
         else:
             if play is not None:
-                play(app.controller)
+                play(controller)
             shots.take(game)
             app.table_screen.cell_tapped(2, 3)
             shots.take(f"{game}_fix_cell")
-            app.table_screen.picker.dismiss()
-            if app.controller.view().ended:
-                app.game_over(app.controller.view())
+            if app.table_screen.picker is not None:
+                app.table_screen.picker.dismiss()
+            if controller.view().ended:
+                app.game_over(controller.view())
                 shots.take(f"{game}_over")
         app.leave_game()
 
 
-def _shoot_past_games(shots: _Shots, app: Any) -> None:
+def _shoot_past_games(shots: _Shots, app: CompanionApp) -> None:
     """The start screen once games were played: Continue, and the past games."""
     shots.driver.settle()
     if app.start_screen.past:
@@ -149,15 +156,15 @@ def _shoot_past_games(shots: _Shots, app: Any) -> None:
         popup.dismiss()
 
 
-def _odds_known(controller: Any) -> bool:
+def _odds_known(controller: SandsController) -> bool:
     view = controller.view()
     return bool(view.calls) and not any(math.isnan(o.p_win) for o in view.calls.values())
 
 
-def _shoot_sands(shots: _Shots, app: Any, play: Callable[[Any], None] | None) -> None:
+def _shoot_sands(shots: _Shots, app: CompanionApp, controller: SandsController,
+                 play: Callable[[Controller], None] | None) -> None:
     """The odds being worked out (only when they are not yet), worked out, a call made, a
     few calls on, the stone camera set-up, and the game played to its winner."""
-    controller = app.controller
     if not _odds_known(controller):
         shots.take("sands_working_out")
         shots.wait(lambda: _odds_known(controller), ODDS_WAIT)
@@ -170,8 +177,9 @@ def _shoot_sands(shots: _Shots, app: Any, play: Callable[[Any], None] | None) ->
     if play is not None:
         play(controller)
         shots.take("sands_played")
-    if stone_hooks(controller) is not None:
-        _shoot_stones(shots.driver, app, shots.take)
+    camera = controller.stone_camera()
+    if camera is not None and stone_hooks(controller) is not None:
+        _shoot_stones(shots.driver, app, camera.spot().camera, shots.take)
     for _ in range(200):  # a real end: calls until one player passes the line
         view = controller.view()
         if view.ended:
@@ -184,7 +192,7 @@ def _shoot_sands(shots: _Shots, app: Any, play: Callable[[Any], None] | None) ->
         shots.take("sands_over")
 
 
-def _shoot_calibration(shots: _Shots, app: Any) -> None:
+def _shoot_calibration(shots: _Shots, app: CompanionApp) -> None:
     """The wizard's steps: the live look, the cards read, a card being fixed, the save."""
     app.open_calibration()
     screen = app.calibration_screen
@@ -207,13 +215,12 @@ def _shoot_calibration(shots: _Shots, app: Any) -> None:
     app.close_calibration()
 
 
-def _shoot_stones(driver: AppDriver, app: Any, shot: Callable[[str], None]) -> None:
+def _shoot_stones(driver: AppDriver, app: CompanionApp, camera: bool,
+                  shot: Callable[[str], None]) -> None:
     """The stone camera set-up, with the spot marked in the middle of the picture when the
-    camera gives one."""
+    camera gives one (``camera``: there is a camera to wait for)."""
     app.open_stones()
     screen = app.stones_screen
-    spot = getattr(app.controller, "spot", None)
-    camera = spot is None or spot().camera
     deadline = time.monotonic() + PICTURE_WAIT
     while camera and screen.frame is None and time.monotonic() < deadline:
         driver.frames(1)

@@ -16,11 +16,14 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from companion.sands.solver import MOST_OF_A_COLOUR
+from companion.story import PastGame
+from companion.view import PastGameEntry
 
 from . import theme
 from .story import open_story
@@ -34,12 +37,12 @@ BAG_DEFAULT = 12
 class OptionRow(BoxLayout):
     title = StringProperty("")
 
-    def __init__(self, key: str, value: str, **kwargs: Any) -> None:
+    def __init__(self, key: str, value: str, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.key = key
         self.value = value
         self.title = theme.OPTION_TITLES[key]
-        self.buttons: dict[str, Any] = {}
+        self.buttons: dict[str, Button] = {}
         for choice in theme.RULE_OPTIONS[key]:
             default = " (default)" if choice == theme.RULE_OPTIONS[key][0] else ""
             button = Factory.ChoiceButton(
@@ -66,7 +69,7 @@ class StoneCount(BoxLayout):
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
-def describe_game(game: Any) -> str:
+def describe_game(game: PastGameEntry) -> str:
     """One line for a stored game (``companion.store.StoredGame``) in the past-games list."""
     header: Mapping[str, Any] = game.header
     title = theme.GAME_TITLES.get(str(header.get("game")), str(header.get("game")))
@@ -82,11 +85,11 @@ class StartScreen(Screen):
     game = StringProperty("nizam")
     count = NumericProperty(2)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.options: dict[str, str] = {k: v[0] for k, v in theme.RULE_OPTIONS.items()}
-        self.past: list[Any] = []
-        self.game_buttons: dict[str, Any] = {}
+        self.past: list[PastGameEntry] = []
+        self.game_buttons: dict[str, Button] = {}
         for game, title in theme.GAME_TITLES.items():
             button = Factory.ChoiceButton(text=title, group="game-choice",
                                           state="down" if game == self.game else "normal")
@@ -166,23 +169,23 @@ class StartScreen(Screen):
     def start_game(self) -> None:
         running_app().begin_game(self.header())
 
-    def on_pre_enter(self, *_: Any) -> None:
+    def on_pre_enter(self, *_: object) -> None:
         running_app().load_past_games(self.show_past)
 
-    def show_past(self, games: Sequence[Any]) -> None:
+    def show_past(self, games: Sequence[PastGameEntry]) -> None:
         self.past = list(games)
         unfinished = self.unfinished()
         app = running_app()
         can_resume = unfinished is not None and app.can_resume
         self.ids.resume.disabled = not can_resume
-        if can_resume:
+        if unfinished is not None and can_resume:
             title = theme.GAME_TITLES.get(str(unfinished.header.get("game")), "game")
             self.ids.resume.text = f"Continue {title} #{unfinished.id}"
         else:
             self.ids.resume.text = "Continue (no saved game)"
         self.ids.past.disabled = not self.past
 
-    def unfinished(self) -> Any:
+    def unfinished(self) -> PastGameEntry | None:
         return next((g for g in self.past if not g.finished), None)
 
     def resume_game(self, game_id: int | None = None) -> None:
@@ -212,16 +215,17 @@ class StartScreen(Screen):
                 button = Factory.BigButton(text="Continue", size_hint_x=None, width=170 * s,
                                            height=60 * s)
 
-                def resume(_button: Any, i: int = game.id) -> None:
+                def resume(_button: object, i: int = game.id) -> None:
                     sheet.dismiss()
                     self.resume_game(i)
 
                 button.bind(on_release=resume)
                 row.add_widget(button)
-            if callable(getattr(game, "story", None)):  # issue 15: the game's story
+            story = game.story if isinstance(game, PastGame) else None
+            if story is not None:  # issue 15: the game's story
                 button = Factory.BigButton(text="Story", size_hint_x=None, width=120 * s,
                                            height=60 * s)
-                button.bind(on_release=lambda _b, g=game: open_story(g))
+                button.bind(on_release=lambda _b, g=game, t=story: open_story(g, t))
                 row.add_widget(button)
             if app.can_export:
                 button = Factory.BigButton(text="Export record", size_hint_x=None,

@@ -6,10 +6,11 @@ saved. The screen knows no colour maths; it calls the game's ``StoneHooks``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+import numpy as np
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
 from kivy.lang import Builder
@@ -26,6 +27,9 @@ from .geometry import Fit
 from .hooks import StoneHooks
 from .textures import FrameTexture, check_frame, text_texture
 from .widgets import running_app
+
+if TYPE_CHECKING:
+    from kivy.input.motionevent import MotionEvent
 
 Mark = tuple[tuple[float, float], float]
 """The spot: its centre and side in frame pixels."""
@@ -69,13 +73,13 @@ def fits(mark: Mark, size: tuple[int, int]) -> bool:
     return x - r >= 0 and y - r >= 0 and x + r <= size[0] - 1 and y + r <= size[1] - 1
 
 
-def mark_of(corners: Any) -> Mark:
+def mark_of(corners: Iterable[Iterable[float]]) -> Mark:
     """A saved spot's corners (TL, TR, BR, BL) as a centre and a side.
 
     >>> mark_of([(10, 10), (30, 10), (30, 30), (10, 30)])
     ((20.0, 20.0), 20.0)
     """
-    pts = [(float(x), float(y)) for x, y in corners]
+    pts = [(float(x), float(y)) for x, y in (tuple(c) for c in corners)]
     cx = sum(x for x, _ in pts) / len(pts)
     cy = sum(y for _, y in pts) / len(pts)
     sides = [math.dist(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
@@ -88,18 +92,18 @@ class SpotPicture(Widget):
 
     scale = NumericProperty(1.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.on_spot_tap: Callable[[float, float], None] | None = None
         self.mark: Mark | None = None
         self.frame_size: tuple[int, int] | None = None
-        self._array: Any = None
+        self._array: np.ndarray | None = None
         self._texture = FrameTexture()
         self._picture: Rectangle | None = None
         self._redraw = Clock.create_trigger(self._draw, -1)
         self.bind(pos=self._redraw, size=self._redraw, scale=self._redraw)
 
-    def show(self, frame: Any, mark: Mark | None) -> None:
+    def show(self, frame: np.ndarray | None, mark: Mark | None) -> None:
         """The newest frame (None: none) and the square to draw on it (None: none yet)."""
         if frame is self._array and mark == self.mark:
             return
@@ -136,11 +140,11 @@ class SpotPicture(Widget):
         assert fit is not None, "no picture"
         return self.to_window(*fit.to_widget(x, y))
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         self.canvas.clear()
         self._picture = None
         fit = self.fit()
-        if fit is None:
+        if fit is None or self._array is None:
             self._note("No camera picture")
             return
         texture = self._texture.update(self._array, self._crop(), fit.size)
@@ -162,13 +166,13 @@ class SpotPicture(Widget):
             Rectangle(texture=texture, size=texture.size,
                       pos=(self.center_x - texture.width / 2, self.center_y - texture.height / 2))
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos) or self.fit() is None:
             return False
         touch.grab(self)
         return True
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self:
             return False
         touch.ungrab(self)
@@ -190,12 +194,12 @@ class StonesScreen(Screen):
     status = StringProperty("")
     progress = StringProperty("")
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.hooks: StoneHooks | None = None
         self.mark: Mark | None = None
-        self.frame: Any = None
-        self.samples: list[tuple[Any, str]] = []
+        self.frame: np.ndarray | None = None
+        self.samples: list[tuple[np.ndarray, str]] = []
         self.ids.picture.on_spot_tap = self.spot_tapped
 
     # What the app calls ---------------------------------------------------------------

@@ -11,7 +11,7 @@ best call. ``StoryChart.show(story)`` takes a ``companion.story.GameStory`` (or 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -20,11 +20,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.rules.grid import GEM_NAMES
-from companion.story import GameStory, session_story
+from companion.story import GameStory
+from companion.view import PastGameEntry
 
 from . import theme
 from .textures import SEGMENTS, text_texture
 from .widgets import Sheet, running_app, scale
+
+if TYPE_CHECKING:
+    from kivy.input.motionevent import MotionEvent
 
 Point = tuple[float, float]
 TASKS = len(theme.GEMS)
@@ -78,7 +82,7 @@ def summary(story: GameStory) -> str:
 
 
 class StoryChart(Widget):
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.story: GameStory | None = None
         self.selected: int | None = None
@@ -114,7 +118,7 @@ class StoryChart(Widget):
             return story.calls[-1].scores[player] if story.calls else 0
         return story.turns[-1].scores[player] if story.turns else 0
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos) or not self.xs:
             return False
         nearest = min(range(len(self.xs)), key=lambda i: abs(self.xs[i] - touch.x))
@@ -124,7 +128,7 @@ class StoryChart(Widget):
 
     # Drawing ------------------------------------------------------------------------------
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         self.canvas.clear()
         self.xs = []
         story = self.story
@@ -304,16 +308,15 @@ def _nudged(at: Callable[[float, float], Point], k: int, n: int,
     return moved
 
 
-def load_story(chart: StoryChart, source: Any) -> None:
-    """Fill ``chart`` on the app's worker: ``source`` is a past game (with ``story()``) or
-    the controller of the game being played (``companion.story.session_story``)."""
+def load_story(chart: StoryChart, story: Callable[[], GameStory | None]) -> None:
+    """Fill ``chart`` on the app's worker with what ``story()`` tells: a past game's
+    (``companion.story.PastGame.story``) or the game being played's
+    (``companion.story.session_story``)."""
     chart.show(None)
-    story = getattr(source, "story", None)
-    job = story if callable(story) else (lambda: session_story(source))
-    running_app().worker.submit(job, chart.show)
+    running_app().worker.submit(story, chart.show)
 
 
-def open_story(game: Any) -> Sheet:
+def open_story(game: PastGameEntry, story: Callable[[], GameStory]) -> Sheet:
     """A past game's story in a pane over the app."""
     s = scale()
     box = BoxLayout(orientation="vertical", spacing=6 * s)
@@ -324,5 +327,5 @@ def open_story(game: Any) -> Sheet:
     sheet = Sheet(f"Game #{game.id}: " + theme.GAME_TITLES.get(str(game.header.get("game")),
                                                                "game"), box)
     close.bind(on_release=lambda _b: sheet.dismiss())
-    load_story(chart, game)
+    load_story(chart, story)
     return sheet.open()

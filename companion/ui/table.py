@@ -6,18 +6,19 @@ draws ``TableView`` values and sends taps; nothing more."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+import numpy as np
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from companion.view import TableView
+from companion.view import TableController, TableView
 from companion.words import opposites, plain, undo_words, verdict_words
 
 from . import theme
@@ -25,6 +26,9 @@ from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by ta
 from .hint import HintPanel
 from .screen import GameScreen
 from .widgets import CellPicker, running_app
+
+if TYPE_CHECKING:
+    from kivy.uix.widget import Widget
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -128,14 +132,14 @@ LEAST_SQUEEZE = 0.7
 players and long words, they would not fit their place otherwise."""
 
 
-class TableScreen(GameScreen):
+class TableScreen(GameScreen[TableController, TableView]):
     pearl = BooleanProperty(False)
     misread = BooleanProperty(False)  # the last change may be a misread: offer to say so
     squeeze = NumericProperty(1.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self._frame: Any = None
+        self._frame: np.ndarray | None = None
         self._rows: list[_Player] = []
         self.picker: CellPicker | None = None
         self.picked: tuple[int, int] | None = None  # the cell the picker is open for
@@ -198,7 +202,7 @@ class TableScreen(GameScreen):
         self.squeeze = 1.0
         self._fit_notes()
 
-    def _fit_notes_now(self, *_: Any) -> None:
+    def _fit_notes_now(self, *_: object) -> None:
         """Draw the notes a little smaller while they do not fit: measured once the layout
         has settled (the same two frames running), a step at a time."""
         notes = self.ids.notes
@@ -252,7 +256,7 @@ class TableScreen(GameScreen):
         self.picker.bind(parent=self._picker_closed)
         self.picker.open()
 
-    def _picker_closed(self, picker: Any, parent: Any) -> None:
+    def _picker_closed(self, picker: CellPicker, parent: object) -> None:
         if parent is None:
             self.picked = None
             grid = self.ids.grid
@@ -287,7 +291,7 @@ def _marks(view: TableView) -> CellMarks:
     )
 
 
-def _full_height(_box: Any, children: Any) -> None:
+def _full_height(_box: object, children: Iterable[Widget]) -> None:
     """Every button in the row as tall as the row."""
     for child in children:
         child.size_hint_y = 1

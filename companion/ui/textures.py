@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from kivy.core.text import Label as CoreLabel
@@ -14,6 +14,9 @@ from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle, Trans
 from kivy.graphics.texture import Texture
 
 from .theme import RGBA
+
+if TYPE_CHECKING:
+    from kivy.uix.widget import Widget
 
 SEGMENTS = 32
 """Segments of a drawn circle. Kivy's default (180) costs a software GL a millisecond or
@@ -28,7 +31,7 @@ def text_texture(text: str, size: int, colour: RGBA, bold: bool = True) -> Textu
     return label.texture
 
 
-def check_frame(frame: Any) -> np.ndarray:
+def check_frame(frame: np.ndarray) -> np.ndarray:
     """The camera frame as an array, or a ValueError saying what is wrong with it."""
     array = np.asarray(frame)
     if array.dtype != np.uint8:
@@ -105,7 +108,7 @@ class Snapshot:
         self.fbo: Fbo | None = None
 
     @contextmanager
-    def drawing(self, widget: Any, region: tuple[float, float, float, float] | None = None
+    def drawing(self, widget: Widget, region: tuple[float, float, float, float] | None = None
                 ) -> Iterator[None]:
         """Draw into the buffer; ``region`` (x, y, w, h, widget coordinates) limits the
         buffer to the part that has something in it, since every pixel costs a blend."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -24,12 +24,19 @@ from kivy.uix.widget import Widget
 from . import theme
 from .textures import SEGMENTS, Snapshot, text_texture
 
+if TYPE_CHECKING:
+    from kivy.graphics.texture import Texture
+    from kivy.input.motionevent import MotionEvent
+
+    from .app import CompanionApp
+
 Builder.load_file(str(Path(__file__).with_name("common.kv")))
 
 
-def running_app() -> Any:
-    """The app these widgets belong to (``CompanionApp``)."""
-    return App.get_running_app()
+def running_app() -> CompanionApp:
+    """The app these widgets belong to."""
+    app: CompanionApp = App.get_running_app()
+    return app
 
 
 def scale() -> float:
@@ -44,7 +51,7 @@ class Banner(Label):
     """What went wrong, low on the screen (above the bottom buttons, never over whose turn
     it is); a tap or a few seconds clear it."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._clear = Clock.create_trigger(lambda _dt: self.dismiss(), BANNER_SECONDS)
 
@@ -59,7 +66,7 @@ class Banner(Label):
     def dismiss(self) -> None:
         self.text = ""
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if self.text and self.collide_point(*touch.pos):
             self.dismiss()
             return True
@@ -75,7 +82,7 @@ class Sheet(FloatLayout):
     shade = NumericProperty(0.65)  # how much the sheet darkens what it covers
 
     def __init__(self, title: str, content: Widget, size_hint: Sequence[float] = (0.94, 0.94),
-                 **kwargs: Any) -> None:
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.title = title
         self.box_hint = list(size_hint)
@@ -91,7 +98,7 @@ class Sheet(FloatLayout):
         if self.parent is not None:
             self.parent.remove_widget(self)
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos):
             return False
         if self.ids.box.collide_point(*touch.pos):
@@ -100,11 +107,11 @@ class Sheet(FloatLayout):
             self.dismiss()
         return True
 
-    def on_touch_move(self, touch: Any) -> bool:
+    def on_touch_move(self, touch: MotionEvent) -> bool:
         super().on_touch_move(touch)
         return True
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         super().on_touch_up(touch)
         return True
 
@@ -133,12 +140,12 @@ class FitLabel(Label):
     max_font = NumericProperty(20)
     min_font = NumericProperty(10)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._fit = Clock.create_trigger(self._fit_now, -1)
         self.bind(text=self._fit, size=self._fit, max_font=self._fit, bold=self._fit)
 
-    def _fit_now(self, *_: Any) -> None:
+    def _fit_now(self, *_: object) -> None:
         self.text_size = (None, None)  # measured on one line, then aligned in the box
         self.font_size = self.max_font
         if not self.text or self.width <= 1:
@@ -158,12 +165,12 @@ class Symbol(Widget):
 
     kind = StringProperty("good")  # "good": a tick, "bad": a cross
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._redraw = Clock.create_trigger(self._draw, -1)
         self.bind(pos=self._redraw, size=self._redraw, kind=self._redraw)
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         self.canvas.clear()
         d = min(self.width, self.height)
         if d <= 0 or not self.kind:
@@ -189,7 +196,7 @@ class Symbol(Widget):
 class GemButton(Button):
     """A button the colour of a gem with its letter and name on it (never colour alone)."""
 
-    def __init__(self, letter: str, now: bool = False, **kwargs: Any) -> None:
+    def __init__(self, letter: str, now: bool = False, **kwargs: object) -> None:
         colour = theme.gem_colour(letter)
         name = theme.CELL_NAMES.get(letter, letter)
         super().__init__(
@@ -213,7 +220,8 @@ class CellPicker(Sheet):
     pane leaves the grid on the left in view."""
 
     def __init__(self, row: int, col: int, current: str, letters: Iterable[str],
-                 on_pick: Callable[[str], None], picture: Any = None, **kwargs: Any) -> None:
+                 on_pick: Callable[[str], None], picture: Texture | None = None,
+                 **kwargs: Any) -> None:
         letters = list(letters)
         s = scale()
         body = BoxLayout(spacing=8 * s)
@@ -261,7 +269,7 @@ class TurnHeader(BoxLayout):
     player = NumericProperty(-1)
     colour = ListProperty(list(theme.TEXT))
 
-    def on_kv_post(self, _base: Any) -> None:
+    def on_kv_post(self, _base: object) -> None:
         """What a screen's rule puts in the header goes among the tools, before the Menu."""
         own = {self.ids.marker, self.ids.title, self.ids.tools, self.ids.menu}
         for child in reversed(list(self.children)):
@@ -269,12 +277,14 @@ class TurnHeader(BoxLayout):
                 self.remove_widget(child)
                 self.ids.tools.add_widget(child)
 
-    def on_player(self, _w: Any, player: int) -> None:
+    def on_player(self, _w: object, player: int) -> None:
         self.colour = list(theme.player_colour(int(player)) if player >= 0 else theme.TEXT)
 
     def open_menu(self) -> None:
+        from .screen import GameScreen  # the screens are built of these widgets
+
         screen = self.parent
-        while screen is not None and not hasattr(screen, "open_menu"):
+        while screen is not None and not isinstance(screen, GameScreen):
             screen = screen.parent
         if screen is not None:
             screen.open_menu()
@@ -286,13 +296,13 @@ class PlayerMarker(Widget):
     number = NumericProperty(1)
     active = NumericProperty(0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         # Drawn once the layout has settled (a trigger), not on each of its steps.
         self._redraw = Clock.create_trigger(self._draw, -1)
         self.bind(pos=self._redraw, size=self._redraw, number=self._redraw, active=self._redraw)
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         self.canvas.clear()
         d = min(self.width, self.height) * 0.9
         cx, cy = self.center
@@ -310,7 +320,7 @@ class PlayerMarker(Widget):
 class TaskStrip(Widget):
     """A player's 8 task cards (P1): a done task is dimmed and struck through."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.left: tuple[str, ...] = tuple(theme.GEMS)
         self._snapshot = Snapshot()
@@ -323,7 +333,7 @@ class TaskStrip(Widget):
             self.left = left
             self._redraw()
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         self.canvas.clear()
         n = len(theme.GEMS)
         w = min(self.width / n, self.height * 1.5)  # wider than tall: more room for its letter

@@ -12,9 +12,11 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
-from typing import Any
+from typing import TypeVar
 
 from kivy.clock import Clock
+
+T = TypeVar("T")
 
 
 class Worker:
@@ -29,8 +31,8 @@ class Worker:
 
     def submit(
         self,
-        job: Callable[[], Any],
-        done: Callable[[Any], None] | None = None,
+        job: Callable[[], T],
+        done: Callable[[T], None] | None = None,
         failed: Callable[[Exception], None] | None = None,
     ) -> None:
         """Run ``job`` off the main thread; then ``done(result)`` or ``failed(error)`` on it
@@ -57,8 +59,8 @@ class Worker:
             self._closed = True
         self._pool.shutdown(wait=False)
 
-    def _finished(self, done: Callable[[Any], None] | None, failed: Callable[[Exception], None],
-                  future: Future[Any]) -> None:
+    def _finished(self, done: Callable[[T], None] | None, failed: Callable[[Exception], None],
+                  future: Future[T]) -> None:
         err = future.exception()
         if isinstance(err, Exception):  # the screen shows it; the app keeps running
             Clock.schedule_once(lambda _dt: failed(err), 0)

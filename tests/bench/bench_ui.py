@@ -48,6 +48,8 @@ class Playing:
     """A controller whose camera moves on every frame and whose game moves on every
     ``view_every`` frames; the grid's corners jitter by a pixel, as real readings do."""
 
+    kind = "table"
+
     def __init__(self, frames, views, view_every: int, jitter: bool) -> None:
         self.frames, self.views = frames, views
         self.view_every, self.jitter = view_every, jitter
@@ -62,6 +64,9 @@ class Playing:
         return frame, [(x + dx, y) for x, y in CORNERS]
 
     def tap(self, action, *args):
+        pass
+
+    def close(self):
         pass
 
 

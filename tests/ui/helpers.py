@@ -153,6 +153,8 @@ def pearl_view():
 class TableDouble:
     """A controller that plays ``views`` in order: each tap in ``advance_on`` moves on one."""
 
+    kind = "table"
+
     def __init__(self, views, advance_on=("draw", "wildcard", "end_turn", "confirm_misread"),
                  frame=None, corners=None):
         self.views = list(views)
@@ -205,5 +207,10 @@ def sands_views():
 
 
 class SandsDouble(TableDouble):
+    kind = "sands"
+
+    def stone_camera(self):
+        return None  # the stones are tapped in
+
     def __init__(self, views):
         super().__init__(views, advance_on=("call", "drawn"))

@@ -49,6 +49,8 @@ def test_N13_demo_recording_plays_on_screen_then_a_cell_is_fixed_and_undone(star
 class Camera:
     """The session as the screen sees it, with what a camera would report fed in by hand."""
 
+    kind = "table"
+
     def __init__(self, session):
         self.session = session
 
@@ -60,6 +62,9 @@ class Camera:
 
     def tap(self, action, *args):
         self.session.tap(action, *args)
+
+    def close(self):
+        pass
 
     def see(self, grid):
         self.session.on_reading(str(grid).split("/"))
