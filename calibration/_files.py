@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .errors import CameraError
+
 T = TypeVar("T")
 
 
@@ -37,7 +39,7 @@ def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
     write_atomic(path, json.dumps(obj, indent=1) + "\n")
 
 
-def read_json(path: str | os.PathLike[str], what: str, error: type[ValueError]) -> Any:
+def read_json(path: str | os.PathLike[str], what: str, error: type[CameraError]) -> Any:
     """The JSON in ``path``; ``error`` naming the file when it is missing or not JSON."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -53,7 +55,8 @@ def read_json(path: str | os.PathLike[str], what: str, error: type[ValueError]) 
         ) from None
 
 
-def check_header(obj: object, kind: str, what: str, version: int, error: type[ValueError]) -> dict:
+def check_header(obj: object, kind: str, what: str, version: int, error: type[CameraError]
+                 ) -> dict:
     """``obj`` as a dict if it is a ``kind`` file of ``version``; ``error`` otherwise."""
     if not isinstance(obj, dict) or obj.get("format") != kind:
         raise error(f"not a {what} (no 'format': '{kind}')")
@@ -65,7 +68,8 @@ def check_header(obj: object, kind: str, what: str, version: int, error: type[Va
 
 
 def load_json_file(
-    path: str | os.PathLike[str], what: str, error: type[ValueError], parse: Callable[[Any], T]
+    path: str | os.PathLike[str], what: str, error: type[CameraError],
+    parse: Callable[[Any], T],
 ) -> T:
     """``parse`` of the JSON in ``path``; its errors (type ``error``) name the file."""
     obj = read_json(path, what, error)

@@ -156,8 +156,8 @@ def _read(layout: Layout, path: Path) -> SandsTable | None:
         values = np.memmap(path, dtype=STORED, mode="r", offset=offset,
                            shape=(layout.rows, 2, SIDE, SIDE))
         sums = np.fromfile(path, dtype="<u8", count=layout.rows, offset=offset + data_bytes)
-    except (OSError, ValueError):
-        return None
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return None  # no cache, or a damaged one: solved again (any other error is a bug)
     return SandsTable(layout, values, sums)
 
 

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, said
 from companion.rules.record import format_record
 from companion.rules.sands import (
     CALLS,
@@ -316,7 +316,7 @@ class SandsSession:
             try:
                 table = self._provider()
             except Exception as err:  # the odds are an aid: the game goes on without them
-                self.problem = f"no chances to win: {err}"
+                self.problem = f"no chances to win: {said(err)}"  # a bug's type is named
                 return None
             if table is not None and table.full != self.game.full:
                 self.problem = (f"no chances to win: the table is for the bag {table.full}, "
