@@ -2,8 +2,9 @@
 
 Image coordinates are OpenCV's (x right, y down, pixels of the camera frame); widget
 coordinates are Kivy's (x right, y up). Grid units put cell (row, col) (from 1) at
-u in [col-1, col], v in [row-1, row]. The four corners are the grid's outer boundary,
-TL TR BR BL, as vision reports them.
+u in [col-1, col], v in [row-1, row], as vision's ``GridGeometry.homography`` does. The four
+corners are the grid's outer boundary, TL TR BR BL, as vision reports them; the map between
+grid units and the picture is OpenCV's four-point perspective transform.
 
 >>> corners = [(100, 50), (600, 50), (600, 550), (100, 550)]
 >>> grid = GridPlacement.from_corners(corners, rows=5, cols=5)
@@ -15,37 +16,40 @@ TL TR BR BL, as vision reports them.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
+
+from companion.errors import CameraError
 
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels."""
 
 
-class CornersOnALine(ValueError):
+class CornersOnALine(CameraError):
     """Three of the grid's corners on one line: no grid can be drawn on the picture."""
 
 
-def homography(src: Sequence[Sequence[float]], dst: Sequence[Sequence[float]]) -> np.ndarray:
-    """The 3×3 projective map taking four ``src`` points onto four ``dst`` points."""
-    rows = []
-    rhs = []
-    for (x, y), (u, v) in zip(src, dst, strict=True):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
-        rhs.extend([u, v])
-    try:
-        h = np.linalg.solve(np.asarray(rows, float), np.asarray(rhs, float))
-    except np.linalg.LinAlgError:
-        raise CornersOnALine("the grid's corners are degenerate (three on one line)") from None
-    return np.append(h, 1.0).reshape(3, 3)
+ON_A_LINE = 1e-9
+"""Three points whose triangle is smaller than this share of the corners' spread squared
+are taken to lie on one line (no perspective map takes a square onto them)."""
+
+
+def _on_a_line(points: np.ndarray) -> bool:
+    spread = float(np.ptp(points, axis=0).max()) ** 2
+    for a, b, c in itertools.combinations(points, 3):
+        (x1, y1), (x2, y2) = b - a, c - a
+        if abs(x1 * y2 - x2 * y1) <= ON_A_LINE * spread:
+            return True
+    return False
 
 
 def _apply(h: np.ndarray, x: float, y: float) -> tuple[float, float]:
-    p = h @ np.array([x, y, 1.0])
-    return float(p[0] / p[2]), float(p[1] / p[2])
+    p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), h)[0, 0]
+    return float(p[0]), float(p[1])
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,11 @@ class GridPlacement:
     def from_corners(
         cls, corners: np.ndarray | Sequence[Sequence[float]], rows: int = 5, cols: int = 5
     ) -> GridPlacement:
-        pts = [(float(x), float(y)) for x, y in np.asarray(corners, float).reshape(4, 2)]
-        units = [(0.0, 0.0), (cols, 0.0), (cols, rows), (0.0, rows)]
-        h = homography(units, pts)
+        pts = np.asarray(corners, np.float64).reshape(4, 2)
+        if not np.isfinite(pts).all() or _on_a_line(pts):
+            raise CornersOnALine("the grid's corners are degenerate (three on one line)")
+        units = np.array([(0.0, 0.0), (cols, 0.0), (cols, rows), (0.0, rows)], np.float32)
+        h = cv2.getPerspectiveTransform(units, pts.astype(np.float32))
         return cls(rows, cols, h, np.linalg.inv(h))
 
     def to_image(self, u: float, v: float) -> tuple[float, float]:
