@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
-from companion.rules.explain import explain, settle
+from companion.rules.explain import card_difference, explain, settle
 from companion.rules.game import RECORD_GAMES, Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.record import format_record
@@ -205,11 +205,13 @@ class TableSession:
     def _play(self, t: TableState, text: str) -> None:
         assert t.grid is not None
         back = "put the cards back as the screen shows, or tap a misread cell to fix it"
-        try:
-            found = explain(t.grid, Grid.parse(text), MAX_SHIFTS)
-        except CompanionError as err:  # CardsDifferError among them
-            self._refuse(f"the cards changed ({err}): {back}", _cells_differ(str(t.grid), text))
+        after = Grid.parse(text)
+        changed = card_difference(t.grid, after)  # asked, so explain never refuses
+        if changed is not None:
+            self._refuse(f"the cards changed ({changed}): {back}",
+                         _cells_differ(str(t.grid), text))
             return
+        found = explain(t.grid, after, MAX_SHIFTS)
         if not found.moves:
             self._refuse(f"no {MAX_SHIFTS} shifts or fewer make this grid: {back}",
                          _cells_differ(str(t.grid), text))

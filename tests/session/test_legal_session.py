@@ -39,3 +39,14 @@ def test_P4_the_pearl_moved_off_an_edge_is_logged_paid_with_three_cards(tmp_path
     assert session.events()[-1]["shifts"] == ["r1<!3"]
     assert session.state.rules.hands == (0, 3)
 
+
+
+def test_N4_a_grid_no_shifts_can_make_is_refused_with_the_cards_that_changed(tmp_path):
+    session = opened(tmp_path)
+    logged = len(session.events())
+    other = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBR"  # the last card swapped: no shift does that
+    session.on_reading(other.split("/"))
+    verdict = session.verdict
+    assert not verdict.legal and verdict.reason.startswith("the cards changed (")
+    assert "V: 3 then 2" in verdict.reason and verdict.cells == ((5, 5),)
+    assert len(session.events()) == logged
