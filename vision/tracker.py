@@ -15,22 +15,6 @@ fits, a frame of another size) it searches the whole frame as for a first frame
 
 A hand over the grid only hides cards: their cells are not seen, and the reader looks at
 them closely (``vision.visible``) and reads ``?`` where no card shows, as after a search.
-
->>> import numpy as np
->>> from vision.synthetic import Conditions, render_scene
->>> classes = {"R": (40, 40, 200), "G": (60, 160, 40), "B": (200, 90, 30)}
->>> shot = Conditions(tilt=20, roll=8, jitter_mm=2, cloth="wood")
->>> scene = render_scene(np.random.default_rng(3), classes, 4, 4, shot, size=(640, 480))
->>> tracker = GridTracker()
->>> first = tracker.locate(scene.image, 4, 4).geometry
->>> again = tracker.locate(scene.image, 4, 4).geometry   # nothing moved: kept
->>> brighter = cv2.add(scene.image, 30)                      # the lamp turned up
->>> moved = tracker.locate(brighter, 4, 4).geometry          # followed
->>> tracker.searched, tracker.still, tracker.tracked
-(1, 1, 1)
->>> pitch = np.linalg.norm(first.corners[1] - first.corners[0]) / 4
->>> bool(np.abs(moved.corners - first.corners).max() < 0.1 * pitch)
-True
 """
 
 from __future__ import annotations

@@ -307,7 +307,7 @@ def test_a_truncated_png_is_our_one_line_not_libpngs_too(capfd, tmp_path, comman
 @pytest.fixture(scope="module")
 def nan_palette_scene(tmp_path_factory):
     from tests.vision.scenes import CALM, GEMS, gem_palette
-    from vision.synthetic import render_scene
+    from tools.synthetic import render_scene
 
     folder = tmp_path_factory.mktemp("nan")
     scene = render_scene(np.random.default_rng(31), GEMS, 2, 3, CALM, size=(480, 270))

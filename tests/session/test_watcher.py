@@ -102,7 +102,7 @@ def test_a_frame_vision_cannot_take_is_reported_and_the_watcher_reads_on(tmp_pat
     from companion.session.live import TableSession
     from companion.watcher import TableWatcher
     from tests.vision.scenes import CALM, GEMS
-    from vision.synthetic import render_scene
+    from tools.synthetic import render_scene
 
     good = render_scene(np.random.default_rng(2), GEMS, 5, 5, CALM).image
     seen = []
