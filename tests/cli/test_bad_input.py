@@ -279,9 +279,12 @@ def test_a_number_that_is_not_finite_and_positive_is_refused(capsys, monkeypatch
     assert "give a number above 0" in one_line(capsys.readouterr().err)
 
 
-def test_screenshot_into_a_file_is_refused_before_the_app_starts(capsys, monkeypatch, image):
+def test_screenshots_into_a_file_are_refused_before_the_app_starts(capsys, monkeypatch, image):
+    from tools.screenshots import main as screenshots
+
     monkeypatch.setattr("companion.app.Companion", _never)
-    code, out, err = run(capsys, "--screenshot", str(image))
+    code = screenshots([str(image)])
+    out, err = capsys.readouterr()
     assert code == 2 and out == "" and "is a file, not a folder" in one_line(err)
 
 

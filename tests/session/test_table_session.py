@@ -11,8 +11,8 @@ from companion.rules.replay import replay
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
 from companion.session.live import TableSession
-from companion.showcase import play_out
 from companion.store import GameStore
+from tools.showcase import play_out
 
 SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
 

@@ -8,8 +8,8 @@ from companion.app import demo_watcher
 from companion.rules.game import Game
 from companion.rules.simulate import greedy, simulate
 from companion.session.live import TableSession
-from companion.showcase import play_out
 from companion.store import GameStore
+from tools.showcase import play_out
 
 from .helpers import button, start_game_on_screen, tap, tap_cell
 

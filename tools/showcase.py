@@ -55,7 +55,7 @@ class StagedTable:
 
 
 def _shoot(rows: Sequence[str], seed: int) -> tuple[np.ndarray, np.ndarray]:
-    from companion.recorder import card_colours
+    from tools.recorder import card_colours
     from tools.synthetic import Conditions, render_scene
 
     conditions = Conditions(tilt=12.0, tilt_dir=30.0, roll=4.0, jitter_mm=1.0,

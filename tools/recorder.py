@@ -5,7 +5,7 @@ moment of the table is drawn by ``tools.synthetic`` with one camera, cloth and l
 the whole recording, with hands over the grid while cards are shifted, cleared and laid.
 The recording has DESIGN.md's layout, plus ``truth.json``: what the rules say happened.
 
-    python -m companion.recorder OUT --players 3 --mode classic --seed 7
+    python -m tools.recorder OUT --players 3 --mode classic --seed 7
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def write_recording(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.recorder", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.recorder", description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--mode", choices=("classic", "pearl"), default="classic")
