@@ -70,7 +70,7 @@ def _staged(shows: Any) -> dict[str, Any]:
 def _fast_demo(companion: Any, header: dict[str, Any]) -> Any:
     if header.get("game") == "sands":
         return companion.start_game(header)
-    from companion.app import demo_watcher
+    from companion.live.app import demo_watcher
 
     return demo_watcher(header["game"], pace=0.0).start()
 
@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CompanionError as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)
         return 2
-    from companion.app import Companion, usable_palette
+    from companion.live.app import Companion, usable_palette
     from companion.store import GameStore
     from companion.ui.hooks import CalibrationHooks
 

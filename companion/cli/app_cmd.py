@@ -39,7 +39,7 @@ def _size(text: str | None) -> tuple[int, int] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.app import demo_watcher, open_companion
+    from companion.live.app import demo_watcher, open_companion
     from companion.ui import run_app
     from companion.ui.hooks import CalibrationHooks
 

@@ -24,8 +24,8 @@ import cv2
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # tools/ is not installed: it is imported from the checkout
 
-from companion.playback import palette_from_calibration, play, summary  # noqa: E402
-from companion.recording import open_recording  # noqa: E402
+from companion.live.playback import palette_from_calibration, play, summary  # noqa: E402
+from companion.live.recording import open_recording  # noqa: E402
 from companion.rules.game import Game, Options  # noqa: E402
 from companion.rules.simulate import greedy, simulate  # noqa: E402
 from companion.session.live import TableSession  # noqa: E402

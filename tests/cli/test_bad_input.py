@@ -260,7 +260,7 @@ def _never(*args, **kwargs):
     (["app", "--size", "800x-480"], "--size '800x-480'"),
 ])
 def test_impossible_sizes_and_counts_are_refused(capsys, monkeypatch, argv, says):
-    monkeypatch.setattr("companion.app.open_companion", _never)
+    monkeypatch.setattr("companion.live.app.open_companion", _never)
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and says in one_line(err)
 
@@ -272,7 +272,7 @@ def test_impossible_sizes_and_counts_are_refused(capsys, monkeypatch, argv, says
     ["app", "--seconds", "-2"],
 ])
 def test_a_number_that_is_not_finite_and_positive_is_refused(capsys, monkeypatch, argv):
-    monkeypatch.setattr("companion.app.open_companion", _never)
+    monkeypatch.setattr("companion.live.app.open_companion", _never)
     with pytest.raises(SystemExit) as stop:
         main(argv)
     assert stop.value.code == 2
@@ -282,7 +282,7 @@ def test_a_number_that_is_not_finite_and_positive_is_refused(capsys, monkeypatch
 def test_screenshots_into_a_file_are_refused_before_the_app_starts(capsys, monkeypatch, image):
     from tools.screenshots import main as screenshots
 
-    monkeypatch.setattr("companion.app.Companion", _never)
+    monkeypatch.setattr("companion.live.app.Companion", _never)
     code = screenshots([str(image)])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and "is a file, not a folder" in one_line(err)
