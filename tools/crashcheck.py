@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 
 

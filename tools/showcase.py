@@ -20,7 +20,7 @@ from companion.rules.grid import EMPTY, PEARL, Grid
 from companion.rules.replay import Replay
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 from companion.view import TableView
 

@@ -38,7 +38,7 @@ from companion.live.stones import Mark, SandsWatcher, learn_stones, load_stones,
 from companion.live.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from companion.rules.game import Game, Options
 from companion.rules.sands import game_from_header
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.session.sands import SandsSession
 from companion.store import GameStore
 from companion.story import PastGame, game_story, solved_best_calls

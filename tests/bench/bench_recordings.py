@@ -28,7 +28,7 @@ from companion.live.playback import palette_from_calibration, play, summary  # n
 from companion.live.recording import open_recording  # noqa: E402
 from companion.rules.game import Game, Options  # noqa: E402
 from companion.rules.simulate import greedy, simulate  # noqa: E402
-from companion.session.live import TableSession  # noqa: E402
+from companion.session.nizam import TableSession  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 from tools.recorder import write_recording  # noqa: E402
 

@@ -82,7 +82,7 @@ def test_out_of_memory_is_one_line(capsys, monkeypatch):
     def too_big(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("companion.sands.table.load_table", too_big)
+    monkeypatch.setattr("companion.sands.odds.load_table", too_big)
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 2 and out == "" and "memory" in one_line(err)
 
@@ -93,7 +93,7 @@ def test_a_bugs_value_error_is_exit_1_with_a_crash_log(capsys, monkeypatch, tmp_
         return int("twelve")  # a slip in our code, not in what the user typed
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 1 and out == ""
     assert "unexpected error, please report it: ValueError: invalid literal" in one_line(err)
@@ -108,7 +108,7 @@ def test_an_expected_error_is_exit_2_without_a_crash_log(capsys, monkeypatch, tm
         raise getattr(errors, error)("the bag holds no such stone")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", refused)
+    monkeypatch.setattr("companion.sands.odds.load_table", refused)
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 2 and out == ""
     assert one_line(err) == "companion: the bag holds no such stone\n"
@@ -122,7 +122,7 @@ def test_a_full_crash_log_is_kept_as_dot_1_and_started_afresh(capsys, monkeypatc
         raise RuntimeError("solver went away")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     log = tmp_path / "nizam-companion" / "crash.log"
     log.parent.mkdir(parents=True)
     log.write_text("--- an old crash\n" + "x" * CRASH_LOG_BYTES + "\n")
@@ -141,7 +141,7 @@ def test_a_crash_log_that_cannot_be_written_is_not_promised(capsys, monkeypatch,
         raise RuntimeError("solver went away")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     (tmp_path / "nizam-companion" / "crash.log").mkdir(parents=True)  # a folder in its place
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 1 and "RuntimeError: solver went away" in one_line(err)
@@ -153,7 +153,7 @@ def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch, tmp_pat
         raise RuntimeError("solver went away\nsecond line")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     argv = ("sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""

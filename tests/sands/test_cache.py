@@ -10,8 +10,7 @@ import pytest
 
 from companion.rules.sands import COLOURS, Bag
 from companion.sands.advice import advise
-from companion.sands.solver import MOST_OF_A_COLOUR, Layout, solve
-from companion.sands.table import (
+from companion.sands.odds import (
     CACHE_ENV,
     SandsTable,
     cache_path,
@@ -19,6 +18,7 @@ from companion.sands.table import (
     file_size,
     load_table,
 )
+from companion.sands.solver import MOST_OF_A_COLOUR, Layout, solve
 
 FULL = Bag(2, 3, 1, 2)
 PROBES = [(Bag(2, 3, 1, 2), 0, 0), (Bag(1, 0, 1, 2), 15, 9), (Bag(0, 1, 0, 1), 17, 14)]

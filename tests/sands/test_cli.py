@@ -7,7 +7,7 @@ import pytest
 from companion.cli import main
 from companion.rules.sands import COLOURS, Bag
 from companion.sands.advice import advise
-from companion.sands.table import CACHE_ENV, load_table
+from companion.sands.odds import CACHE_ENV, load_table
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from companion.rules.record import parse_record
 from companion.rules.replay import replay
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 from tools.showcase import play_out
 

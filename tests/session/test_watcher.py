@@ -56,7 +56,7 @@ def test_closing_lets_go_of_a_camera_that_gives_no_frames(tmp_path):
     # stop the watcher and close the camera, or the next game finds /dev/video0 taken.
     from calibration.palette import default_palette
     from companion.live.watcher import TableWatcher, camera_feed
-    from companion.session.live import TableSession
+    from companion.session.nizam import TableSession
     from tests.session.stone_camera import StandInCamera
 
     store = GameStore(tmp_path / "g.sqlite")
@@ -100,7 +100,7 @@ def test_a_frame_vision_cannot_take_is_reported_and_the_watcher_reads_on(tmp_pat
 
     from calibration.palette import default_palette
     from companion.live.watcher import TableWatcher
-    from companion.session.live import TableSession
+    from companion.session.nizam import TableSession
     from tests.vision.scenes import CALM, GEMS
     from tools.synthetic import render_scene
 

@@ -7,7 +7,7 @@ import time
 from companion.live.app import demo_watcher
 from companion.rules.game import Game
 from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 from tools.showcase import play_out
 

@@ -188,7 +188,7 @@ def test_N13_game_over_ranks_everyone_with_their_points(start_app):
 
 
 def test_a_finished_game_reopens_on_its_result(start_app, tmp_path):
-    from companion.session.live import TableSession
+    from companion.session.nizam import TableSession
     from tools.showcase import finished_game
 
     store = GameStore(tmp_path / "games.sqlite")
@@ -207,7 +207,7 @@ def test_a_staged_game_is_played_through_the_real_session(tmp_path):
 
     from companion.rules.game import Game
     from companion.rules.simulate import greedy, simulate
-    from companion.session.live import TableSession
+    from companion.session.nizam import TableSession
 
     game = Game("classic", 2)
     played = simulate(game, random.Random(5), greedy, max_turns=400)
