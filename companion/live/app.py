@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from calibration._files import write_atomic
 from calibration.camera import CameraLock
+from calibration.files import write_atomic
 from calibration.lens import LensError, LensModel
 from calibration.palette import Palette, PaletteError, default_palette, learn_palette
 from calibration.spot import StoneSpot, spot_path, stone_palette_path
