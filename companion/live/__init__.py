@@ -7,6 +7,7 @@
 - :mod:`companion.live.recording` and :mod:`companion.live.playback`: a game recorded on
   camera, and ``companion replay``, the same pipeline over it with no screen.
 
-Layers (import-linter): ``companion.ui`` above ``companion.live`` above ``companion.session``
-above ``companion.rules``; nothing here imports a screen.
+Layers (import-linter): ``companion.cli`` (which wires them) above ``companion.ui`` above
+``companion.live`` above ``companion.session`` above ``companion.rules``; nothing here
+imports a screen or a command.
 """
