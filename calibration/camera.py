@@ -20,8 +20,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ._files import check_header, load_json_file, write_json_atomic
 from .errors import CameraError
+from .files import check_header, load_json_file, write_json_atomic
 
 FORMAT, VERSION = "nizam-camera", 1
 AF_MANUAL = 0

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ._files import check_header, load_json_file, write_json_atomic
 from .errors import CameraError
+from .files import check_header, load_json_file, write_json_atomic
 
 VERSION = 1
 _SUBPIX_WINDOW = (11, 11)

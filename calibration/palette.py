@@ -38,11 +38,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._files import check_header, load_json_file, write_json_atomic
 from ._stats import median
 from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
 from .errors import CameraError
 from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
+from .files import check_header, load_json_file, write_json_atomic
 from .models import (
     EDGES,
     EMPTY,

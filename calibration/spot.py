@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._files import read_json, write_json_atomic
 from .errors import CameraError
+from .files import read_json, write_json_atomic
 from .store import config_dir
 
 VERSION = 1

@@ -201,7 +201,7 @@ class PastGame:
 def solved_best_calls(cache_dir: Any = None) -> BestCalls:
     """Best calls from each bag's solved table (``companion.sands``: solved once, cached)."""
     from companion.sands.advice import advise
-    from companion.sands.table import load_table
+    from companion.sands.odds import load_table
 
     def for_bag(full: Bag) -> BestCall:
         table = load_table(full, cache_dir)

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 
 import calibration.learning
-import companion.sands.table as table_module
+import companion.sands.odds as table_module
 from calibration.palette import PaletteError, learn_palette
 from companion.rules.game import Game
 from companion.rules.sands import Bag
-from companion.sands.table import cache_path, load_table
-from companion.session.live import TableSession
+from companion.sands.odds import cache_path, load_table
+from companion.session.nizam import TableSession
 from companion.session.sands import SandsSession
 from companion.store import GameStore
 
@@ -77,6 +77,6 @@ def test_N3_a_tap_the_rules_refuse_is_a_message_but_a_bug_in_a_tap_is_raised(tmp
     def broken(t, event):
         raise ValueError("a bug in the fold")
 
-    monkeypatch.setattr("companion.session.live.apply", broken)
+    monkeypatch.setattr("companion.session.nizam.apply", broken)
     with pytest.raises(ValueError, match="a bug in the fold"):
         session.tap("draw")

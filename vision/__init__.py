@@ -11,6 +11,5 @@
 - :mod:`vision.stability`: a reading counts once it held for k frames;
 - :mod:`vision.sources`: frames from files, video, an OpenCV camera, the Pi camera, and a
   capture thread where the newest frame wins;
-- :mod:`vision.synthetic`: synthetic table scenes with ground truth, for tests and demos;
 - :mod:`vision.debug`: draw a reading on its frame.
 """

@@ -26,6 +26,7 @@ import numpy as np
 from calibration.errors import CameraError
 
 from .candidates import STAGES, CandidateFinder, Candidates
+from .plane import apply, convex, fit_model, jacobian_area
 from .visible import card_in_cell
 
 WORK_PIXELS = 512 * 288  # size of the image the lattice is searched in
@@ -69,7 +70,7 @@ class GridGeometry:
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Grid-unit points (..., 2) -> image pixels."""
-        return _apply(self.homography, points)
+        return apply(self.homography, points)
 
     def cell_quad(self, r: int, c: int) -> np.ndarray:
         """The cell's whole pitch (card and half the gaps around it) as TL TR BR BL pixels."""
@@ -232,67 +233,6 @@ class _Fit:
     residual: float
 
 
-def _apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    pts = np.asarray(pts, float)
-    flat = pts.reshape(-1, 2)
-    out = flat @ m[:, :2].T + m[:, 2]
-    out = out[:, :2] / out[:, 2:3]
-    return out.reshape(pts.shape)
-
-
-def _fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
-    """Lattice -> image: a homography when the points span enough of a 2-D lattice, else an
-    affine map (a homography from few or nearly collinear points extrapolates wildly)."""
-    span_a = int(np.ptp(lat[:, 0])) + 1
-    span_b = int(np.ptp(lat[:, 1])) + 1
-    if len(lat) >= 6 and span_a >= 3 and span_b >= 3 or len(lat) >= 4 and span_a == span_b == 2:
-        h = _homography(lat, img)
-        if h is not None:
-            return h
-    if len(lat) < 3:
-        return None
-    design = np.column_stack([lat, np.ones(len(lat))])
-    sol, _, rank, _ = np.linalg.lstsq(design, img, rcond=None)
-    if rank < 3:
-        return None
-    return np.vstack([sol.T, [0.0, 0.0, 1.0]])
-
-
-def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
-    """Least-squares homography src -> dst (direct linear transform on normalised points)."""
-
-    def norm(p: np.ndarray) -> np.ndarray:
-        c = p.mean(axis=0)
-        s = math.sqrt(2) / max(float(np.mean(np.hypot(*(p - c).T))), 1e-9)
-        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
-
-    ts, td = norm(src), norm(dst)
-    a = src * ts[0, 0] + ts[:2, 2]
-    b = dst * td[0, 0] + td[:2, 2]
-    n = len(a)
-    m = np.zeros((2 * n, 9))
-    m[0::2, 0:2], m[0::2, 2] = a, 1
-    m[0::2, 6:8], m[0::2, 8] = -a * b[:, :1], -b[:, 0]
-    m[1::2, 3:5], m[1::2, 5] = a, 1
-    m[1::2, 6:8], m[1::2, 8] = -a * b[:, 1:], -b[:, 1]
-    if len(m) < 9:  # four points: pad so the null vector is among the returned ones
-        m = np.vstack([m, np.zeros((9 - len(m), 9))])
-    _, _, vt = np.linalg.svd(m, full_matrices=False)
-    h = np.linalg.inv(td) @ vt[-1].reshape(3, 3) @ ts
-    if abs(h[2, 2]) < 1e-12 or abs(np.linalg.det(h)) < 1e-12:
-        return None
-    return h / h[2, 2]
-
-
-def _jacobian_area(m: np.ndarray, lat: np.ndarray) -> np.ndarray:
-    """Image area of one lattice cell around each lattice point (local |det J|)."""
-    p = _apply(m, lat)
-    pa = _apply(m, lat + [1e-2, 0])
-    pb = _apply(m, lat + [0, 1e-2])
-    ja, jb = (pa - p) / 1e-2, (pb - p) / 1e-2
-    return np.abs(ja[:, 0] * jb[:, 1] - ja[:, 1] * jb[:, 0])
-
-
 def _seed_order(c: Candidates) -> np.ndarray:
     """Candidates with many like-sized neighbours first: they sit inside a lattice."""
     side = np.sqrt(c.areas)
@@ -335,7 +275,7 @@ def _grow(c: Candidates, seed: int, rows: int, cols: int) -> _Grown | None:
     model = None
     for _ in range(4 * limit):
         lat = np.array(list(cells.keys()), float)
-        model = _fit_model(lat, c.centres[list(cells.values())])
+        model = fit_model(lat, c.centres[list(cells.values())])
         if model is None:
             return None
         # An affine guess is only good next to the cells it came from; a homography
@@ -366,7 +306,7 @@ def _snap(
     except np.linalg.LinAlgError:
         return None
     # Centres and box corners through the inverse at once: (N, 5, 2).
-    mapped = _apply(inv, np.concatenate([c.centres[:, None], c.boxes], axis=1))
+    mapped = apply(inv, np.concatenate([c.centres[:, None], c.boxes], axis=1))
     if not np.isfinite(mapped).all():
         return None
     lat, boxes = mapped[:, 0], mapped[:, 1:]
@@ -379,7 +319,7 @@ def _snap(
     hi = np.minimum(have_hi + margin, have_lo + limit)
     inside = ((near >= lo) & (near <= hi)).all(axis=1)
     affine = margin == 1
-    size, square = _shape_in_grid(boxes, AFFINE_SQUARE_DEGREES if affine else SQUARE_DEGREES)
+    size, square = shape_in_grid(boxes, AFFINE_SQUARE_DEGREES if affine else SQUARE_DEGREES)
     ref = np.median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
     small, big = AFFINE_SIZE if affine else CARD_SIZE
@@ -402,7 +342,7 @@ def _snap(
     return new_cells, ok
 
 
-def _shape_in_grid(
+def shape_in_grid(
     boxes: np.ndarray, within: float = SQUARE_DEGREES
 ) -> tuple[np.ndarray, np.ndarray]:
     """For boxes (N, 4, 2) in grid units: their (width, height) along the grid's axes, and
@@ -427,7 +367,7 @@ def _window(
     """Orient the grown lattice (columns to the right, rows down) and place the rows x cols
     window on it."""
     lat = np.array(list(g.cells.keys()), float)
-    p0, pa, pb = _apply(g.model, lat.mean(axis=0) + np.array([[0, 0], [1, 0], [0, 1]]))
+    p0, pa, pb = apply(g.model, lat.mean(axis=0) + np.array([[0, 0], [1, 0], [0, 1]]))
     da, db = pa - p0, pb - p0
     # Which lattice axis runs across the image: in-plane rotation is far below 45 degrees.
     if abs(da[0]) * abs(db[1]) >= abs(da[1]) * abs(db[0]):
@@ -485,11 +425,11 @@ def _window(
     model = g.model @ to_lattice
     grid_pts = np.array([[cc + 0.5, r + 0.5] for (r, cc) in cells], float)
     img_pts = c.centres[list(cells.values())]
-    refit = _fit_model(grid_pts, img_pts)
+    refit = fit_model(grid_pts, img_pts)
     if refit is not None:
         model = refit
-    res = np.hypot(*(_apply(model, grid_pts) - img_pts).T)
-    cell_area = _jacobian_area(model, grid_pts)
+    res = np.hypot(*(apply(model, grid_pts) - img_pts).T)
+    cell_area = jacobian_area(model, grid_pts)
     residual = float(np.median(res) / math.sqrt(np.median(cell_area)))
     # Cards fill most of their cell; a cloth's dots or sprigs, though as regular, do not.
     fill = float(np.median(c.areas[list(cells.values())] / cell_area))
@@ -517,15 +457,15 @@ def _doubts(
     bare table, bar a pile of cards here and there; a patterned cloth goes on."""
     h, w = shape[:2]
     centres = np.stack(np.meshgrid(np.arange(cols) + 0.5, np.arange(rows) + 0.5), -1)
-    pts = _apply(model, centres.reshape(-1, 2))
+    pts = apply(model, centres.reshape(-1, 2))
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
     if inside.mean() < 0.75:
         return "the grid runs out of the frame"
-    mapped = _apply(np.linalg.inv(model), np.concatenate([c.centres[:, None], c.boxes], axis=1))
+    mapped = apply(np.linalg.inv(model), np.concatenate([c.centres[:, None], c.boxes], axis=1))
     lat = mapped[:, 0] - 0.5
     near = np.round(lat)
     on_point = np.abs(lat - near).max(axis=1) < SNAP
-    size, square = _shape_in_grid(mapped[:, 1:])
+    size, square = shape_in_grid(mapped[:, 1:])
     ref = np.median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
     like = on_point & square & np.all((ratio > CARD_SIZE[0]) & (ratio < CARD_SIZE[1]), axis=1)
@@ -533,7 +473,7 @@ def _doubts(
     ring = ((r == -1) | (r == rows)) & (k >= -1) & (k <= cols)
     ring |= ((k == -1) | (k == cols)) & (r >= -1) & (r <= rows)
     hits = len({(int(a), int(b)) for a, b in near[like & ring]})
-    sp = _apply(model, ring_points(rows, cols))
+    sp = apply(model, ring_points(rows, cols))
     in_frame = int(((sp[:, 0] >= 0) & (sp[:, 0] < w) & (sp[:, 1] >= 0) & (sp[:, 1] < h)).sum())
     if hits >= max(3, RING_PATTERN * in_frame):
         return "the pattern goes on past the grid: a cloth's, not cards"
@@ -570,22 +510,14 @@ def _geometry(
     keys = np.array(list(fit.cells.keys()))
     idx = np.array(list(fit.cells.values()))
     seen[keys[:, 0], keys[:, 1]] = True
-    centres[keys[:, 0], keys[:, 1]] = _apply(inv, c.centres[idx])
-    size, _ = _shape_in_grid(_apply(inv, c.boxes[idx]))
+    centres[keys[:, 0], keys[:, 1]] = apply(inv, c.centres[idx])
+    size, _ = shape_in_grid(apply(inv, c.boxes[idx]))
     fw, fh = (float(min(1.0, v)) for v in np.median(size, axis=0))
     x0, x1 = 0.5 - fw / 2, cols - 0.5 + fw / 2
     y0, y1 = 0.5 - fh / 2, rows - 0.5 + fh / 2
     homography = to_frame @ model
     homography = homography / homography[2, 2]
-    corners = _apply(homography, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-    if not _convex(corners):
+    corners = apply(homography, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    if not convex(corners):
         return None
     return GridGeometry(rows, cols, corners, homography, (fw, fh), seen, centres, fit.residual)
-
-
-def _convex(quad: np.ndarray) -> bool:
-    cross = []
-    for i in range(4):
-        a, b, d = quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]
-        cross.append((b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]))
-    return all(x > 0 for x in cross) or all(x < 0 for x in cross)

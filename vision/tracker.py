@@ -15,22 +15,6 @@ fits, a frame of another size) it searches the whole frame as for a first frame
 
 A hand over the grid only hides cards: their cells are not seen, and the reader looks at
 them closely (``vision.visible``) and reads ``?`` where no card shows, as after a search.
-
->>> import numpy as np
->>> from vision.synthetic import Conditions, render_scene
->>> classes = {"R": (40, 40, 200), "G": (60, 160, 40), "B": (200, 90, 30)}
->>> shot = Conditions(tilt=20, roll=8, jitter_mm=2, cloth="wood")
->>> scene = render_scene(np.random.default_rng(3), classes, 4, 4, shot, size=(640, 480))
->>> tracker = GridTracker()
->>> first = tracker.locate(scene.image, 4, 4).geometry
->>> again = tracker.locate(scene.image, 4, 4).geometry   # nothing moved: kept
->>> brighter = cv2.add(scene.image, 30)                      # the lamp turned up
->>> moved = tracker.locate(brighter, 4, 4).geometry          # followed
->>> tracker.searched, tracker.still, tracker.tracked
-(1, 1, 1)
->>> pitch = np.linalg.norm(first.corners[1] - first.corners[0]) / 4
->>> bool(np.abs(moved.corners - first.corners).max() < 0.1 * pitch)
-True
 """
 
 from __future__ import annotations
@@ -50,14 +34,11 @@ from .lattice import (
     SNAP,
     GridGeometry,
     GridSearch,
-    _apply,
-    _convex,
-    _fit_model,
-    _jacobian_area,
-    _shape_in_grid,
     ring_points,
     search_grid,
+    shape_in_grid,
 )
+from .plane import apply, convex, fit_model, jacobian_area
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
@@ -197,7 +178,7 @@ class GridTracker:
         for used, name in enumerate(list(self._cuts)):
             boxes = _card_boxes(finder.cut(name)[0], g.card_size)
             if len(boxes):
-                found.append(_apply(VIEW_TO_GRID, boxes))
+                found.append(apply(VIEW_TO_GRID, boxes))
             before = len(cells)
             if found:
                 cells, ring = _assign(np.concatenate(found), g)
@@ -272,7 +253,7 @@ def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
     """The grid and one cell pitch around it, top-down at ``PITCH`` px per pitch, through
     the lattice ``g`` (``VIEW_TO_GRID`` maps its pixels to grid units)."""
     centre = np.array([[g.cols / 2, g.rows / 2]])
-    pitch = math.sqrt(float(_jacobian_area(g.homography, centre)[0]))
+    pitch = math.sqrt(float(jacobian_area(g.homography, centre)[0]))
     img, to_img = frame, g.homography
     # Warping skips pixels when the view is much coarser than the frame: halve it first.
     while pitch > 4 * PITCH and min(img.shape[:2]) > 64:
@@ -318,7 +299,7 @@ def _assign(
     centre = grid.mean(axis=1) - 0.5
     near = np.round(centre)
     off = np.abs(centre - near).max(axis=1)
-    size, square = _shape_in_grid(grid)
+    size, square = shape_in_grid(grid)
     ratio = size / np.array(g.card_size)
     small, big = CARD_SIZE
     like = np.all((ratio > small) & (ratio < big), axis=1) & np.all(size < 1.05, axis=1)
@@ -379,41 +360,41 @@ def _refit(
     for _ in range(2):
         keys = np.array(list(cells), int)
         # The refit maps each cell's centre to where its card's centre is in the frame.
-        refit = _fit_model(
-            keys[:, ::-1] + 0.5, _apply(g.homography, grid.mean(axis=1))[list(cells.values())]
+        refit = fit_model(
+            keys[:, ::-1] + 0.5, apply(g.homography, grid.mean(axis=1))[list(cells.values())]
         )
         if refit is None:
             return "lattice fit is degenerate"
         model = refit / refit[2, 2]
         to_new = np.linalg.inv(model) @ g.homography
-        moved = np.abs(_apply(to_new, centres) - centres).max()
+        moved = np.abs(apply(to_new, centres) - centres).max()
         if moved < SETTLED:
             break
         # The camera moved: a card further off its old place may snap to the moved lattice.
-        cells, ring = _assign(_apply(to_new, grid), g)
+        cells, ring = _assign(apply(to_new, grid), g)
         why = _doubt(cells, ring, g, in_view)
         if why:
             return why
-    new = _apply(to_new, grid[list(cells.values())])
+    new = apply(to_new, grid[list(cells.values())])
     keys = np.array(list(cells), int)
     res = np.hypot(*(new.mean(axis=1) - (keys[:, ::-1] + 0.5)).T)
     residual = float(np.median(res))
     if residual > MAX_RESIDUAL:
         return "the cards no longer fit a lattice"
     h, w = shape[:2]
-    pts = _apply(model, centres.reshape(-1, 2))
+    pts = apply(model, centres.reshape(-1, 2))
     if ((pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)).mean() < 0.75:
         return "the grid runs out of the frame"
     seen = np.zeros((rows, cols), bool)
     seen[keys[:, 0], keys[:, 1]] = True
     # A card not seen now (a glare spot, a hand) most likely lies where it lay before.
-    centres = _apply(to_new, g.card_centres)
+    centres = apply(to_new, g.card_centres)
     centres[keys[:, 0], keys[:, 1]] = new.mean(axis=1)
-    size, _ = _shape_in_grid(new)
+    size, _ = shape_in_grid(new)
     fw, fh = (float(min(1.0, v)) for v in np.median(size, axis=0))
     x0, x1 = 0.5 - fw / 2, cols - 0.5 + fw / 2
     y0, y1 = 0.5 - fh / 2, rows - 0.5 + fh / 2
-    corners = _apply(model, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-    if not _convex(corners):
+    corners = apply(model, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    if not convex(corners):
         return "lattice fit is degenerate"
     return GridGeometry(rows, cols, corners, model, (fw, fh), seen, centres, residual)

@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="Nizam table companion. With no command it starts the companion itself.",
     )
-    app_cmd.add_arguments(parser)  # `companion --screenshot DIR` and the like start the app
+    app_cmd.add_arguments(parser)  # `companion --demo` and the like start the app
     parser.set_defaults(handler=app_cmd.run)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from calibration._files import write_atomic as _write_atomic
+from calibration.files import write_atomic as _write_atomic
 from companion.errors import BadInput, DamagedFile
 
 __all__ = [
@@ -42,7 +42,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[None]:
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """``calibration._files.write_atomic``, its errors naming ``path``."""
+    """``calibration.files.write_atomic``, its errors naming ``path``."""
     with writing(path):
         _write_atomic(path, data)
 

@@ -41,7 +41,7 @@ def _describe(line: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from calibration.palette import Palette
-    from companion.playback import open_and_play
+    from companion.live.playback import open_and_play
     from companion.store import GameStore
 
     store_path = args.store if args.store == ":memory:" else output_path(args.store, "--store")

@@ -66,7 +66,7 @@ def run_advise(args: argparse.Namespace) -> int:
         raise BadInput(f"--depth {args.depth}: must be 1 or more")
     check_position(full, bag, scores)
     from companion.sands.advice import advise, policy
-    from companion.sands.table import load_table
+    from companion.sands.odds import load_table
 
     table = load_table(full, args.cache_dir)
     advice = advise(table, bag, scores)

@@ -4,9 +4,9 @@
 refilled, a cascade, a three-card payment and draws. ``pearl``: Pearl of the East, 2 players,
 5 turns, tasks completed. Each was made by the recorder, e.g.::
 
-    python -m companion.recorder companion/demo/nizam --players 2 --turns 6 --seed 3 \\
+    python -m tools.recorder companion/demo/nizam --players 2 --turns 6 --seed 3 \\
         --size 640x360 --quality 70
-    python -m companion.recorder companion/demo/pearl --mode pearl --players 2 --turns 5 \\
+    python -m tools.recorder companion/demo/pearl --mode pearl --players 2 --turns 5 \\
         --seed 6 --size 640x360 --quality 70
 
 ``truth.json`` beside each is what the rules say happened; the tests check replays against it.

@@ -21,8 +21,8 @@ from typing import Any
 from companion.errors import BrokenRule
 from companion.rules.sands import CALLS, COLOURS, Bag, SandsState
 
+from .odds import SandsTable
 from .solver import TIE
-from .table import SandsTable
 
 CALLER = 0
 """The player about to call is player 0 of the position the advice looks at."""

@@ -54,7 +54,7 @@ from companion.rules.sands import (
     game_from_header,
 )
 from companion.sands.advice import advise
-from companion.sands.table import SandsTable, load_table
+from companion.sands.odds import SandsTable, load_table
 from companion.store import GameStore
 from companion.view import CallOdds, SandsView
 

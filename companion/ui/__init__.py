@@ -1,13 +1,12 @@
 """The touchscreen (Kivy): screens that draw ``companion.view`` values and send taps.
 
-Importing this package does not import Kivy; ``run_app`` and ``write_screenshots`` set Kivy
-up first (``env.prepare_kivy``), then build the app (``app.CompanionApp``).
+Importing this package does not import Kivy; ``run_app`` sets Kivy up first
+(``env.prepare_kivy``), then builds the app (``app.CompanionApp``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .env import prepare_kivy
@@ -16,8 +15,6 @@ if TYPE_CHECKING:
     from companion.view import Controller, PastGameEntry
 
     from .hooks import CalibrationHooks
-
-SCREENSHOT_SIZES = ((800, 480), (1280, 800))
 
 
 def run_app(
@@ -51,16 +48,3 @@ def run_app(
         Clock.schedule_once(lambda _dt: app.stop(), seconds)
     app.run()
 
-
-def write_screenshots(
-    directory: str | Path,
-    sizes: Sequence[tuple[int, int]] = SCREENSHOT_SIZES,
-    **kwargs: Any,
-) -> list[Path]:
-    """Every screen as ``<screen>_<W>x<H>.png`` in ``directory`` at each size; the keyword
-    arguments are ``run_app``'s, plus ``headers`` and ``play`` (see ``screenshots.py``)."""
-    biggest = (max(w for w, _ in sizes), max(h for _, h in sizes))
-    prepare_kivy(size=biggest, fullscreen=False, virtual_keyboard=False, max_fps=0)
-    from .screenshots import write_screenshots as write
-
-    return write(directory, sizes, **kwargs)

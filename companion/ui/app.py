@@ -10,7 +10,7 @@ The app is handed everything it talks to, so tests (and the demo) pass their own
 - ``resume_game(game_id) -> controller``: reopen a saved game.
 - ``calibration``: ``CalibrationHooks`` for the calibration wizard.
 - A Desert Sands controller whose ``stone_camera()`` gives a camera side
-  (``companion.stones.SandsWatcher``) gets the camera's read of the stone spot on its
+  (``companion.live.stones.SandsWatcher``) gets the camera's read of the stone spot on its
   screen and the stone camera set-up.
 - ``export_record(game_id) -> str``: write the game record somewhere; returns where.
 

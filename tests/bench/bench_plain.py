@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.vision.scenes import GEMS, gem_palette  # noqa: E402
+from tools.synthetic import random_conditions, render_scene  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
-from vision.synthetic import random_conditions, render_scene  # noqa: E402
 
 SPLIT = ROOT.parent / "shared" / "data" / "nizam-dev" / "stills"
 

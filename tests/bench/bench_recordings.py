@@ -15,18 +15,22 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import cv2
 
-from companion.playback import palette_from_calibration, play, summary
-from companion.recorder import write_recording
-from companion.recording import open_recording
-from companion.rules.game import Game, Options
-from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
-from companion.store import GameStore
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # tools/ is not installed: it is imported from the checkout
+
+from companion.live.playback import palette_from_calibration, play, summary  # noqa: E402
+from companion.live.recording import open_recording  # noqa: E402
+from companion.rules.game import Game, Options  # noqa: E402
+from companion.rules.simulate import greedy, simulate  # noqa: E402
+from companion.session.nizam import TableSession  # noqa: E402
+from companion.store import GameStore  # noqa: E402
+from tools.recorder import write_recording  # noqa: E402
 
 GAMES = [  # (mode, players, seed)
     ("classic", 2, 1), ("classic", 3, 2), ("classic", 4, 3), ("classic", 5, 4),

@@ -27,15 +27,15 @@ sys.path.insert(0, str(ROOT))
 
 from companion.rules.sands import Bag  # noqa: E402
 from companion.sands.advice import advise, policy  # noqa: E402
+from companion.sands.odds import load_table  # noqa: E402
 from companion.sands.reach import why_impossible  # noqa: E402
 from companion.sands.solver import solve  # noqa: E402
-from companion.sands.table import load_table  # noqa: E402
 
 COLD = """
 import json, resource, sys, time, tracemalloc
 t0 = time.perf_counter()
 from companion.rules.sands import Bag
-from companion.sands.table import load_table
+from companion.sands.odds import load_table
 imported = time.perf_counter()
 def cpu():
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -58,7 +58,7 @@ print(json.dumps({"import": imported - t0, "solve": solved - imported, "cpu": cp
 COLD_RSS = """
 import json, resource, sys
 from companion.rules.sands import Bag
-from companion.sands.table import load_table
+from companion.sands.odds import load_table
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 load_table(Bag.parse(sys.argv[1]), sys.argv[2])
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from calibration.spot import StoneSpot  # noqa: E402
+from companion.live.stones import SandsWatcher, learn_stones  # noqa: E402
+from companion.live.watcher import camera_feed  # noqa: E402
 from companion.session.sands import SandsSession  # noqa: E402
-from companion.stones import SandsWatcher, learn_stones  # noqa: E402
 from companion.store import GameStore  # noqa: E402
-from companion.watcher import camera_feed  # noqa: E402
 from tests.session.stone_camera import MARK, StandInCamera, captures, scene, wait_for  # noqa: E402
 from tests.vision.test_spot import stone_frame  # noqa: E402
 from vision.spot import read_stone  # noqa: E402

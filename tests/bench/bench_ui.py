@@ -74,7 +74,7 @@ def run(size, controller, count: int) -> tuple[float, float]:
     """Frames per second by the clock, and CPU milliseconds per frame (all threads, Mesa's
     too: on a busy machine the clock says how busy it is, the CPU time what a frame costs)."""
     from companion.ui.app import CompanionApp
-    from companion.ui.driver import AppDriver
+    from tools.driver import AppDriver
 
     app = CompanionApp(lambda header: controller)
     driver = AppDriver(app, size)

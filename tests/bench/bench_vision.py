@@ -36,10 +36,10 @@ from tests.vision.scenes import (  # noqa: E402
     set_card_photos,
     video,
 )
+from tools.synthetic import random_conditions, render_scene, widened_conditions  # noqa: E402
 from vision.cells import extract_patches, extract_table_patches  # noqa: E402
 from vision.lattice import find_grid, search_grid  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
-from vision.synthetic import random_conditions, render_scene, widened_conditions  # noqa: E402
 from vision.tracker import GridTracker  # noqa: E402
 
 SIZES = [(5, 5)] * 8 + [(3, 4), (4, 4), (6, 6), (8, 8)]
@@ -156,7 +156,7 @@ def hands(args: argparse.Namespace, palette) -> None:
 
 
 def widened(args: argparse.Namespace, palette) -> None:
-    """Scenes with more of what real tables show (vision.synthetic.widened_conditions): a
+    """Scenes with more of what real tables show (tools.synthetic.widened_conditions): a
     veil of flare, a second light of another colour, a card lifted mid-move, hands. Cells
     nothing covers are counted as the split's unoccluded cells; a covered cell counts only
     if it reads another card."""

@@ -82,7 +82,7 @@ def test_out_of_memory_is_one_line(capsys, monkeypatch):
     def too_big(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("companion.sands.table.load_table", too_big)
+    monkeypatch.setattr("companion.sands.odds.load_table", too_big)
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 2 and out == "" and "memory" in one_line(err)
 
@@ -93,7 +93,7 @@ def test_a_bugs_value_error_is_exit_1_with_a_crash_log(capsys, monkeypatch, tmp_
         return int("twelve")  # a slip in our code, not in what the user typed
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 1 and out == ""
     assert "unexpected error, please report it: ValueError: invalid literal" in one_line(err)
@@ -108,7 +108,7 @@ def test_an_expected_error_is_exit_2_without_a_crash_log(capsys, monkeypatch, tm
         raise getattr(errors, error)("the bag holds no such stone")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", refused)
+    monkeypatch.setattr("companion.sands.odds.load_table", refused)
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 2 and out == ""
     assert one_line(err) == "companion: the bag holds no such stone\n"
@@ -122,7 +122,7 @@ def test_a_full_crash_log_is_kept_as_dot_1_and_started_afresh(capsys, monkeypatc
         raise RuntimeError("solver went away")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     log = tmp_path / "nizam-companion" / "crash.log"
     log.parent.mkdir(parents=True)
     log.write_text("--- an old crash\n" + "x" * CRASH_LOG_BYTES + "\n")
@@ -141,7 +141,7 @@ def test_a_crash_log_that_cannot_be_written_is_not_promised(capsys, monkeypatch,
         raise RuntimeError("solver went away")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     (tmp_path / "nizam-companion" / "crash.log").mkdir(parents=True)  # a folder in its place
     code, out, err = run(capsys, "sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     assert code == 1 and "RuntimeError: solver went away" in one_line(err)
@@ -153,7 +153,7 @@ def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch, tmp_pat
         raise RuntimeError("solver went away\nsecond line")
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("companion.sands.table.load_table", broken)
+    monkeypatch.setattr("companion.sands.odds.load_table", broken)
     argv = ("sands", "advise", "--bag", "r12y12g12l12", "--scores", "0,0")
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
@@ -260,7 +260,7 @@ def _never(*args, **kwargs):
     (["app", "--size", "800x-480"], "--size '800x-480'"),
 ])
 def test_impossible_sizes_and_counts_are_refused(capsys, monkeypatch, argv, says):
-    monkeypatch.setattr("companion.app.open_companion", _never)
+    monkeypatch.setattr("companion.live.app.open_companion", _never)
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and says in one_line(err)
 
@@ -272,16 +272,19 @@ def test_impossible_sizes_and_counts_are_refused(capsys, monkeypatch, argv, says
     ["app", "--seconds", "-2"],
 ])
 def test_a_number_that_is_not_finite_and_positive_is_refused(capsys, monkeypatch, argv):
-    monkeypatch.setattr("companion.app.open_companion", _never)
+    monkeypatch.setattr("companion.live.app.open_companion", _never)
     with pytest.raises(SystemExit) as stop:
         main(argv)
     assert stop.value.code == 2
     assert "give a number above 0" in one_line(capsys.readouterr().err)
 
 
-def test_screenshot_into_a_file_is_refused_before_the_app_starts(capsys, monkeypatch, image):
-    monkeypatch.setattr("companion.app.Companion", _never)
-    code, out, err = run(capsys, "--screenshot", str(image))
+def test_screenshots_into_a_file_are_refused_before_the_app_starts(capsys, monkeypatch, image):
+    from tools.screenshots import main as screenshots
+
+    monkeypatch.setattr("companion.live.app.Companion", _never)
+    code = screenshots([str(image)])
+    out, err = capsys.readouterr()
     assert code == 2 and out == "" and "is a file, not a folder" in one_line(err)
 
 
@@ -307,7 +310,7 @@ def test_a_truncated_png_is_our_one_line_not_libpngs_too(capfd, tmp_path, comman
 @pytest.fixture(scope="module")
 def nan_palette_scene(tmp_path_factory):
     from tests.vision.scenes import CALM, GEMS, gem_palette
-    from vision.synthetic import render_scene
+    from tools.synthetic import render_scene
 
     folder = tmp_path_factory.mktemp("nan")
     scene = render_scene(np.random.default_rng(31), GEMS, 2, 3, CALM, size=(480, 270))

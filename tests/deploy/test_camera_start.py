@@ -10,8 +10,8 @@ import pytest
 
 from calibration.camera import CameraLock
 from calibration.store import camera_lock_path, palette_path
-from companion.app import Companion, find_camera
 from companion.demo import RECORDINGS
+from companion.live.app import Companion, find_camera
 from companion.store import GameStore
 from tests import picamera2_stand_in as stand_in
 from vision.sources.picamera import PiCamera

@@ -8,17 +8,11 @@ import time
 import numpy as np
 import pytest
 
+from companion.paths import CACHE_ENV, cache_dir
 from companion.rules.sands import COLOURS, Bag
 from companion.sands.advice import advise
+from companion.sands.odds import SandsTable, cache_path, file_size, load_table
 from companion.sands.solver import MOST_OF_A_COLOUR, Layout, solve
-from companion.sands.table import (
-    CACHE_ENV,
-    SandsTable,
-    cache_path,
-    default_cache_dir,
-    file_size,
-    load_table,
-)
 
 FULL = Bag(2, 3, 1, 2)
 PROBES = [(Bag(2, 3, 1, 2), 0, 0), (Bag(1, 0, 1, 2), 15, 9), (Bag(0, 1, 0, 1), 17, 14)]
@@ -103,12 +97,12 @@ def test_unwritable_cache_folder_solves_in_memory(tmp_path, truth):
 
 def test_cache_folder_from_environment(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "here"))
-    assert default_cache_dir() == tmp_path / "here"
+    assert cache_dir() == tmp_path / "here"
     load_table(FULL)
     assert cache_path(FULL, tmp_path / "here").exists()
     monkeypatch.delenv(CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert default_cache_dir() == tmp_path / "xdg" / "nizam-companion"
+    assert cache_dir() == tmp_path / "xdg" / "nizam-companion"
 
 
 def test_D1_bag_cache_fits_an_sd_card():

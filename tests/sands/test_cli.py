@@ -5,9 +5,10 @@ import json
 import pytest
 
 from companion.cli import main
+from companion.paths import CACHE_ENV
 from companion.rules.sands import COLOURS, Bag
 from companion.sands.advice import advise
-from companion.sands.table import CACHE_ENV, load_table
+from companion.sands.odds import load_table
 
 
 @pytest.fixture(autouse=True)

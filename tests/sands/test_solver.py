@@ -7,8 +7,8 @@ import pytest
 
 from companion.rules.sands import COLOURS, Bag
 from companion.sands.advice import advise, policy
+from companion.sands.odds import SandsTable
 from companion.sands.solver import HOT, Layout, solve
-from companion.sands.table import SandsTable
 
 from . import brute
 

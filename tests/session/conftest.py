@@ -7,7 +7,7 @@ watcher's thread; the wait still ends as soon as the thread does.
 
 import pytest
 
-from companion.threads import WatcherThread
+from companion.live.threads import WatcherThread
 
 
 @pytest.fixture(autouse=True)

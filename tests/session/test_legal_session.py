@@ -3,7 +3,7 @@
 from companion.rules.game import Game
 from companion.rules.grid import Grid
 from companion.rules.shift import Shift, parse_shifts
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.session.table import shifts_problem
 from companion.store import GameStore
 

@@ -76,7 +76,7 @@ def test_replay_resumes_from_its_store_without_doubling_events(tmp_path, capsys)
 
 
 def test_replay_killed_twice_resumes_to_the_same_game(tmp_path):
-    from companion.crashcheck import check
+    from tools.crashcheck import check
 
     result = check(RECORDING, kills=2, seed=3, work=tmp_path)
     assert result["same_final_state"] and result["same_record"], result

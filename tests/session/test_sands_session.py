@@ -12,7 +12,7 @@ import pytest
 from companion.rules.record import parse_record
 from companion.rules.sands import CALLS, COLOURS, Bag, Sands, replay
 from companion.sands.advice import advise
-from companion.sands.table import load_table
+from companion.sands.odds import load_table
 from companion.session.sands import Draw, SandsSession, TableLoader, outcome_text
 from companion.store import GameStore
 from vision.spot import StoneWatcher, learn_stone_palette, read_stone

@@ -9,9 +9,8 @@ import pytest
 
 from calibration.palette import Palette, default_palette
 from calibration.spot import StoneSpot
-from companion.app import Companion
-from companion.session.sands import SandsSession
-from companion.stones import (
+from companion.live.app import Companion
+from companion.live.stones import (
     NO_STONE_CAMERA,
     SPOT_OFF_PICTURE,
     STONE_CAMERA_STOPPED,
@@ -22,8 +21,9 @@ from companion.stones import (
     load_stones,
     save_stones,
 )
+from companion.live.watcher import STABLE_FRAMES, camera_feed
+from companion.session.sands import SandsSession
 from companion.store import GameStore
-from companion.watcher import STABLE_FRAMES, camera_feed
 
 from .stone_camera import MARK, SIZE, SPOT, StandInCamera, captures, scene, wait_for
 
@@ -214,7 +214,7 @@ def test_a_camera_that_fails_is_opened_again_and_reads_on(tmp_path, learnt):
 
 
 def test_a_failing_read_says_so_and_the_watcher_carries_on(tmp_path, learnt, monkeypatch):
-    import companion.stones as stones
+    import companion.live.stones as stones
 
     faults = []
 
@@ -314,7 +314,7 @@ def test_a_failed_save_keeps_the_old_stones(tmp_path, learnt, monkeypatch):
 
 
 def test_a_failed_rename_puts_the_old_palette_back(tmp_path, learnt, monkeypatch):
-    import companion.stones as stones
+    import companion.live.stones as stones
 
     spot_file, palette_file = tmp_path / "spot.json", tmp_path / "stones.json"
     save_stones(*learnt, spot_file, palette_file)

@@ -10,9 +10,9 @@ from companion.rules.record import parse_record
 from companion.rules.replay import replay
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
-from companion.showcase import play_out
+from companion.session.nizam import TableSession
 from companion.store import GameStore
+from tools.showcase import play_out
 
 SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
 

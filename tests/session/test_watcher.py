@@ -3,8 +3,8 @@
 import json
 import time
 
-from companion.app import Companion, demo_watcher
 from companion.demo import RECORDINGS
+from companion.live.app import Companion, demo_watcher
 from companion.store import GameStore
 
 
@@ -55,8 +55,8 @@ def test_closing_lets_go_of_a_camera_that_gives_no_frames(tmp_path):
     # A camera reconnecting gives no picture for a long time: closing the game must still
     # stop the watcher and close the camera, or the next game finds /dev/video0 taken.
     from calibration.palette import default_palette
-    from companion.session.live import TableSession
-    from companion.watcher import TableWatcher, camera_feed
+    from companion.live.watcher import TableWatcher, camera_feed
+    from companion.session.nizam import TableSession
     from tests.session.stone_camera import StandInCamera
 
     store = GameStore(tmp_path / "g.sqlite")
@@ -75,7 +75,7 @@ def test_a_palette_from_an_older_version_falls_back_to_the_deck_profile(tmp_path
     # calibrate again), read with the default deck profile, and say why on the table screen.
     from calibration.palette import default_palette
     from calibration.store import palette_path
-    from companion.app import open_companion
+    from companion.live.app import open_companion
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -99,10 +99,10 @@ def test_a_frame_vision_cannot_take_is_reported_and_the_watcher_reads_on(tmp_pat
     import numpy as np
 
     from calibration.palette import default_palette
-    from companion.session.live import TableSession
-    from companion.watcher import TableWatcher
+    from companion.live.watcher import TableWatcher
+    from companion.session.nizam import TableSession
     from tests.vision.scenes import CALM, GEMS
-    from vision.synthetic import render_scene
+    from tools.synthetic import render_scene
 
     good = render_scene(np.random.default_rng(2), GEMS, 5, 5, CALM).image
     seen = []

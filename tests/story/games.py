@@ -9,7 +9,7 @@ from companion.rules.grid import Grid
 from companion.rules.sands import Bag
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.session.sands import SandsSession
 from tests.session.test_table_session import drive
 

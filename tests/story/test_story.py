@@ -13,8 +13,8 @@ from companion.rules.grid import Grid
 from companion.rules.sands import Bag
 from companion.rules.shift import Shift
 from companion.sands.advice import advise
-from companion.sands.table import load_table
-from companion.session.live import TableSession
+from companion.sands.odds import load_table
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 from companion.story import game_story, solved_best_calls
 

@@ -29,7 +29,7 @@ def pytest_sessionfinish(session, exitstatus):
 def start_app():
     """``start_app(size=(800, 480), **app_kwargs)``: the real CompanionApp in the window."""
     from companion.ui.app import CompanionApp
-    from companion.ui.driver import AppDriver
+    from tools.driver import AppDriver
 
     drivers = []
 

@@ -192,7 +192,7 @@ def test_every_screen_fits_and_every_button_is_a_big_touch_target(start_app, siz
 
 
 def test_write_screenshots_renders_every_screen_from_a_clean_state_per_size(tmp_path):
-    from companion.ui import write_screenshots
+    from tools.screenshots import write_screenshots
 
     def start_game(header):
         if header["game"] == "sands":
@@ -228,7 +228,7 @@ def test_an_app_bigger_than_the_window_is_refused():
     from kivy.base import EventLoop
 
     from companion.ui.app import CompanionApp
-    from companion.ui.driver import AppDriver
+    from tools.driver import AppDriver
 
     EventLoop.ensure_window()
     w, h = EventLoop.window.size

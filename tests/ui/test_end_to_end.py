@@ -4,12 +4,12 @@ a fixed cell, an undo, and a whole game to its game-over screen (N3, N5, N12, N1
 import random
 import time
 
-from companion.app import demo_watcher
+from companion.live.app import demo_watcher
 from companion.rules.game import Game
 from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
-from companion.showcase import play_out
+from companion.session.nizam import TableSession
 from companion.store import GameStore
+from tools.showcase import play_out
 
 from .helpers import button, start_game_on_screen, tap, tap_cell
 

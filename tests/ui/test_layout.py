@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from companion.showcase import StagedTable, before_refusal, play_turns
 from companion.store import GameStore
 from companion.view import PlayerView, Verdict
 from companion.words import has_notation
+from tools.showcase import StagedTable, before_refusal, play_turns
 
 from .helpers import (
     CORNERS,
@@ -188,8 +188,8 @@ def test_N13_game_over_ranks_everyone_with_their_points(start_app):
 
 
 def test_a_finished_game_reopens_on_its_result(start_app, tmp_path):
-    from companion.session.live import TableSession
-    from companion.showcase import finished_game
+    from companion.session.nizam import TableSession
+    from tools.showcase import finished_game
 
     store = GameStore(tmp_path / "games.sqlite")
     game_id = finished_game(store, ("Ann", "Bob", "Cid"), seed=1)
@@ -207,7 +207,7 @@ def test_a_staged_game_is_played_through_the_real_session(tmp_path):
 
     from companion.rules.game import Game
     from companion.rules.simulate import greedy, simulate
-    from companion.session.live import TableSession
+    from companion.session.nizam import TableSession
 
     game = Game("classic", 2)
     played = simulate(game, random.Random(5), greedy, max_turns=400)

@@ -5,8 +5,8 @@ so in one line and the stones are tapped in."""
 
 import pytest
 
-from companion.app import Companion
-from companion.stones import NO_STONE_CAMERA, STONES_NOT_SET_UP
+from companion.live.app import Companion
+from companion.live.stones import NO_STONE_CAMERA, STONES_NOT_SET_UP
 from companion.store import GameStore
 from tests.session.stone_camera import CENTRE, SIZE, StandInCamera, scene, wait_for
 

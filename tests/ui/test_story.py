@@ -48,7 +48,7 @@ def test_N11_N13_the_game_over_screen_tells_the_story_of_the_game(start_app, tmp
 
 def test_D2_D3_a_past_desert_sands_game_shows_the_bag_and_scores_call_by_call(
         start_app, tmp_path, monkeypatch):
-    from companion.app import Companion
+    from companion.live.app import Companion
 
     monkeypatch.setenv("COMPANION_CACHE_DIR", str(tmp_path / "cache"))
     store = GameStore(tmp_path / "games.sqlite")

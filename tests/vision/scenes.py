@@ -14,9 +14,9 @@ import pytest
 
 from calibration import learn_palette
 from calibration.deck import NOMINAL_RGB
+from tools.synthetic import Conditions, Scene, random_conditions, render_scene
 from vision.cells import extract_patches
 from vision.lattice import find_grid
-from vision.synthetic import Conditions, Scene, random_conditions, render_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tools.synthetic import render_scene
 from vision.air import cards_in_the_air
 from vision.lattice import search_grid
 from vision.reader import read_grid
-from vision.synthetic import render_scene
 
 from .scenes import CALM, GEMS, gem_palette
 

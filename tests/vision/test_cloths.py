@@ -8,12 +8,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import vision.synthetic_art as art
+import tools.synthetic_art as art
 from calibration.deck import NOMINAL_RGB
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE
 from calibration.palette import default_palette
+from tools.synthetic import random_conditions, render_scene
 from vision.reader import read_grid
-from vision.synthetic import random_conditions, render_scene
 
 DECK = {k: (b, g, r) for k, (r, g, b) in NOMINAL_RGB.items()}
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.synthetic import render_scene
+from tools.synthetic import render_scene
 
 from .scenes import CALM, GEMS, gem_palette
 

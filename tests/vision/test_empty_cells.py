@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tools.synthetic import Conditions, random_conditions, render_scene
 from vision.reader import read_grid
-from vision.synthetic import Conditions, random_conditions, render_scene
 from vision.tracker import GridTracker
 
 from .scenes import GEMS, gem_palette

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.synthetic import render_scene
 from vision.cells import extract_patches
 from vision.lattice import find_grid, search_grid
-from vision.synthetic import render_scene
 from vision.visible import cards_in_view
 
 from .scenes import CALM, GEMS, corner_error, cube_photos, imread, set_card_photos

@@ -9,9 +9,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from tools.synthetic import render_scene
 from vision.lattice import find_grid
 from vision.reader import read_cells
-from vision.synthetic import render_scene
 
 from .scenes import CALM, GEMS, gem_palette
 

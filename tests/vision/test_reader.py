@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from calibration import LensModel, learn_palette
+from tools.synthetic import render_scene
 from vision.cells import extract_patches
 from vision.lattice import GridGeometry, find_grid
 from vision.reader import read_cells, read_grid
-from vision.synthetic import render_scene
 
 from .scenes import CALM, GEMS, corner_error, gem_palette, imread, set_card_photos
 

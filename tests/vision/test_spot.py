@@ -9,8 +9,8 @@ import pytest
 
 from calibration.palette import PaletteError
 from calibration.spot import SpotError, StoneSpot, saved_spot
+from tools.synthetic import kelvin_gains
 from vision.spot import StoneWatcher, learn_stone_palette, read_stone, spot_patches
-from vision.synthetic import kelvin_gains
 
 SIZE = (320, 240)
 SPOT = StoneSpot(((128.0, 90.0), (186.0, 93.0), (190.0, 150.0), (126.0, 147.0)), SIZE)

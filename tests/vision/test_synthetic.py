@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.synthetic import Conditions, kelvin_gains, random_conditions, render_scene
+from tools.synthetic import Conditions, kelvin_gains, random_conditions, render_scene
 
 from .scenes import CALM, GEMS
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE
+from tools.synthetic import Conditions, render_scene
 from vision.reader import read_cells, read_grid
-from vision.synthetic import render_scene
 from vision.tracker import GridTracker
 
 from .scenes import CALM, GEMS, corner_error, gem_palette, video
@@ -39,6 +39,21 @@ def test_the_grid_is_followed_through_a_video_and_read_as_well_as_a_search_reads
             unsure[name] += got.count("?")
     assert unsure["tracker"] <= unsure["search"] + 1
     assert (tracker.searched, tracker.tracked) == (1, 5)
+
+
+def test_a_still_frame_is_kept_and_a_brighter_one_followed_not_searched():
+    # (once the tracker's docstring example; the scene generator is a tool, not in vision)
+    classes = {"R": (40, 40, 200), "G": (60, 160, 40), "B": (200, 90, 30)}
+    shot = Conditions(tilt=20, roll=8, jitter_mm=2, cloth="wood")
+    scene = render_scene(np.random.default_rng(3), classes, 4, 4, shot, size=(640, 480))
+    tracker = GridTracker()
+    first = tracker.locate(scene.image, 4, 4).geometry
+    tracker.locate(scene.image, 4, 4)  # nothing moved: kept
+    brighter = cv2.add(scene.image, 30)  # the lamp turned up
+    moved = tracker.locate(brighter, 4, 4).geometry  # followed
+    assert (tracker.searched, tracker.still, tracker.tracked) == (1, 1, 1)
+    pitch = np.linalg.norm(first.corners[1] - first.corners[0]) / 4
+    assert np.abs(moved.corners - first.corners).max() < 0.1 * pitch
 
 
 def test_read_grid_takes_the_tracker_too():

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from calibration._files import write_atomic
 from calibration.camera import CameraLock
+from calibration.files import write_atomic
 from calibration.lens import LensError, LensModel
 from calibration.palette import Palette, PaletteError, default_palette, learn_palette
 from calibration.spot import StoneSpot, spot_path, stone_palette_path
@@ -32,17 +32,17 @@ from calibration.store import (
 from companion import paths
 from companion.demo import RECORDINGS
 from companion.errors import BadInput, CameraError
-from companion.playback import palette_from_calibration, recording_game
-from companion.recording import open_recording
+from companion.live.playback import palette_from_calibration, recording_game
+from companion.live.recording import open_recording
+from companion.live.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
+from companion.live.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from companion.rules.game import Game, Options
 from companion.rules.sands import game_from_header
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.session.sands import SandsSession
-from companion.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
 from companion.store import GameStore
 from companion.story import PastGame, game_story, solved_best_calls
 from companion.view import Controller
-from companion.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from vision.cells import layout_patches
 from vision.reader import read_grid
 from vision.sources import FrameSource, OpenCVCamera, SourceError, usb_cameras

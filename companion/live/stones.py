@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from calibration._files import write_atomic
+from calibration.files import write_atomic
 from calibration.palette import Palette
 from calibration.spot import SpotError, StoneSpot
 from companion.errors import BadInput, CameraError

@@ -20,9 +20,9 @@ import numpy as np
 
 from calibration.lens import LensModel
 from calibration.palette import Palette
-from companion.recording import Recording
-from companion.session.live import TableSession
-from companion.threads import Stopped, WatcherThread
+from companion.live.recording import Recording
+from companion.live.threads import Stopped, WatcherThread
+from companion.session.nizam import TableSession
 from companion.view import TableView
 from vision.reader import GridReading
 from vision.sources import FrameSource, LatestFrame, SourceError

@@ -5,7 +5,7 @@ store killing the process with SIGKILL at random moments ``kills`` times, resumi
 time, and finally letting it finish. The two game logs must give the same final state,
 the same game record, and the killed one must hold every tap exactly once.
 
-    python -m companion.crashcheck RECORDING --kills 20 --seed 1
+    python -m tools.crashcheck RECORDING --kills 20 --seed 1
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 
 
@@ -87,7 +87,7 @@ def check(recording: Path, kills: int, seed: int, work: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.crashcheck", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.crashcheck", description=__doc__)
     parser.add_argument("recording", type=Path)
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)

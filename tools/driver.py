@@ -17,7 +17,7 @@ from kivy.app import App
 from kivy.base import EventLoop
 
 if TYPE_CHECKING:
-    from .app import CompanionApp
+    from companion.ui.app import CompanionApp
 
 
 class AppDriver:

@@ -17,11 +17,11 @@ import numpy as np
 
 from calibration.palette import Palette, learn_palette
 from companion.errors import CompanionError, DamagedFile
-from companion.recording import Recording, open_recording
+from companion.live.recording import Recording, open_recording
+from companion.live.watcher import GridFollower
 from companion.rules.game import Game, Options
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.store import GameStore
-from companion.watcher import GridFollower
 from vision.cells import layout_patches
 from vision.lattice import GridSizeError
 

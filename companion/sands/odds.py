@@ -24,15 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from platformdirs import user_cache_dir
 
+from companion import paths
 from companion.errors import BrokenRule
 from companion.rules.sands import CALLS, GOAL, Bag, Sands
 
 from .solver import LOSE, SIDE, SOLVER_VERSION, TIE, WIN, Layout, score_class, solve, solve_layers
 
-CACHE_ENV = "COMPANION_CACHE_DIR"
-APP_NAME = "nizam-companion"
 FORMAT = "nizam-companion sands table"
 ROW_WORDS = 2 * SIDE * SIDE
 STORED = np.dtype("<f4")
@@ -55,16 +53,8 @@ def row_sums(values: np.ndarray, first_row: int) -> np.ndarray:
     return sums
 
 
-def default_cache_dir() -> Path:
-    """``$COMPANION_CACHE_DIR``, else the platform's per-user cache folder for the app
-    (on Linux ``$XDG_CACHE_HOME/nizam-companion``, by default ``~/.cache/nizam-companion``)."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    return Path(user_cache_dir(APP_NAME))
-
-
 def cache_path(full: Bag, directory: str | os.PathLike[str] | None = None) -> Path:
-    folder = Path(directory) if directory is not None else default_cache_dir()
+    folder = Path(directory) if directory is not None else paths.cache_dir()
     return folder / f"sands-{full}.table"
 
 

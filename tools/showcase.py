@@ -20,7 +20,7 @@ from companion.rules.grid import EMPTY, PEARL, Grid
 from companion.rules.replay import Replay
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
-from companion.session.live import TableSession
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 from companion.view import TableView
 
@@ -60,8 +60,8 @@ class StagedTable:
 
 
 def _shoot(rows: Sequence[str], seed: int) -> tuple[np.ndarray, np.ndarray]:
-    from companion.recorder import card_colours
-    from vision.synthetic import Conditions, render_scene
+    from tools.recorder import card_colours
+    from tools.synthetic import Conditions, render_scene
 
     conditions = Conditions(tilt=12.0, tilt_dir=30.0, roll=4.0, jitter_mm=1.0,
                             jitter_deg=1.5, cloth="felt", kelvin=4800.0, fill=0.85)

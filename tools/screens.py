@@ -1,4 +1,4 @@
-"""``companion --screenshot DIR``: every screen as a PNG at each screen size.
+"""Every screen as a PNG at each screen size (``python -m tools.screenshots DIR``).
 
 The games shown are whatever ``start_game`` makes of the default headers (the demo, when
 the session has no camera); ``play(controller)``, when given, advances each one a few turns
@@ -16,14 +16,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import theme
+from companion.ui import theme
+from companion.ui.hooks import CalibrationHooks, stone_hooks
+
 from .driver import AppDriver
-from .hooks import CalibrationHooks, stone_hooks
 
 if TYPE_CHECKING:
+    from companion.ui.app import CompanionApp
     from companion.view import Controller, PastGameEntry, SandsController
-
-    from .app import CompanionApp
 
 SIZES = ((800, 480), (1280, 800))
 PICTURE_WAIT = 3.0
@@ -66,7 +66,7 @@ def write_screenshots(
     ``staged`` (``{name: make_controller}``: games in a given state, each shot as
     ``name``) and ``finished`` (makes a finished game in the store, returns its id: it is
     reopened, so the shot is its result)."""
-    from .app import CompanionApp
+    from companion.ui.app import CompanionApp
 
     out = Path(directory)
     written: list[Path] = []

@@ -1,11 +1,11 @@
 """Stage a simulated game in front of a synthetic camera: a recording with its truth.
 
 The game is played by the rules' simulator (a seeded shuffle and simple players); each
-moment of the table is drawn by ``vision.synthetic`` with one camera, cloth and light for
+moment of the table is drawn by ``tools.synthetic`` with one camera, cloth and light for
 the whole recording, with hands over the grid while cards are shifted, cleared and laid.
 The recording has DESIGN.md's layout, plus ``truth.json``: what the rules say happened.
 
-    python -m companion.recorder OUT --players 3 --mode classic --seed 7
+    python -m tools.recorder OUT --players 3 --mode classic --seed 7
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from companion.rules.game import RECORD_GAMES, Game, Options
 from companion.rules.grid import EMPTY, GEMS, PEARL, Grid
 from companion.rules.replay import Replay
 from companion.rules.simulate import greedy, simulate
-from vision.synthetic import Conditions, render_scene
+from tools.synthetic import Conditions, render_scene
 
 CALIBRATION_LAYOUT = "RROOY/YGGCC/BB*VV/PPROY/GCBVP"
 """Three of each gem and the pearl: the Pearl set-up, so counts alone can calibrate too."""
@@ -139,7 +139,7 @@ def write_recording(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.recorder", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.recorder", description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--mode", choices=("classic", "pearl"), default="classic")

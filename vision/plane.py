@@ -1,0 +1,80 @@
+"""Points on the table's plane as the camera sees them: a 3x3 projective map (a homography,
+or an affine map as its special case) applied to points, fitted to matched points, and the
+two questions the lattice and the tracker ask of one (a cell's area in the image, a convex
+outline).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, float)
+    flat = pts.reshape(-1, 2)
+    out = flat @ m[:, :2].T + m[:, 2]
+    out = out[:, :2] / out[:, 2:3]
+    return out.reshape(pts.shape)
+
+
+def fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
+    """Lattice -> image: a homography when the points span enough of a 2-D lattice, else an
+    affine map (a homography from few or nearly collinear points extrapolates wildly)."""
+    span_a = int(np.ptp(lat[:, 0])) + 1
+    span_b = int(np.ptp(lat[:, 1])) + 1
+    if len(lat) >= 6 and span_a >= 3 and span_b >= 3 or len(lat) >= 4 and span_a == span_b == 2:
+        h = homography(lat, img)
+        if h is not None:
+            return h
+    if len(lat) < 3:
+        return None
+    design = np.column_stack([lat, np.ones(len(lat))])
+    sol, _, rank, _ = np.linalg.lstsq(design, img, rcond=None)
+    if rank < 3:
+        return None
+    return np.vstack([sol.T, [0.0, 0.0, 1.0]])
+
+
+def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """Least-squares homography src -> dst (direct linear transform on normalised points)."""
+
+    def norm(p: np.ndarray) -> np.ndarray:
+        c = p.mean(axis=0)
+        s = math.sqrt(2) / max(float(np.mean(np.hypot(*(p - c).T))), 1e-9)
+        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
+
+    ts, td = norm(src), norm(dst)
+    a = src * ts[0, 0] + ts[:2, 2]
+    b = dst * td[0, 0] + td[:2, 2]
+    n = len(a)
+    m = np.zeros((2 * n, 9))
+    m[0::2, 0:2], m[0::2, 2] = a, 1
+    m[0::2, 6:8], m[0::2, 8] = -a * b[:, :1], -b[:, 0]
+    m[1::2, 3:5], m[1::2, 5] = a, 1
+    m[1::2, 6:8], m[1::2, 8] = -a * b[:, 1:], -b[:, 1]
+    if len(m) < 9:  # four points: pad so the null vector is among the returned ones
+        m = np.vstack([m, np.zeros((9 - len(m), 9))])
+    _, _, vt = np.linalg.svd(m, full_matrices=False)
+    h = np.linalg.inv(td) @ vt[-1].reshape(3, 3) @ ts
+    if abs(h[2, 2]) < 1e-12 or abs(np.linalg.det(h)) < 1e-12:
+        return None
+    return h / h[2, 2]
+
+
+def jacobian_area(m: np.ndarray, lat: np.ndarray) -> np.ndarray:
+    """Image area of one lattice cell around each lattice point (local |det J|)."""
+    p = apply(m, lat)
+    pa = apply(m, lat + [1e-2, 0])
+    pb = apply(m, lat + [0, 1e-2])
+    ja, jb = (pa - p) / 1e-2, (pb - p) / 1e-2
+    return np.abs(ja[:, 0] * jb[:, 1] - ja[:, 1] * jb[:, 0])
+
+
+def convex(quad: np.ndarray) -> bool:
+    cross = []
+    for i in range(4):
+        a, b, d = quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]
+        cross.append((b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]))
+    return all(x > 0 for x in cross) or all(x < 0 for x in cross)
