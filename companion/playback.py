@@ -19,6 +19,7 @@ from calibration.palette import Palette, learn_palette
 from companion.errors import CompanionError, DamagedFile
 from companion.recording import Recording, open_recording
 from companion.rules.game import Game, Options
+from companion.session.events import Shifts
 from companion.session.live import TableSession
 from companion.store import GameStore
 from companion.watcher import GridFollower
@@ -140,9 +141,9 @@ def _report(session: TableSession, frame: int, before: Any, out: Playback,
             emit: Callable[[dict[str, Any]], None]) -> None:
     for event in session.committed:
         view = session.view()
-        line = {"frame": frame, "event": dict(event), "scores": [p.score for p in view.players],
+        line = {"frame": frame, "event": event.to_json(), "scores": [p.score for p in view.players],
                 "deck": view.deck, "discard": view.discard}
-        if event.get("kind") == "shifts" and session.verdict is not None:
+        if isinstance(event, Shifts) and session.verdict is not None:
             line["verdict"] = {"legal": True, "payment": session.verdict.payment}
         out.lines.append(line)
         emit(line)

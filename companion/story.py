@@ -29,6 +29,7 @@ from companion.rules.sands import game_from_header as sands_game
 from companion.rules.state import State, winners
 from companion.session import sands as sands_session
 from companion.session import table as table_session
+from companion.session.events import Event, read_log
 from companion.store import GameStore, StoredGame
 
 BestCall = Callable[[Bag, tuple[int, int]], str]
@@ -110,12 +111,13 @@ def game_story(store: GameStore, game_id: int, best_calls: BestCalls | None = No
                ) -> GameStory:
     """The story of game ``game_id`` in ``store``; ``best_calls`` marks the Sands calls."""
     stored = store.game(game_id)
-    events = [e.payload for e in store.events(game_id)]
+    name = f"game {game_id} in {store.path}"
+    events = read_log((e.payload for e in store.events(game_id)), name)
     if stored.header.get("game") == "sands":
         return _sands_story(stored, events, best_calls)
     header = {k: v for k, v in stored.header.items() if k in ("game", "players", "options")}
     game = game_from_header(header)
-    history = table_session.fold(game, events)
+    history = table_session.fold(game, events, name)
     turns: list[TurnStory] = []
     runs_before = 0  # the deck's run-outs before the turn began
     for before, after in zip(history, history[1:], strict=False):
@@ -146,10 +148,10 @@ def _turn(pearl: bool, number: int, player: int, action: str, rounds: Sequence[S
         tasks="".join(r.tasks for r in rounds), runs_out=rules.runs_out - runs_before)
 
 
-def _sands_story(stored: StoredGame, events: Sequence[Any],
+def _sands_story(stored: StoredGame, events: Sequence[Event],
                  best_calls: BestCalls | None) -> GameStory:
     game = sands_game(stored.header)
-    moment = sands_session.fold(game, events)[-1]
+    moment = sands_session.fold(game, events, f"game {stored.id}")[-1]
     best_call = best_calls(game.full) if best_calls and moment.draws else None
     calls = []
     for n, draw in enumerate(moment.draws, 1):

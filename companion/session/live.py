@@ -24,10 +24,27 @@ from companion.rules.state import winners
 from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
+from .events import (
+    Cleared,
+    Draw,
+    EndTurn,
+    Event,
+    Fix,
+    Misread,
+    Refill,
+    Setup,
+    Shifts,
+    Undo,
+    Wildcard,
+    read_log,
+    stamped,
+)
 from .table import CLEAR, OPENING, OVER, PLAY, REFILL, TableState, apply, fold, record_lines
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
+TAPS: dict[str, type[Event]] = {"draw": Draw, "wildcard": Wildcard, "end_turn": EndTurn}
+"""The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 SETTLE_SHIFTS = 3
 """Shifts looked for between two stable readings: a hand may hide several."""
@@ -67,15 +84,16 @@ class TableSession:
             str(names[i]) if i < len(names) else f"Player {i + 1}"
             for i in range(self.game.players)
         )
-        events = [e.payload for e in store.events(game_id)]
-        self.seq = len(events)
-        self.history = fold(self.game, events)
+        stored = [e.payload for e in store.events(game_id)]
+        self.seq = len(stored)
+        name = f"game {game_id} in {store.path}"
+        self.history = fold(self.game, read_log(stored, name), name)
         self.verdict: Verdict | None = None
         self.message = ""
         self.reading: str | None = None
-        self.stamp: dict[str, Any] = {}
-        """Merged into each event logged (e.g. the frame a recording was at)."""
-        self.committed: list[Mapping[str, Any]] = []
+        self.stamp: dict[str, int] = {}
+        """Stamped on each event logged: the frame (and tap) a recording was at."""
+        self.committed: list[Event] = []
         """Events logged since the caller last emptied this list."""
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
 
@@ -91,17 +109,19 @@ class TableSession:
 
     # -- events ------------------------------------------------------------------------
 
-    def _commit(self, event: Mapping[str, Any]) -> TableState:
-        """Apply, then log (synced) before anyone sees the result; ValueError if refused."""
+    def _commit(self, event: Event) -> TableState:
+        """Apply, then log (synced) before anyone sees the result; a ``CompanionError`` if
+        refused."""
         new = apply(self.state, event)
-        self._log({**event, **self.stamp})
+        self._log(event)
         self.history.append(new)
         if new.phase == OVER:
             self.store.finish(self.game_id)
         return new
 
-    def _log(self, event: Mapping[str, Any]) -> None:
-        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
+    def _log(self, event: Event) -> None:
+        event = stamped(event, self.stamp)
+        self.seq = self.store.append(self.game_id, event.to_json(), expect_seq=self.seq + 1)
         self.committed.append(event)
 
     def events(self) -> list[Mapping[str, Any]]:
@@ -115,20 +135,20 @@ class TableSession:
             if action == "undo":
                 if len(self.history) <= 1:
                     raise BadInput("nothing to undo")
-                self._log({"kind": "undo", **self.stamp})
+                self._log(Undo())
                 self.history.pop()
                 self.verdict = None
             elif action == "fix":
                 row, col, letter = args
-                self._commit({"kind": "fix", "cell": [int(row), int(col)], "letter": letter})
+                self._commit(Fix((int(row), int(col)), str(letter)))
                 self.verdict = None
             elif action == "confirm_misread":
                 if self.reading is None:
                     raise BadInput("no reading to set aside")
-                self._commit({"kind": "misread", "reading": self.reading})
+                self._commit(Misread(self.reading))
                 self.verdict = None
             elif action in ("draw", "wildcard", "end_turn"):
-                self._commit({"kind": action})
+                self._commit(TAPS[action]())
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = [str(s) for s in self.state.shifts]
                     self.verdict = replace(self.verdict, shifts=tuple(shifts), payment=(
@@ -184,7 +204,7 @@ class TableSession:
         if EMPTY in text:
             return
         try:
-            self._commit({"kind": "setup", "grid": text})
+            self._commit(Setup(text))
             self.verdict = None
         except CompanionError as err:
             grid = Grid.parse(text)
@@ -211,7 +231,7 @@ class TableSession:
         for paid in candidates:
             shifts = [str(s) for s in paid]
             try:
-                self._commit({"kind": "shifts", "shifts": shifts})
+                self._commit(Shifts(tuple(paid)))
             except CompanionError as err:
                 first_error = first_error or str(err)
                 continue
@@ -240,7 +260,7 @@ class TableSession:
         ):
             return  # the players have not taken them all yet
         self.verdict = None
-        self._commit({"kind": "cleared"})
+        self._commit(Cleared())
         if self.state.phase == REFILL and text != str(self.state.grid):
             self._refill(self.state, text)
 
@@ -261,7 +281,7 @@ class TableSession:
             self._refuse("a refilled card reads as the pearl", tuple(cells))
             return
         try:
-            self._commit({"kind": "refill", "cards": letters})
+            self._commit(Refill(letters))
             self.verdict = None
         except CompanionError as err:
             self._refuse(str(err), tuple(cells))

@@ -58,7 +58,7 @@ from companion.sands.table import SandsTable, load_table
 from companion.store import GameStore
 from companion.view import CallOdds, SandsView
 
-from .events import fold_log
+from .events import Call, Drawn, Event, Undo, fold_log, read_log
 
 TableProvider = Callable[[], SandsTable | None]
 
@@ -92,30 +92,30 @@ def _over(state: SandsState) -> SandsError:
     return SandsError("the game has ended: no more calls", "D6" if state.bag.total == 0 else "D5")
 
 
-def apply(moment: SandsMoment, event: Mapping[str, Any]) -> SandsMoment:
+def apply(moment: SandsMoment, event: Event) -> SandsMoment:
     """The moment after ``event``; SandsError (with the rule ID) when it cannot happen now."""
-    kind, colour = event.get("kind"), event.get("colour")
     state = moment.rules
-    if kind == "call":
-        if state.ended:
-            raise _over(state)
-        if moment.called:
-            raise SandsError(f"{moment.called} is already called: tap the stone that came "
-                             "out of the bag, or Undo", "D2")
-        return replace(moment, called=check_colour(colour, "call"))
-    if kind == "drawn":
-        if not moment.called:
-            raise _over(state) if state.ended else SandsError(
-                "name a colour before the stone is drawn", "D2")
-        after = state.after(moment.called, check_colour(colour, "drawn stone"))
-        draw = Draw(state.turn, moment.called, str(colour), state, after)
-        return SandsMoment(after, "", moment.draws + (draw,))
-    raise SandsError(f"unknown event kind {kind!r}")
+    match event:
+        case Call(colour=colour):
+            if state.ended:
+                raise _over(state)
+            if moment.called:
+                raise SandsError(f"{moment.called} is already called: tap the stone that came "
+                                 "out of the bag, or Undo", "D2")
+            return replace(moment, called=check_colour(colour, "call"))
+        case Drawn(colour=colour):
+            if not moment.called:
+                raise _over(state) if state.ended else SandsError(
+                    "name a colour before the stone is drawn", "D2")
+            after = state.after(moment.called, check_colour(colour, "drawn stone"))
+            draw = Draw(state.turn, moment.called, colour, state, after)
+            return SandsMoment(after, "", moment.draws + (draw,))
+    raise SandsError(f"a {event.KIND} event is no part of The Desert Sands")
 
 
-def fold(game: Sands, events: Iterable[Mapping[str, Any]]) -> list[SandsMoment]:
+def fold(game: Sands, events: Iterable[Event], name: str = "the game") -> list[SandsMoment]:
     """Every moment the log passes through (``events.fold_log``): the last is the current one."""
-    return fold_log(SandsMoment(game.start()), apply, events)
+    return fold_log(SandsMoment(game.start()), apply, events, name)
 
 
 def outcome_text(draw: Draw, names: Sequence[str]) -> str:
@@ -212,7 +212,8 @@ class SandsSession:
         self.names = _names(header)
         events = store.events(game_id)
         self.seq = events[-1].seq if events else 0
-        self.history = fold(self.game, (e.payload for e in events))
+        name = f"game {game_id} in {store.path}"
+        self.history = fold(self.game, read_log((e.payload for e in events), name), name)
         self.message = ""
         self.problem = ""
         self._provider = table_provider or TableLoader(self.game.full)
@@ -249,10 +250,11 @@ class SandsSession:
 
     # -- events ------------------------------------------------------------------------
 
-    def _commit(self, event: Mapping[str, Any]) -> None:
-        """Apply, then log (synced) before anyone sees the result; ValueError if refused."""
+    def _commit(self, event: Event) -> None:
+        """Apply, then log (synced) before anyone sees the result; a ``CompanionError`` if
+        refused."""
         new = apply(self.state, event)
-        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
+        self.seq = self.store.append(self.game_id, event.to_json(), expect_seq=self.seq + 1)
         self.history.append(new)
         if new.rules.ended:
             self.store.finish(self.game_id)
@@ -265,12 +267,13 @@ class SandsSession:
                 if action == "undo" and not args:
                     if len(self.history) <= 1:
                         raise SandsError("nothing to undo")
-                    self.seq = self.store.append(self.game_id, {"kind": "undo"},
+                    self.seq = self.store.append(self.game_id, Undo().to_json(),
                                                  expect_seq=self.seq + 1)
                     self.history.pop()
-                elif action in ("call", "drawn") and len(args) == 1:
-                    extra = {"by": "tap"} if action == "drawn" else {}
-                    self._commit({"kind": action, "colour": args[0], **extra})
+                elif action == "call" and len(args) == 1:
+                    self._commit(Call(args[0]))
+                elif action == "drawn" and len(args) == 1:
+                    self._commit(Drawn(args[0], "tap"))
                 else:
                     raise SandsError(f"unknown tap {(action, *args)!r}")
             except CompanionError as err:
@@ -291,7 +294,7 @@ class SandsSession:
                     return
                 moment = self.state
                 if moment.called:
-                    self._commit({"kind": "drawn", "colour": colour, "by": "camera"})
+                    self._commit(Drawn(colour, "camera"))
                     return
                 last = moment.draws[-1] if moment.draws else None
                 if last is not None and last.drawn == colour:
