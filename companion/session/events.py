@@ -45,6 +45,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, TypeVar
 
 from companion.errors import BadInput, CompanionError, DamagedFile
+from companion.rules.grid import NotationError
 from companion.rules.shift import Shift
 
 VERSION = 2
@@ -201,7 +202,10 @@ def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
         given = obj.get("shifts")
         if not (isinstance(given, list) and given and all(isinstance(s, str) for s in given)):
             raise EventError("a shifts event needs at least one shift")
-        return {"shifts": tuple(Shift.parse(s) for s in given)}
+        try:
+            return {"shifts": tuple(Shift.parse(s) for s in given)}
+        except NotationError as err:
+            raise EventError(f"a shifts event: {err}") from None
     if kind == "refill":
         return {"cards": _text(obj, "cards", "cards")}
     if kind == "fix":
