@@ -15,10 +15,10 @@ from typing import Any
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import explain, settle
-from companion.rules.game import RECORD_GAMES, Game
+from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.record import format_record
-from companion.rules.replay import game_from_header
+from companion.rules.setup import GameSetup
 from companion.rules.shift import Shift
 from companion.rules.state import winners
 from companion.store import GameStore
@@ -76,14 +76,9 @@ class TableSession:
         self.game_id = game_id
         header = store.game(game_id).header
         self.header = header
-        self.game: Game = game_from_header(
-            {k: v for k, v in header.items() if k in ("game", "players", "options")}
-        )
-        names = header.get("names") or []
-        self.names = tuple(
-            str(names[i]) if i < len(names) else f"Player {i + 1}"
-            for i in range(self.game.players)
-        )
+        self.setup = GameSetup.from_header(header)
+        self.game: Game = self.setup.game()
+        self.names = self.setup.names
         stored = [e.payload for e in store.events(game_id)]
         self.seq = len(stored)
         name = f"game {game_id} in {store.path}"
@@ -99,9 +94,15 @@ class TableSession:
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
-        header = {"game": RECORD_GAMES[game.mode], "players": game.players,
-                  "options": game.options.to_json(), "names": list(names)}
-        return cls(store, store.new_game(header))
+        return cls.start(store, GameSetup.of_game(game, names))
+
+    @classmethod
+    def start(cls, store: GameStore, setup: GameSetup, recording: str | None = None
+              ) -> TableSession:
+        """A new game in ``store``; ``recording``: the recording ``companion replay`` plays
+        (kept in the header, so a replay killed part way finds its game again)."""
+        extra = {"recording": recording} if recording is not None else {}
+        return cls(store, store.new_game({**setup.header(), **extra}))
 
     @property
     def state(self) -> TableState:
@@ -404,6 +405,4 @@ class TableSession:
 
     def record(self) -> str:
         """The game record of DESIGN.md, as text (fixes applied)."""
-        header = {"game": RECORD_GAMES[self.game.mode], "players": self.game.players,
-                  "options": self.game.options.to_json()}
-        return format_record(header, record_lines(self.state))
+        return format_record(self.setup.record_header(), record_lines(self.state))

@@ -51,8 +51,8 @@ from companion.rules.sands import (
     SandsError,
     SandsState,
     check_colour,
-    game_from_header,
 )
+from companion.rules.setup import SANDS, GameSetup, player_names
 from companion.sands.advice import advise
 from companion.sands.table import SandsTable, load_table
 from companion.store import GameStore
@@ -186,13 +186,6 @@ class TableLoader:
         return self()
 
 
-def _names(header: Mapping[str, Any]) -> tuple[str, str]:
-    given = header.get("players")
-    names = given if isinstance(given, list) else header.get("names") or []
-    out = [str(names[i]).strip() if i < len(names) else "" for i in range(PLAYERS)]
-    return (out[0] or "Player 1", out[1] or "Player 2")
-
-
 class SandsSession:
     """One Desert Sands game in the store, with what the players and the camera tell it.
 
@@ -206,10 +199,12 @@ class SandsSession:
         self.store = store
         self.game_id = game_id
         header = store.game(game_id).header
-        if header.get("game") != "sands":
+        if header.get("game") != SANDS:
             raise SandsError(f"game {game_id} is {header.get('game')!r}, not The Desert Sands")
-        self.game = game_from_header(header)
-        self.names = _names(header)
+        self.setup = GameSetup.from_header(header)
+        self.game = self.setup.sands()
+        first, second = self.setup.names
+        self.names = (first, second)
         events = store.events(game_id)
         self.seq = events[-1].seq if events else 0
         name = f"game {game_id} in {store.path}"
@@ -226,23 +221,23 @@ class SandsSession:
     def new(cls, store: GameStore, full: Bag | None = None, names: Sequence[str] = (),
             table_provider: TableProvider | None = None) -> SandsSession:
         """A new game with ``full`` in the bag (D1's 12 of each by default)."""
-        if len(names) not in (0, PLAYERS):
-            raise SandsError(f"The Desert Sands has {PLAYERS} players, not {len(names)}", "D1")
-        full = full or Sands().full
-        if full.total == 0:
+        setup = GameSetup(SANDS, player_names(names, len(names) or PLAYERS), bag=full)
+        return cls.start(store, setup, table_provider)
+
+    @classmethod
+    def start(cls, store: GameStore, setup: GameSetup,
+              table_provider: TableProvider | None = None) -> SandsSession:
+        """A new game of ``setup`` (``rules.setup``) in ``store``."""
+        if setup.sands().full.total == 0:
             raise SandsError("the bag needs at least one stone", "D1")
-        header = {"game": "sands", "players": list(_names({"players": list(names)})),
-                  "bag": full.to_json()}
-        return cls(store, store.new_game(header), table_provider)
+        return cls(store, store.new_game(setup.header()), table_provider)
 
     @classmethod
     def from_header(cls, store: GameStore, header: Mapping[str, Any],
                     table_provider: TableProvider | None = None) -> SandsSession:
         """A new game from the start screen's ``{"game": "sands", "players": [names],
         "bag": {...}}``."""
-        players = header.get("players")
-        names = players if isinstance(players, list) else ()
-        return cls.new(store, game_from_header(header).full, names, table_provider)
+        return cls.start(store, GameSetup.from_header(header), table_provider)
 
     @property
     def state(self) -> SandsMoment:
@@ -375,6 +370,5 @@ class SandsSession:
 
     def record(self) -> str:
         """The game record of DESIGN.md: the header, then one ``{"call", "drawn"}`` a line."""
-        header = {"game": "sands", "players": list(self.names), "bag": self.game.full.to_json()}
         lines = [{"call": d.call, "drawn": d.drawn} for d in self.state.draws]
-        return format_record(header, lines)
+        return format_record(self.setup.record_header(), lines)
