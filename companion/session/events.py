@@ -61,6 +61,10 @@ class DamagedLog(DamagedFile):
     """A stored game whose log cannot be read or replayed: names the game and the event."""
 
 
+KINDS: dict[str, type[Event]] = {}
+"""Every kind of event by its name, filled as each is defined."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Event:
     """What every event carries: the recording's frame and tap it came from (or None)."""
@@ -69,6 +73,12 @@ class Event:
 
     frame: int | None = None
     tap: int | None = None
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:  # Event itself names none
+            cls.KIND = kind
+            KINDS[kind] = cls
 
     def to_json(self) -> dict[str, Any]:
         """The event as the store keeps it: kind, version, fields, then the stamp."""
@@ -96,78 +106,79 @@ def _json_value(value: Any) -> Any:
 
 
 @dataclass(frozen=True, repr=False)
-class Setup(Event):
-    KIND: ClassVar[str] = "setup"
+class Setup(Event, kind="setup"):
+    """The opening layout read by the camera (after N2)."""
+
     grid: str
 
 
 @dataclass(frozen=True, repr=False)
-class Shifts(Event):
-    KIND: ClassVar[str] = "shifts"
+class Shifts(Event, kind="shifts"):
+    """The shift(s) between two stable grids, each paid as the record writes it."""
+
     shifts: tuple[Shift, ...]
 
 
 @dataclass(frozen=True, repr=False)
-class Wildcard(Event):
-    KIND: ClassVar[str] = "wildcard"
+class Wildcard(Event, kind="wildcard"):
+    """The last shift (or, before any, the next) was paid with three cards (N5)."""
 
 
 @dataclass(frozen=True, repr=False)
-class Draw(Event):
-    KIND: ClassVar[str] = "draw"
+class Draw(Event, kind="draw"):
+    """The active player took three cards (N3)."""
 
 
 @dataclass(frozen=True, repr=False)
-class EndTurn(Event):
-    KIND: ClassVar[str] = "end_turn"
+class EndTurn(Event, kind="end_turn"):
+    """Shifting is over: the scoring phase begins."""
 
 
 @dataclass(frozen=True, repr=False)
-class Cleared(Event):
-    KIND: ClassVar[str] = "cleared"
+class Cleared(Event, kind="cleared"):
+    """The scored cards have left the grid (N9)."""
 
 
 @dataclass(frozen=True, repr=False)
-class Refill(Event):
-    KIND: ClassVar[str] = "refill"
+class Refill(Event, kind="refill"):
+    """The cards laid in the emptied cells, in reading order."""
+
     cards: str
 
 
 @dataclass(frozen=True, repr=False)
-class Fix(Event):
-    KIND: ClassVar[str] = "fix"
+class Fix(Event, kind="fix"):
+    """A misread cell (row, col from 1) corrected by a tap."""
+
     cell: tuple[int, int]
     letter: str
 
 
 @dataclass(frozen=True, repr=False)
-class Misread(Event):
-    KIND: ClassVar[str] = "misread"
+class Misread(Event, kind="misread"):
+    """The players confirmed this reading is a misread, not a move."""
+
     reading: str
 
 
 @dataclass(frozen=True, repr=False)
-class Call(Event):
-    KIND: ClassVar[str] = "call"
+class Call(Event, kind="call"):
+    """The colour The Desert Sands' player to move names (D2)."""
+
     colour: str
 
 
 @dataclass(frozen=True, repr=False)
-class Drawn(Event):
-    KIND: ClassVar[str] = "drawn"
+class Drawn(Event, kind="drawn"):
+    """The stone that came out of the bag, entered by a ``tap`` or read by the ``camera``."""
+
     colour: str
     by: str = "tap"
 
 
 @dataclass(frozen=True, repr=False)
-class Undo(Event):
-    KIND: ClassVar[str] = "undo"
-
-
-KINDS: dict[str, type[Event]] = {
-    cls.KIND: cls for cls in (Setup, Shifts, Wildcard, Draw, EndTurn, Cleared, Refill, Fix,
-                              Misread, Call, Drawn, Undo)
-}
+class Undo(Event, kind="undo"):
+    """Cancels the latest event not yet undone."""
 
 
 def _numbered(obj: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ verdict "legal" or refused with the reason and how to put the grid back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -17,33 +17,20 @@ from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import explain, settle
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
-from companion.rules.record import format_record
-from companion.rules.setup import GameSetup
+from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
 from companion.rules.state import winners
 from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
-from .events import (
-    Cleared,
-    Draw,
-    EndTurn,
-    Event,
-    Fix,
-    Misread,
-    Refill,
-    Setup,
-    Shifts,
-    Undo,
-    Wildcard,
-    read_log,
-    stamped,
-)
-from .table import CLEAR, OPENING, OVER, PLAY, REFILL, TableState, apply, fold, record_lines
+from . import events as ev
+from .core import SessionCore, Shown
+from .table import CLEAR, OPENING, OVER, PLAY, REFILL, TableState, record_lines
+from .table import apply as apply_event
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
-TAPS: dict[str, type[Event]] = {"draw": Draw, "wildcard": Wildcard, "end_turn": EndTurn}
+TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 SETTLE_SHIFTS = 3
@@ -68,28 +55,23 @@ def _payment_text(shifts: Sequence[str], grid: Grid) -> str:
     return " + ".join(parts)
 
 
-class TableSession:
+class TableSession(SessionCore[TableState]):
     """One game in the store, with what the camera and the players tell it."""
 
+    PLAYS = tuple(MODE_OF)
+    TITLE = "Nizam or Pearl of the East"
+
+    verdict = Shown[Verdict | None]()
+    """The last move seen: legal (with its payment) or refused (why, and how to put it back)."""
+    reading = Shown[str | None]()
+    """The last stable reading of the grid the session took in."""
+
     def __init__(self, store: GameStore, game_id: int) -> None:
-        self.store = store
-        self.game_id = game_id
-        header = store.game(game_id).header
-        self.header = header
-        self.setup = GameSetup.from_header(header)
+        super().__init__(store, game_id)
         self.game: Game = self.setup.game()
         self.names = self.setup.names
-        stored = [e.payload for e in store.events(game_id)]
-        self.seq = len(stored)
-        name = f"game {game_id} in {store.path}"
-        self.history = fold(self.game, read_log(stored, name), name)
-        self.verdict: Verdict | None = None
-        self.message = ""
-        self.reading: str | None = None
-        self.stamp: dict[str, int] = {}
-        """Stamped on each event logged: the frame (and tap) a recording was at."""
-        self.committed: list[Event] = []
-        """Events logged since the caller last emptied this list."""
+        self.verdict = None
+        self.reading = None
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
 
     @classmethod
@@ -104,52 +86,40 @@ class TableSession:
         extra = {"recording": recording} if recording is not None else {}
         return cls(store, store.new_game({**setup.header(), **extra}))
 
-    @property
-    def state(self) -> TableState:
-        return self.history[-1]
+    # -- the game's own part of the core -------------------------------------------------
+
+    def begin(self, setup: GameSetup) -> TableState:
+        return TableState(setup.game())
+
+    def apply(self, state: TableState, event: ev.Event) -> TableState:
+        return apply_event(state, event)
+
+    def over(self, state: TableState) -> bool:
+        return state.phase == OVER
+
+    def record_lines(self) -> list[dict[str, Any]]:
+        return record_lines(self.state)
 
     # -- events ------------------------------------------------------------------------
-
-    def _commit(self, event: Event) -> TableState:
-        """Apply, then log (synced) before anyone sees the result; a ``CompanionError`` if
-        refused."""
-        new = apply(self.state, event)
-        self._log(event)
-        self.history.append(new)
-        if new.phase == OVER:
-            self.store.finish(self.game_id)
-        return new
-
-    def _log(self, event: Event) -> None:
-        event = stamped(event, self.stamp)
-        self.seq = self.store.append(self.game_id, event.to_json(), expect_seq=self.seq + 1)
-        self.committed.append(event)
-
-    def events(self) -> list[Mapping[str, Any]]:
-        """Every event of this game as logged, undone ones included."""
-        return [e.payload for e in self.store.events(self.game_id)]
 
     def tap(self, action: str, *args: Any) -> None:
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
         self.message = ""
         try:
             if action == "undo":
-                if len(self.history) <= 1:
-                    raise BadInput("nothing to undo")
-                self._log(Undo())
-                self.history.pop()
+                self.undo()
                 self.verdict = None
             elif action == "fix":
                 row, col, letter = args
-                self._commit(Fix((int(row), int(col)), str(letter)))
+                self.commit(ev.Fix((int(row), int(col)), str(letter)))
                 self.verdict = None
             elif action == "confirm_misread":
                 if self.reading is None:
                     raise BadInput("no reading to set aside")
-                self._commit(Misread(self.reading))
+                self.commit(ev.Misread(self.reading))
                 self.verdict = None
             elif action in ("draw", "wildcard", "end_turn"):
-                self._commit(TAPS[action]())
+                self.commit(TAPS[action]())
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = [str(s) for s in self.state.shifts]
                     self.verdict = replace(self.verdict, shifts=tuple(shifts), payment=(
@@ -205,7 +175,7 @@ class TableSession:
         if EMPTY in text:
             return
         try:
-            self._commit(Setup(text))
+            self.commit(ev.Setup(text))
             self.verdict = None
         except CompanionError as err:
             grid = Grid.parse(text)
@@ -232,7 +202,7 @@ class TableSession:
         for paid in candidates:
             shifts = [str(s) for s in paid]
             try:
-                self._commit(Shifts(tuple(paid)))
+                self.commit(ev.Shifts(tuple(paid)))
             except CompanionError as err:
                 first_error = first_error or str(err)
                 continue
@@ -261,7 +231,7 @@ class TableSession:
         ):
             return  # the players have not taken them all yet
         self.verdict = None
-        self._commit(Cleared())
+        self.commit(ev.Cleared())
         if self.state.phase == REFILL and text != str(self.state.grid):
             self._refill(self.state, text)
 
@@ -282,7 +252,7 @@ class TableSession:
             self._refuse("a refilled card reads as the pearl", tuple(cells))
             return
         try:
-            self._commit(Refill(letters))
+            self.commit(ev.Refill(letters))
             self.verdict = None
         except CompanionError as err:
             self._refuse(str(err), tuple(cells))
@@ -290,6 +260,11 @@ class TableSession:
     # -- what the screen shows -----------------------------------------------------------
 
     def view(self) -> TableView:
+        """What the screen shows now; cheap when nothing changed (the screen polls it)."""
+        with self.lock:
+            return self.kept_view(self._build_view)
+
+    def _build_view(self) -> TableView:
         t = self.state
         game = self.game
         rules = t.rules
@@ -357,7 +332,7 @@ class TableSession:
                 actions.append("end_turn")
                 if not t.shifts[-1].wildcard:
                     actions.append("wildcard")
-        if len(self.history) > 1:
+        if self.can_undo:
             actions.append("undo")
         return tuple(actions)
 
@@ -402,7 +377,3 @@ class TableSession:
         won = winners(self.game, t.rules)
         who = " and ".join(self.names[p] for p in won)
         return f"Game over: {who} win{'s' if len(won) == 1 else ''}.{notice}"
-
-    def record(self) -> str:
-        """The game record of DESIGN.md, as text (fixes applied)."""
-        return format_record(self.setup.record_header(), record_lines(self.state))

@@ -39,7 +39,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.rules.record import format_record
 from companion.rules.sands import (
     CALLS,
     COLOURS,
@@ -58,7 +57,8 @@ from companion.sands.table import SandsTable, load_table
 from companion.store import GameStore
 from companion.view import CallOdds, SandsView
 
-from .events import Call, Drawn, Event, Undo, fold_log, read_log
+from .core import SessionCore, Shown
+from .events import Call, Drawn, Event, fold_log
 
 TableProvider = Callable[[], SandsTable | None]
 
@@ -186,7 +186,7 @@ class TableLoader:
         return self()
 
 
-class SandsSession:
+class SandsSession(SessionCore[SandsMoment]):
     """One Desert Sands game in the store, with what the players and the camera tell it.
 
     Taps: ``("call", colour)``, then ``("drawn", colour)``, or the camera's ``on_stone``;
@@ -194,28 +194,20 @@ class SandsSession:
     ``problem`` says why the odds are missing when the table could not be had.
     """
 
+    PLAYS = (SANDS,)
+    TITLE = "The Desert Sands"
+
+    problem = Shown[str]()
+
     def __init__(self, store: GameStore, game_id: int,
                  table_provider: TableProvider | None = None) -> None:
-        self.store = store
-        self.game_id = game_id
-        header = store.game(game_id).header
-        if header.get("game") != SANDS:
-            raise SandsError(f"game {game_id} is {header.get('game')!r}, not The Desert Sands")
-        self.setup = GameSetup.from_header(header)
+        super().__init__(store, game_id)
         self.game = self.setup.sands()
         first, second = self.setup.names
         self.names = (first, second)
-        events = store.events(game_id)
-        self.seq = events[-1].seq if events else 0
-        name = f"game {game_id} in {store.path}"
-        self.history = fold(self.game, read_log((e.payload for e in events), name), name)
-        self.message = ""
         self.problem = ""
         self._provider = table_provider or TableLoader(self.game.full)
         self._table: SandsTable | None = None
-        self._lock = threading.RLock()
-        self._view: SandsView | None = None
-        self._view_of: tuple[SandsMoment, str, bool] | None = None
 
     @classmethod
     def new(cls, store: GameStore, full: Bag | None = None, names: Sequence[str] = (),
@@ -239,36 +231,34 @@ class SandsSession:
         "bag": {...}}``."""
         return cls.start(store, GameSetup.from_header(header), table_provider)
 
-    @property
-    def state(self) -> SandsMoment:
-        return self.history[-1]
+    # -- the game's own part of the core -------------------------------------------------
+
+    def begin(self, setup: GameSetup) -> SandsMoment:
+        return SandsMoment(setup.sands().start())
+
+    def apply(self, state: SandsMoment, event: Event) -> SandsMoment:
+        return apply(state, event)
+
+    def over(self, state: SandsMoment) -> bool:
+        return state.rules.ended
+
+    def record_lines(self) -> list[dict[str, Any]]:
+        """One ``{"call", "drawn"}`` a line."""
+        return [{"call": d.call, "drawn": d.drawn} for d in self.state.draws]
 
     # -- events ------------------------------------------------------------------------
 
-    def _commit(self, event: Event) -> None:
-        """Apply, then log (synced) before anyone sees the result; a ``CompanionError`` if
-        refused."""
-        new = apply(self.state, event)
-        self.seq = self.store.append(self.game_id, event.to_json(), expect_seq=self.seq + 1)
-        self.history.append(new)
-        if new.rules.ended:
-            self.store.finish(self.game_id)
-
     def tap(self, action: str, *args: Any) -> None:
         """``"call", colour``, ``"drawn", colour`` or ``"undo"``; committed before returning."""
-        with self._lock:
+        with self.lock:
             self.message = ""
             try:
                 if action == "undo" and not args:
-                    if len(self.history) <= 1:
-                        raise SandsError("nothing to undo")
-                    self.seq = self.store.append(self.game_id, Undo().to_json(),
-                                                 expect_seq=self.seq + 1)
-                    self.history.pop()
+                    self.undo()
                 elif action == "call" and len(args) == 1:
-                    self._commit(Call(args[0]))
+                    self.commit(Call(args[0]))
                 elif action == "drawn" and len(args) == 1:
-                    self._commit(Drawn(args[0], "tap"))
+                    self.commit(Drawn(args[0], "tap"))
                 else:
                     raise SandsError(f"unknown tap {(action, *args)!r}")
             except CompanionError as err:
@@ -281,7 +271,7 @@ class SandsSession:
         It is the drawn stone of the colour called. When the same stone was already entered
         by a tap, it is ignored; when no colour is called, it is refused with a message.
         """
-        with self._lock:
+        with self.lock:
             self.message = ""
             try:
                 colour = stone_colour(label)
@@ -289,7 +279,7 @@ class SandsSession:
                     return
                 moment = self.state
                 if moment.called:
-                    self._commit(Drawn(colour, "camera"))
+                    self.commit(Drawn(colour, "camera"))
                     return
                 last = moment.draws[-1] if moment.draws else None
                 if last is not None and last.drawn == colour:
@@ -301,10 +291,6 @@ class SandsSession:
                                  "D2")
             except CompanionError as err:
                 self.message = str(err)
-
-    def events(self) -> list[Mapping[str, Any]]:
-        """Every event of this game as logged, undone ones included."""
-        return [e.payload for e in self.store.events(self.game_id)]
 
     # -- what the screen shows ---------------------------------------------------------
 
@@ -329,14 +315,9 @@ class SandsSession:
 
     def view(self) -> SandsView:
         """What the screen shows now; cheap when nothing changed (the screen polls it)."""
-        moment, message, table = self.state, self.message, self.table()
-        seen = self._view_of
-        if (self._view is not None and seen is not None and seen[0] is moment
-                and seen[1:] == (message, table is not None)):
-            return self._view
-        view = self._build(moment, table)
-        self._view, self._view_of = view, (moment, message, table is not None)
-        return view
+        with self.lock:
+            table = self.table()
+            return self.kept_view(lambda: self._build(self.state, table), table is not None)
 
     def _build(self, moment: SandsMoment, table: SandsTable | None) -> SandsView:
         state = moment.rules
@@ -365,10 +346,5 @@ class SandsSession:
             game_id=self.game_id,
             message=self.message,
             problem=self.problem,
-            can_undo=len(self.history) > 1,
+            can_undo=self.can_undo,
         )
-
-    def record(self) -> str:
-        """The game record of DESIGN.md: the header, then one ``{"call", "drawn"}`` a line."""
-        lines = [{"call": d.call, "drawn": d.drawn} for d in self.state.draws]
-        return format_record(self.setup.record_header(), lines)

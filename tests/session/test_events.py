@@ -5,29 +5,15 @@ import pytest
 
 from companion.rules.shift import Shift
 from companion.session import events
-from companion.session.events import (
-    VERSION,
-    Call,
-    Cleared,
-    Draw,
-    Drawn,
-    EndTurn,
-    EventError,
-    Fix,
-    Misread,
-    Refill,
-    Setup,
-    Shifts,
-    Undo,
-    Wildcard,
-    parse,
-)
+from companion.session.events import VERSION, EventError, parse
 
 ONE_OF_EACH = [
-    Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"), Shifts((Shift.parse("r2<"), Shift.parse("c3^!3"))),
-    Wildcard(), Draw(), EndTurn(), Cleared(), Refill("OBY"), Fix((2, 3), "R"),
-    Misread("RGOGY/CRVPB/RGYOC/BVPRO/YGCBR"), Call("green"), Drawn("red", "camera"), Undo(),
-    Shifts((Shift.parse("r1>"),), frame=40, tap=3),
+    events.Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"),
+    events.Shifts((Shift.parse("r2<"), Shift.parse("c3^!3"))),
+    events.Wildcard(), events.Draw(), events.EndTurn(), events.Cleared(), events.Refill("OBY"),
+    events.Fix((2, 3), "R"), events.Misread("RGOGY/CRVPB/RGYOC/BVPRO/YGCBR"),
+    events.Call("green"), events.Drawn("red", "camera"), events.Undo(),
+    events.Shifts((Shift.parse("r1>"),), frame=40, tap=3),
 ]
 
 
