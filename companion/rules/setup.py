@@ -33,13 +33,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import BadInput, CompanionError
-from .game import CLASSIC, MAX_PLAYERS, MIN_PLAYERS, PEARL_MODE, Game, OptionError, Options
+from .game import MAX_PLAYERS, MIN_PLAYERS, RECORD_GAMES, Game, OptionError, Options
 from .record import GAMES
 from .sands import PLAYERS, Bag, Sands, SandsError
 
 NIZAM, PEARL, SANDS = GAMES
-MODE_OF = {NIZAM: CLASSIC, PEARL: PEARL_MODE}
-"""The rules' mode of each game played on the grid."""
+MODE_OF = {name: mode for mode, name in RECORD_GAMES.items()}
+"""The rules' mode of each game played on the grid: ``nizam`` is ``classic``."""
 
 
 class SetupError(BadInput):

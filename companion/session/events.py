@@ -5,28 +5,15 @@ fix or an undo is one more event. In the store each is a JSON object with its ``
 its version ``v`` (``to_json``); ``parse`` reads one back, upgrading an older version step by
 step (``UPGRADES``), so a game stored by an older companion reopens as it was played.
 
-==============  =====================================================================
-kind            fields
-==============  =====================================================================
-``setup``       ``grid``: the opening layout read by the camera (after N2)
-``shifts``      ``shifts``: the shift(s) between two stable grids, as the record writes them
-``wildcard``    the last shift (or, before any, the next) was paid with three cards (N5)
-``draw``        the active player took three cards (N3)
-``end_turn``    shifting is over: the scoring phase begins
-``cleared``     the scored cards have left the grid (N9)
-``refill``      ``cards``: the cards laid in the emptied cells, in reading order
-``fix``         ``cell`` [row, col] and ``letter``: a misread cell corrected by a tap
-``misread``     ``reading``: the players confirmed this reading is a misread, not a move
-``call``        ``colour``: the colour The Desert Sands' player to move names (D2)
-``drawn``       ``colour``: the stone that came out of the bag; ``by``: ``tap`` or ``camera``
-``undo``        cancels the latest event not yet undone
-==============  =====================================================================
+Each kind is a class below, named as players say it (``Setup``, ``Shifts``, ``Wildcard``,
+``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``; The Desert Sands'
+``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its stored name.
 
 Every event may carry where a recording was when it happened (``frame``, and ``tap``, the
 number of the recording's tap), as ``companion replay`` stamps them.
 
-Versions: 1 is the companion before events were numbered (no ``v``; the fields as today);
-2 adds ``v``.
+Versions: 1 is the companion up to commit d42cb3e, which wrote no ``v`` (and the same
+fields); 2 numbers every event.
 
 >>> Fix((2, 3), "R").to_json()
 {'kind': 'fix', 'v': 2, 'cell': [2, 3], 'letter': 'R'}

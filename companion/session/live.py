@@ -297,7 +297,7 @@ class TableSession(SessionCore[TableState]):
         elif self.verdict is not None:
             highlight = self.verdict.cells
         return TableView(
-            mode="pearl" if game.pearl else "nizam",
+            mode=self.setup.kind,
             players=players,
             active=rules.active if rules else 0,
             turn=(rules.turn + 1) if rules else 0,

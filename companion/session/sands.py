@@ -1,15 +1,8 @@
 """The Desert Sands at the table (RULES.md D1–D6): calls and drawn stones in, events out.
 
-The game is a log of events in the game store, one per tap or camera read; each is committed
-(synced) before the state it makes is shown, and the state is a fold over the log:
-
-==========  ==========================================================================
-kind        fields
-==========  ==========================================================================
-``call``    ``colour``: the colour the player to move names (D2)
-``drawn``   ``colour``: the stone that came out of the bag; ``by``: ``tap`` or ``camera``
-``undo``    cancels the latest event not yet undone (a call or a drawn stone)
-==========  ==========================================================================
+The game is a log of events in the game store, one per tap or camera read (``events``:
+``Call``, ``Drawn``, ``Undo``); each is committed (synced) before the state it makes is
+shown (``core.SessionCore``), and the state is a fold over the log (``apply``).
 
 The odds come from the solved table (``companion.sands``), which takes a second or two to
 solve the first time a bag is played. The session never waits for it: it asks
