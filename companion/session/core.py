@@ -19,10 +19,12 @@ any event, how an event changes it, when the game is over and the record's lines
 
 from __future__ import annotations
 
+import functools
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, TypeVar
 
 from companion.errors import BadInput
 from companion.rules.record import format_record
@@ -34,6 +36,8 @@ from .events import Event, Undo, fold_log, read_log, stamped
 S = TypeVar("S")
 T = TypeVar("T")
 V = TypeVar("V")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 
 class Shown(Generic[T]):
@@ -49,6 +53,26 @@ class Shown(Generic[T]):
     def __set__(self, obj: Any, value: T) -> None:
         setattr(obj, self._slot, value)
         obj.changes += 1
+
+
+class _Locked(Protocol):
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+
+
+L = TypeVar("L", bound=_Locked)
+
+
+def locked(method: Callable[Concatenate[L, P], R]) -> Callable[Concatenate[L, P], R]:
+    """``method`` of a session, run holding the session's lock: what the players tap and
+    what the camera reads reach the session from threads of their own."""
+
+    @functools.wraps(method)
+    def run(session: L, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with session.lock:
+            return method(session, *args, **kwargs)
+
+    return run
 
 
 class SessionCore(ABC, Generic[S]):

@@ -24,7 +24,7 @@ from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
-from .core import SessionCore, Shown
+from .core import SessionCore, Shown, locked
 from .table import CLEAR, OPENING, OVER, PLAY, REFILL, TableState, record_lines
 from .table import apply as apply_event
 from .table import refill_count as _refill_count
@@ -102,6 +102,7 @@ class TableSession(SessionCore[TableState]):
 
     # -- events ------------------------------------------------------------------------
 
+    @locked
     def tap(self, action: str, *args: Any) -> None:
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
         self.message = ""
@@ -132,6 +133,7 @@ class TableSession(SessionCore[TableState]):
 
     # -- readings ----------------------------------------------------------------------
 
+    @locked
     def on_reading(self, rows: Sequence[str]) -> None:
         """A stable reading of the grid, as row strings. A reading with unsure cells counts
         only in play, when the rules settle them (one grid that shifts can make agrees with
@@ -259,10 +261,10 @@ class TableSession(SessionCore[TableState]):
 
     # -- what the screen shows -----------------------------------------------------------
 
+    @locked
     def view(self) -> TableView:
         """What the screen shows now; cheap when nothing changed (the screen polls it)."""
-        with self.lock:
-            return self.kept_view(self._build_view)
+        return self.kept_view(self._build_view)
 
     def _build_view(self) -> TableView:
         t = self.state

@@ -50,7 +50,7 @@ from companion.sands.table import SandsTable, load_table
 from companion.store import GameStore
 from companion.view import CallOdds, SandsView
 
-from .core import SessionCore, Shown
+from .core import SessionCore, Shown, locked
 from .events import Call, Drawn, Event, fold_log
 
 TableProvider = Callable[[], SandsTable | None]
@@ -241,22 +241,23 @@ class SandsSession(SessionCore[SandsMoment]):
 
     # -- events ------------------------------------------------------------------------
 
+    @locked
     def tap(self, action: str, *args: Any) -> None:
         """``"call", colour``, ``"drawn", colour`` or ``"undo"``; committed before returning."""
-        with self.lock:
-            self.message = ""
-            try:
-                if action == "undo" and not args:
-                    self.undo()
-                elif action == "call" and len(args) == 1:
-                    self.commit(Call(args[0]))
-                elif action == "drawn" and len(args) == 1:
-                    self.commit(Drawn(args[0], "tap"))
-                else:
-                    raise SandsError(f"unknown tap {(action, *args)!r}")
-            except CompanionError as err:
-                self.message = str(err)
+        self.message = ""
+        try:
+            if action == "undo" and not args:
+                self.undo()
+            elif action == "call" and len(args) == 1:
+                self.commit(Call(args[0]))
+            elif action == "drawn" and len(args) == 1:
+                self.commit(Drawn(args[0], "tap"))
+            else:
+                raise SandsError(f"unknown tap {(action, *args)!r}")
+        except CompanionError as err:
+            self.message = str(err)
 
+    @locked
     def on_stone(self, label: str) -> None:
         """A stone the camera has read on the stone spot, counted once per draw (e.g. by
         ``vision.spot.StoneWatcher``): a palette letter ``r y g l`` or a colour name.
@@ -264,26 +265,25 @@ class SandsSession(SessionCore[SandsMoment]):
         It is the drawn stone of the colour called. When the same stone was already entered
         by a tap, it is ignored; when no colour is called, it is refused with a message.
         """
-        with self.lock:
-            self.message = ""
-            try:
-                colour = stone_colour(label)
-                if colour is None:
-                    return
-                moment = self.state
-                if moment.called:
-                    self.commit(Drawn(colour, "camera"))
-                    return
-                last = moment.draws[-1] if moment.draws else None
-                if last is not None and last.drawn == colour:
-                    return  # the players tapped it in before the camera was sure
-                if last is not None:
-                    raise SandsError(f"the camera read {colour} but {last.drawn} was entered: "
-                                     f"if the stone is {colour}, tap Undo and then {colour}")
-                raise SandsError(f"a {colour} stone is on the spot but no colour is called",
-                                 "D2")
-            except CompanionError as err:
-                self.message = str(err)
+        self.message = ""
+        try:
+            colour = stone_colour(label)
+            if colour is None:
+                return
+            moment = self.state
+            if moment.called:
+                self.commit(Drawn(colour, "camera"))
+                return
+            last = moment.draws[-1] if moment.draws else None
+            if last is not None and last.drawn == colour:
+                return  # the players tapped it in before the camera was sure
+            if last is not None:
+                raise SandsError(f"the camera read {colour} but {last.drawn} was entered: "
+                                 f"if the stone is {colour}, tap Undo and then {colour}")
+            raise SandsError(f"a {colour} stone is on the spot but no colour is called",
+                             "D2")
+        except CompanionError as err:
+            self.message = str(err)
 
     # -- what the screen shows ---------------------------------------------------------
 
@@ -306,11 +306,11 @@ class SandsSession(SessionCore[SandsMoment]):
     def odds_ready(self) -> bool:
         return self.table() is not None
 
+    @locked
     def view(self) -> SandsView:
         """What the screen shows now; cheap when nothing changed (the screen polls it)."""
-        with self.lock:
-            table = self.table()
-            return self.kept_view(lambda: self._build(self.state, table), table is not None)
+        table = self.table()
+        return self.kept_view(lambda: self._build(self.state, table), table is not None)
 
     def _build(self, moment: SandsMoment, table: SandsTable | None) -> SandsView:
         state = moment.rules
