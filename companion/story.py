@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.combination import Combination
-from companion.rules.game import RECORD_GAMES
 from companion.rules.nizam import Scoring
-from companion.rules.replay import game_from_header
 from companion.rules.sands import Bag
-from companion.rules.sands import game_from_header as sands_game
+from companion.rules.setup import GameSetup
 from companion.rules.state import State, winners
 from companion.session import sands as sands_session
 from companion.session import table as table_session
+from companion.session.events import Event, read_log
+from companion.session.kinds import CALLS_SCREEN, kind_of
 from companion.store import GameStore, StoredGame
 
 BestCall = Callable[[Bag, tuple[int, int]], str]
@@ -99,23 +99,21 @@ class GameStory:
         return tuple(t.number for t in self.turns for _ in range(t.runs_out))
 
 
-def _names(header: Any, players: int) -> tuple[str, ...]:
-    given = header.get("names") or header.get("players")
-    names = given if isinstance(given, list) else []
-    return tuple(str(names[i]).strip() or f"Player {i + 1}" if i < len(names)
-                 else f"Player {i + 1}" for i in range(players))
-
-
 def game_story(store: GameStore, game_id: int, best_calls: BestCalls | None = None
                ) -> GameStory:
     """The story of game ``game_id`` in ``store``; ``best_calls`` marks the Sands calls."""
-    stored = store.game(game_id)
-    events = [e.payload for e in store.events(game_id)]
-    if stored.header.get("game") == "sands":
-        return _sands_story(stored, events, best_calls)
-    header = {k: v for k, v in stored.header.items() if k in ("game", "players", "options")}
-    game = game_from_header(header)
-    history = table_session.fold(game, events)
+    setup = GameSetup.from_header(store.game(game_id).header)
+    name = f"game {game_id} in {store.path}"
+    events = read_log((e.payload for e in store.events(game_id)), name)
+    if kind_of(setup).screen == CALLS_SCREEN:
+        return _sands_story(game_id, setup, events, name, best_calls)
+    return _table_story(game_id, setup, events, name)
+
+
+def _table_story(game_id: int, setup: GameSetup, events: Sequence[Event], name: str
+                 ) -> GameStory:
+    game = setup.game()
+    history = table_session.fold(game, events, name)
     turns: list[TurnStory] = []
     runs_before = 0  # the deck's run-outs before the turn began
     for before, after in zip(history, history[1:], strict=False):
@@ -133,8 +131,7 @@ def game_story(store: GameStore, game_id: int, best_calls: BestCalls | None = No
                            now.rounds, now.rules, runs_before))
     ended = now.phase == table_session.OVER and now.rules is not None
     won = tuple(winners(game, now.rules)) if ended and now.rules else ()
-    return GameStory(game_id, RECORD_GAMES[game.mode], _names(stored.header, game.players),
-                     ended, won, tuple(turns))
+    return GameStory(game_id, setup.kind, setup.names, ended, won, tuple(turns))
 
 
 def _turn(pearl: bool, number: int, player: int, action: str, rounds: Sequence[Scoring],
@@ -146,10 +143,10 @@ def _turn(pearl: bool, number: int, player: int, action: str, rounds: Sequence[S
         tasks="".join(r.tasks for r in rounds), runs_out=rules.runs_out - runs_before)
 
 
-def _sands_story(stored: StoredGame, events: Sequence[Any],
+def _sands_story(game_id: int, setup: GameSetup, events: Sequence[Event], name: str,
                  best_calls: BestCalls | None) -> GameStory:
-    game = sands_game(stored.header)
-    moment = sands_session.fold(game, events)[-1]
+    game = setup.sands()
+    moment = sands_session.fold(game, events, name)[-1]
     best_call = best_calls(game.full) if best_calls and moment.draws else None
     calls = []
     for n, draw in enumerate(moment.draws, 1):
@@ -161,7 +158,7 @@ def _sands_story(stored: StoredGame, events: Sequence[Any],
             (after[0] - before[0], after[1] - before[1]), (after[0], after[1]),
             draw.after.bag.to_json(), best))
     state = moment.rules
-    return GameStory(stored.id, "sands", _names(stored.header, 2), state.ended,
+    return GameStory(game_id, setup.kind, setup.names, state.ended,
                      tuple(state.winners), calls=tuple(calls), start_bag=game.full.to_json())
 
 

@@ -77,6 +77,6 @@ def test_N3_a_tap_the_rules_refuse_is_a_message_but_a_bug_in_a_tap_is_raised(tmp
     def broken(t, event):
         raise ValueError("a bug in the fold")
 
-    monkeypatch.setattr("companion.session.nizam.apply", broken)
+    monkeypatch.setattr("companion.session.nizam.apply_event", broken)
     with pytest.raises(ValueError, match="a bug in the fold"):
         session.tap("draw")

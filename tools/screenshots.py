@@ -68,7 +68,9 @@ def _staged(shows: Any) -> dict[str, Any]:
 
 
 def _fast_demo(companion: Any, header: dict[str, Any]) -> Any:
-    if header.get("game") == "sands":
+    from companion.session.kinds import TABLE_SCREEN, kind_of
+
+    if kind_of(header).screen != TABLE_SCREEN:
         return companion.start_game(header)
     from companion.live.app import demo_watcher
 

@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
 def _describe(line: dict[str, Any]) -> str:
     frame = f"frame {line['frame']:>5}"
     if "event" in line:
-        event = {k: v for k, v in line["event"].items() if k not in ("frame", "tap")}
+        event = {k: v for k, v in line["event"].items() if k not in ("frame", "tap", "v")}
         kind = event.pop("kind")
         detail = " ".join(f"{k}={v}" for k, v in event.items())
         return f"{frame}  {kind} {detail}  scores {line['scores']}  deck {line['deck']}"

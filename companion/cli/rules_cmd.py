@@ -12,8 +12,9 @@ from companion.rules.game import MODES, OPTION_CHOICES
 from companion.rules.grid import GEMS, SIZE
 from companion.rules.nizam import apply_shifts
 from companion.rules.record import Record, read_record
-from companion.rules.replay import game_from_header, replay
+from companion.rules.replay import game_from_header
 from companion.rules.shift import parse_shifts
+from companion.session.kinds import CALLS_SCREEN, KINDS, TABLE_SCREEN
 
 from . import rules_explain, rules_hint
 from .common import print_json
@@ -50,11 +51,7 @@ def register(sub: Any) -> None:
 
 def replay_summary(record: Record) -> dict[str, Any]:
     """DESIGN.md's summary of any game record, The Desert Sands included."""
-    if record.game == "sands":
-        from companion.rules import sands
-
-        return dict(sands.replay(record).summary())
-    return replay(record).summary()
+    return KINDS[record.game].replay(record)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -67,10 +64,8 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print_json(summary)
         return 0
-    if record.game == "sands":
-        print(_sands_text(summary))
-    else:
-        print(_nizam_text(record, summary))
+    texts = {TABLE_SCREEN: _table_text, CALLS_SCREEN: _calls_text}
+    print(texts[KINDS[record.game].screen](record, summary))
     return 0
 
 
@@ -87,10 +82,10 @@ def _winners(summary: dict[str, Any]) -> str:
     return f"game over: {' and '.join(names)} {'wins' if len(names) == 1 else 'share the win'}"
 
 
-def _nizam_text(record: Record, summary: dict[str, Any]) -> str:
+def _table_text(record: Record, summary: dict[str, Any]) -> str:
     game = game_from_header(record.header)
     options = ", ".join(f"{k} {v}" for k, v in game.options.to_json().items())
-    title = "Pearl of the East" if game.pearl else "Nizam"
+    title = KINDS[record.game].title
     limit = "" if game.deck_limit is None else f" (the game ends at {game.deck_limit})"
     lines = [
         f"{title}, {game.players} player{'s' * (game.players > 1)}; {options}",
@@ -105,9 +100,9 @@ def _nizam_text(record: Record, summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _sands_text(summary: dict[str, Any]) -> str:
+def _calls_text(record: Record, summary: dict[str, Any]) -> str:
     bag = ", ".join(f"{colour} {n}" for colour, n in summary["bag"].items())
-    return "\n".join([f"The Desert Sands; scores: {_players(summary['scores'])}",
+    return "\n".join([f"{KINDS[record.game].title}; scores: {_players(summary['scores'])}",
                       f"bag: {bag}", _winners(summary)])
 
 

@@ -32,14 +32,21 @@ from calibration.store import (
 from companion import paths
 from companion.demo import RECORDINGS
 from companion.errors import BadInput, CameraError
-from companion.live.playback import palette_from_calibration, recording_game
+from companion.live.playback import palette_from_calibration, recording_setup
 from companion.live.recording import open_recording
 from companion.live.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
 from companion.live.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
-from companion.rules.game import Game, Options
-from companion.rules.sands import game_from_header
+from companion.rules.setup import GameSetup
+from companion.session.kinds import (
+    CALLS_SCREEN,
+    TABLE_SCREEN,
+    GameKind,
+    GameSession,
+    OddsFor,
+    kind_of,
+)
 from companion.session.nizam import TableSession
-from companion.session.sands import SandsSession
+from companion.session.sands import SandsSession, TableProvider
 from companion.store import GameStore
 from companion.story import PastGame, game_story, solved_best_calls
 from companion.view import Controller
@@ -87,10 +94,10 @@ def demo_watcher(mode: str = "nizam", pace: float = DEMO_PACE) -> TableWatcher:
     """A watcher playing a bundled recording in real time, again and again, in a throwaway
     store (a demo is no game of the players')."""
     rec = open_recording(RECORDINGS["pearl" if mode == "pearl" else "nizam"])
-    game, names = recording_game(rec)
+    setup = recording_setup(rec)
 
     def session() -> TableSession:
-        return TableSession.new(GameStore(":memory:"), game, names)
+        return TableSession.start(GameStore(":memory:"), setup)
 
     return TableWatcher(session(), recording_feed(rec), palette_from_calibration(rec),
                         taps=recording_taps(rec), pace=pace, restart=session)
@@ -132,29 +139,29 @@ class Companion:
     """Why the saved palette or lens is not used (shown on the table screen), or ""."""
     stone_spot_file: Path = field(default_factory=spot_path)
     stone_palette_file: Path = field(default_factory=stone_palette_path)
-    sands_table: Callable[[Any], Callable[[], Any]] | None = None
+    sands_table: OddsFor | None = None
     """Given a full bag, what gives a Sands game its solved table (default: the session's
     own loader, which solves or reads the cache on a thread)."""
     camera_lock: CameraLock | None = None
     """The camera settings the calibration picture was taken under (saved with the palette)."""
 
-    def start_game(self, header: dict[str, Any]) -> Controller:
-        if header.get("game") == "sands":
-            return self._watch_stones(SandsSession.from_header(
-                self.store, header, self._sands_table(header)))
-        mode = "pearl" if header.get("game") == "pearl" else "classic"
-        names = [str(n) for n in header.get("players", [])]
-        if self.demo_games:
-            return demo_watcher(header["game"]).start()
-        game = Game(mode, len(names), Options.from_json(header.get("options", {})))
-        return self._watch(TableSession.new(self.store, game, names))
+    def start_game(self, header: Mapping[str, Any]) -> Controller:
+        """A new game of the start screen's choice (``recording/game.json``'s form)."""
+        setup = GameSetup.from_header(header)
+        kind = kind_of(setup)
+        if self.demo_games and kind.screen == TABLE_SCREEN:
+            return demo_watcher(setup.kind).start()
+        return self._watch_game(kind, kind.start(self.store, setup, self._odds(setup)))
 
     def resume_game(self, game_id: int) -> Controller:
-        header = self.store.game(game_id).header
-        if header.get("game") == "sands":
-            return self._watch_stones(
-                SandsSession(self.store, game_id, self._sands_table(header)))
-        return self._watch(TableSession(self.store, game_id))
+        setup = GameSetup.from_header(self.store.game(game_id).header)
+        kind = kind_of(setup)
+        return self._watch_game(kind, kind.open(self.store, game_id, self._odds(setup)))
+
+    def _watch_game(self, kind: GameKind, session: GameSession) -> Controller:
+        watchers: dict[str, Callable[[Any], Controller]] = {
+            TABLE_SCREEN: self._watch, CALLS_SCREEN: self._watch_stones}
+        return watchers[kind.screen](session)
 
     def _watch(self, session: TableSession) -> TableWatcher:
         source = self.camera()
@@ -164,8 +171,11 @@ class Companion:
         watcher.note = " ".join(p for p in (self.palette_problem, lens_problem) if p)
         return watcher.start()
 
-    def _sands_table(self, header: Mapping[str, Any]) -> Callable[[], Any] | None:
-        return self.sands_table(game_from_header(header).full) if self.sands_table else None
+    def _odds(self, setup: GameSetup) -> TableProvider | None:
+        """A Sands game's solved table, from ``sands_table`` (None: the session's own)."""
+        if self.sands_table is None or setup.bag is None:
+            return None
+        return self.sands_table(setup.bag)
 
     def _watch_stones(self, session: SandsSession) -> SandsWatcher:
         source = self.camera()
@@ -179,10 +189,9 @@ class Companion:
                 for g in self.store.games() if "recording" not in g.header]
 
     def export_record(self, game_id: int) -> str:
-        header = self.store.game(game_id).header
+        kind = kind_of(self.store.game(game_id).header)
         # A record needs no odds: no solved table for a Sands game.
-        session: Any = (SandsSession(self.store, game_id, lambda: None)
-                        if header.get("game") == "sands" else TableSession(self.store, game_id))
+        session = kind.open(self.store, game_id, lambda: None)
         out = paths.data_dir() / "records" / f"game-{game_id}.jsonl"
         write_atomic(out, session.record())
         return str(out)

@@ -19,7 +19,9 @@ from calibration.palette import Palette, learn_palette
 from companion.errors import CompanionError, DamagedFile
 from companion.live.recording import Recording, open_recording
 from companion.live.watcher import GridFollower
-from companion.rules.game import Game, Options
+from companion.rules.setup import GameSetup
+from companion.session.events import Shifts
+from companion.session.kinds import TABLE_SCREEN, kind_of
 from companion.session.nizam import TableSession
 from companion.store import GameStore
 from vision.cells import layout_patches
@@ -30,23 +32,18 @@ class PlaybackError(DamagedFile):
     """A recording that cannot be played at all (no readable calibration, say)."""
 
 
-def recording_game(rec: Recording) -> tuple[Game, list[str]]:
+def recording_setup(rec: Recording) -> GameSetup:
+    """The game a recording plays (its ``game.json``): one played on the grid."""
     where = rec.root / "game.json"
-    if rec.game["game"] == "sands":
-        raise PlaybackError(f"{where}: a Desert Sands recording; replay plays Nizam and "
-                            "Pearl of the East tables")
-    players = rec.game.get("players")
-    if isinstance(players, list):
-        names = [str(p) for p in players]
-    elif isinstance(players, int):
-        names = [f"Player {i + 1}" for i in range(players)]
-    else:
-        raise PlaybackError(f"{where}: 'players' must be names or a number")
-    mode = "pearl" if rec.game["game"] == "pearl" else "classic"
     try:
-        return Game(mode, len(names), Options.from_json(rec.game.get("options", {}))), names
+        setup = GameSetup.from_header(rec.game)
     except CompanionError as err:
         raise PlaybackError(f"{where}: {err}") from None
+    kind = kind_of(setup)
+    if kind.screen != TABLE_SCREEN:
+        raise PlaybackError(f"{where}: a recording of {kind.title}; replay plays Nizam and "
+                            "Pearl of the East tables")
+    return setup
 
 
 def palette_from_calibration(rec: Recording) -> Palette:
@@ -88,7 +85,7 @@ def play(
     emit: Callable[[dict[str, Any]], None] = lambda line: None,
 ) -> tuple[TableSession, Playback]:
     """Run the recording through vision and the session, resuming a game already begun."""
-    game, names = recording_game(rec)
+    setup = recording_setup(rec)
     key = str(rec.root.resolve())
     session = None
     for stored in store.games():
@@ -96,9 +93,7 @@ def play(
             session = TableSession(store, stored.id)
             break
     if session is None:
-        header = {"game": rec.game["game"], "players": game.players,
-                  "options": game.options.to_json(), "names": names, "recording": key}
-        session = TableSession(store, store.new_game(header))
+        session = TableSession.start(store, setup, recording=key)
     done = [e for e in session.events() if "frame" in e]
     start = max((int(e["frame"]) for e in done), default=0)
     taps_done = max((int(e["tap"]) for e in done if "tap" in e), default=-1)
@@ -140,9 +135,9 @@ def _report(session: TableSession, frame: int, before: Any, out: Playback,
             emit: Callable[[dict[str, Any]], None]) -> None:
     for event in session.committed:
         view = session.view()
-        line = {"frame": frame, "event": dict(event), "scores": [p.score for p in view.players],
+        line = {"frame": frame, "event": event.to_json(), "scores": [p.score for p in view.players],
                 "deck": view.deck, "discard": view.discard}
-        if event.get("kind") == "shifts" and session.verdict is not None:
+        if isinstance(event, Shifts) and session.verdict is not None:
             line["verdict"] = {"legal": True, "payment": session.verdict.payment}
         out.lines.append(line)
         emit(line)
@@ -179,6 +174,6 @@ def summary(session: TableSession, playback: Playback) -> dict[str, Any]:
 def open_and_play(path: str | Path, palette: Palette | None, store: GameStore,
                   emit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     rec = open_recording(path)
-    recording_game(rec)  # a wrong game.json is said before any colours are learned
+    recording_setup(rec)  # a wrong game.json is said before any colours are learned
     session, playback = play(rec, palette or palette_from_calibration(rec), store, emit)
     return summary(session, playback)

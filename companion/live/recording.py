@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import DamagedFile
+from companion.rules.record import GAMES
 
 FRAME_SUFFIXES = (".jpg", ".jpeg", ".png")
 TAPS = ("draw", "wildcard", "end_turn", "undo", "fix", "confirm_misread")
@@ -102,8 +103,8 @@ def open_recording(root: str | Path) -> Recording:
     if not folder.is_dir():
         raise RecordingError(f"{folder}: no such recording folder")
     game = _read_json(folder / "game.json")
-    if not isinstance(game, dict) or game.get("game") not in ("nizam", "pearl", "sands"):
-        raise RecordingError(f"{folder / 'game.json'}: 'game' must be nizam, pearl or sands")
+    if not isinstance(game, dict) or game.get("game") not in GAMES:
+        raise RecordingError(f"{folder / 'game.json'}: 'game' must be one of {', '.join(GAMES)}")
     frames = []
     frame_dir = folder / "frames"
     if frame_dir.is_dir():

@@ -113,8 +113,7 @@ class TableWatcher(WatcherThread):
     def view(self) -> TableView:
         with self._lock:
             s = self.session
-            key = (len(s.history), s.seq, id(s.verdict), s.message, self.problem, self.note,
-                   s.reading)
+            key = (s, s.changes, self.problem, self.note)
             if self._view is None or key != self._view_key:
                 view = s.view()
                 problem = " ".join(p for p in (self.problem, self.note) if p)

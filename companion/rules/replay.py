@@ -25,10 +25,12 @@ from typing import Any
 
 from .combination import find_combinations
 from .deck import RefillChance
-from .game import MAX_PLAYERS, MIN_PLAYERS, RECORD_GAMES, Game, OptionError, Options, RuleError
+from .errors import CompanionError
+from .game import Game, RuleError
 from .grid import GEMS, Grid, NotationError
 from .nizam import Turn, TurnReport, play
 from .record import Record, RecordError, format_record, parse_record
+from .setup import MODE_OF, GameSetup
 from .shift import Shift
 from .state import State, start, summary
 
@@ -36,7 +38,6 @@ __all__ = ["Replay", "game_from_header", "parse_record", "record_text", "replay"
 
 HEADER_KEYS = ("game", "players", "options")
 TURN_KEYS = ("turn", "draw", "shifts", "refill")
-MODE_OF_GAME = {name: mode for mode, name in RECORD_GAMES.items()}
 
 
 @dataclass(frozen=True)
@@ -62,20 +63,11 @@ def game_from_header(header: Mapping[str, Any]) -> Game:
     if unknown:
         raise RecordError(1, f"unknown header key {unknown[0]!r}; keys are "
                           f"{', '.join(HEADER_KEYS)}")
-    if header.get("game") not in MODE_OF_GAME:
+    if header.get("game") not in MODE_OF:
         raise RecordError(1, f"game {header.get('game')!r} is not nizam or pearl")
-    players = header.get("players")
-    if isinstance(players, list) and all(isinstance(p, str) and p for p in players):
-        players = len(players)  # the players' names, as a recording's game.json has them
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise RecordError(1, f"players must be a number {MIN_PLAYERS}-{MAX_PLAYERS} or a "
-                          f"list of names, not {players!r}")
-    options = header.get("options", {})
-    if not isinstance(options, dict):
-        raise RecordError(1, f"options must be an object, not {options!r}")
     try:
-        return Game(MODE_OF_GAME[header["game"]], players, Options.from_json(options))
-    except OptionError as err:
+        return GameSetup.from_header(header).game()
+    except CompanionError as err:
         raise RecordError(1, str(err)) from None
 
 
@@ -197,6 +189,5 @@ def record_entries(played: Replay) -> list[dict[str, Any]]:
 
 def record_text(played: Replay) -> str:
     """The whole record of a game played, as DESIGN.md's ``.jsonl`` text."""
-    header = {"game": played.game.record_name, "players": played.game.players,
-              "options": played.game.options.to_json()}
+    header = GameSetup.of_game(played.game).record_header()
     return format_record(header, record_entries(played))

@@ -269,24 +269,14 @@ class Sands:
 
 
 def game_from_header(header: Mapping[str, Any]) -> Sands:
-    """The header ``{"game": "sands", "bag": {...} or "r12y12g12l12", "players": 2 or [names]}``.
+    """The header ``{"game": "sands", "bag": {...} or "r12y12g12l12", "players": 2 or [names]}``
+    (``setup.GameSetup``, which reads every header).
 
     Without ``bag`` the game uses D1's 12 stones of each colour.
     """
-    players = header.get("players", PLAYERS)
-    count = players if isinstance(players, int) and not isinstance(players, bool) else None
-    if isinstance(players, list) and all(isinstance(p, str) for p in players):
-        count = len(players)
-    if count != PLAYERS:
-        raise SandsError(f"The Desert Sands has {PLAYERS} players, not {players!r}", "D1")
-    bag = header.get("bag")
-    if bag is None:
-        return Sands()
-    if isinstance(bag, str):
-        return Sands(Bag.parse(bag))
-    if not isinstance(bag, dict):
-        raise SandsError(f"'bag' must be an object of counts per colour, not {bag!r}", "D1")
-    return Sands(Bag.from_json(bag))
+    from .setup import GameSetup  # the set-up reads this module's bag: imported when used
+
+    return GameSetup.from_header({**header, "game": "sands"}).sands()
 
 
 ENTRY_KEYS = frozenset({"call", "drawn", "player"})

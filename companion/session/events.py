@@ -1,82 +1,282 @@
-"""The events of a Nizam or Pearl of the East game as the session logs them.
+"""The events of a game as the sessions log them: small typed values, each with a version.
 
-Each is a small JSON object with a ``kind``. The state is a fold over them
-(``table.fold``); nothing is overwritten: a fix or an undo is one more event.
+The state is a fold over them (``table.fold``, ``sands.fold``); nothing is overwritten: a
+fix or an undo is one more event. In the store each is a JSON object with its ``kind`` and
+its version ``v`` (``to_json``); ``parse`` reads one back, upgrading an older version step by
+step (``UPGRADES``), so a game stored by an older companion reopens as it was played.
 
-==============  =====================================================================
-kind            fields
-==============  =====================================================================
-``setup``       ``grid``: the opening layout read by the camera (after N2)
-``shifts``      ``shifts``: the shift(s) between two stable grids, as the record writes them
-``wildcard``    the last shift was paid with three cards (N5)
-``draw``        the active player took three cards (N3)
-``end_turn``    shifting is over: the scoring phase begins
-``cleared``     the scored cards have left the grid (N9)
-``refill``      ``cards``: the cards laid in the emptied cells, in reading order
-``fix``         ``cell`` [row, col] and ``letter``: a misread cell corrected by a tap
-``misread``     ``reading``: the players confirmed this reading is a misread, not a move
-``undo``        cancels the latest event not yet undone
-==============  =====================================================================
+Each kind is a class below, named as players say it (``Setup``, ``Shifts``, ``Wildcard``,
+``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``; The Desert Sands'
+``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its stored name.
+
+Every event may carry where a recording was when it happened (``frame``, and ``tap``, the
+number of the recording's tap), as ``companion replay`` stamps them.
+
+Versions: 1 is the companion up to commit d42cb3e, which wrote no ``v`` (and the same
+fields); 2 numbers every event.
+
+>>> Fix((2, 3), "R").to_json()
+{'kind': 'fix', 'v': 2, 'cell': [2, 3], 'letter': 'R'}
+>>> parse({"kind": "shifts", "shifts": ["r2<", "c3^!3"], "frame": 40})
+Shifts(shifts=(Shift.parse('r2<'), Shift.parse('c3^!3')), frame=40)
+>>> parse({"kind": "teleport", "v": 2})
+Traceback (most recent call last):
+...
+companion.session.events.EventError: unknown event kind 'teleport'
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar, TypeVar
 
-from companion.errors import BadInput, CompanionError
+from companion.errors import BadInput, CompanionError, DamagedFile
+from companion.rules.grid import NotationError
+from companion.rules.shift import Shift
 
-S = TypeVar("S")
-
-KINDS = (
-    "setup", "shifts", "wildcard", "draw", "end_turn", "cleared", "refill", "fix",
-    "misread", "undo",
-)
+VERSION = 2
+"""The version every event is written with."""
+STAMP = ("frame", "tap")
 
 
 class EventError(BadInput):
-    """An event the session cannot apply now; says why in the players' words."""
+    """An event the session cannot apply now, or cannot read; says why in the players' words."""
 
 
-def check_event(event: Mapping[str, Any]) -> None:
-    kind = event.get("kind")
-    if kind not in KINDS:
-        raise EventError(f"unknown event kind {kind!r}")
-    if kind == "setup" and not isinstance(event.get("grid"), str):
-        raise EventError("a setup event needs its grid")
-    if kind == "shifts" and not (
-        isinstance(event.get("shifts"), list) and event["shifts"]
-    ):
-        raise EventError("a shifts event needs at least one shift")
-    if kind == "refill" and not isinstance(event.get("cards"), str):
-        raise EventError("a refill event needs its cards")
+class DamagedLog(DamagedFile):
+    """A stored game whose log cannot be read or replayed: names the game and the event."""
+
+
+KINDS: dict[str, type[Event]] = {}
+"""Every kind of event by its name, filled as each is defined."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """What every event carries: the recording's frame and tap it came from (or None)."""
+
+    KIND: ClassVar[str] = ""
+
+    frame: int | None = None
+    tap: int | None = None
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:  # Event itself names none
+            cls.KIND = kind
+            KINDS[kind] = cls
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as the store keeps it: kind, version, fields, then the stamp."""
+        out: dict[str, Any] = {"kind": self.KIND, "v": VERSION}
+        out.update((name, _json_value(value)) for name, value in self._shown())
+        return out
+
+    def _shown(self) -> list[tuple[str, Any]]:
+        """The fields, then the stamp when there is one."""
+        own = [(f.name, getattr(self, f.name)) for f in fields(self) if f.name not in STAMP]
+        return own + [(name, getattr(self, name)) for name in STAMP
+                      if getattr(self, name) is not None]
+
+    def __repr__(self) -> str:  # pastes back; the stamp only when there is one
+        shown = ", ".join(f"{name}={value!r}" for name, value in self._shown())
+        return f"{type(self).__name__}({shown})"
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    if isinstance(value, Shift):
+        return str(value)
+    return value
+
+
+@dataclass(frozen=True, repr=False)
+class Setup(Event, kind="setup"):
+    """The opening layout read by the camera (after N2)."""
+
+    grid: str
+
+
+@dataclass(frozen=True, repr=False)
+class Shifts(Event, kind="shifts"):
+    """The shift(s) between two stable grids, each paid as the record writes it."""
+
+    shifts: tuple[Shift, ...]
+
+
+@dataclass(frozen=True, repr=False)
+class Wildcard(Event, kind="wildcard"):
+    """The last shift (or, before any, the next) was paid with three cards (N5)."""
+
+
+@dataclass(frozen=True, repr=False)
+class Draw(Event, kind="draw"):
+    """The active player took three cards (N3)."""
+
+
+@dataclass(frozen=True, repr=False)
+class EndTurn(Event, kind="end_turn"):
+    """Shifting is over: the scoring phase begins."""
+
+
+@dataclass(frozen=True, repr=False)
+class Cleared(Event, kind="cleared"):
+    """The scored cards have left the grid (N9)."""
+
+
+@dataclass(frozen=True, repr=False)
+class Refill(Event, kind="refill"):
+    """The cards laid in the emptied cells, in reading order."""
+
+    cards: str
+
+
+@dataclass(frozen=True, repr=False)
+class Fix(Event, kind="fix"):
+    """A misread cell (row, col from 1) corrected by a tap."""
+
+    cell: tuple[int, int]
+    letter: str
+
+
+@dataclass(frozen=True, repr=False)
+class Misread(Event, kind="misread"):
+    """The players confirmed this reading is a misread, not a move."""
+
+    reading: str
+
+
+@dataclass(frozen=True, repr=False)
+class Call(Event, kind="call"):
+    """The colour The Desert Sands' player to move names (D2)."""
+
+    colour: str
+
+
+@dataclass(frozen=True, repr=False)
+class Drawn(Event, kind="drawn"):
+    """The stone that came out of the bag, entered by a ``tap`` or read by the ``camera``."""
+
+    colour: str
+    by: str = "tap"
+
+
+@dataclass(frozen=True, repr=False)
+class Undo(Event, kind="undo"):
+    """Cancels the latest event not yet undone."""
+
+
+def _numbered(obj: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 to 2: the fields are unchanged; the event gets its number."""
+    return {**obj, "v": 2}
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _numbered}
+"""For each older version, what turns an event of it into the next version."""
+
+
+def _text(obj: Mapping[str, Any], name: str, what: str) -> str:
+    value = obj.get(name)
+    if not isinstance(value, str):
+        raise EventError(f"a {obj['kind']} event needs its {what}")
+    return value
+
+
+def _number(obj: Mapping[str, Any], name: str) -> int | None:
+    value = obj.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EventError(f"a {obj['kind']} event's {name} must be a number, not {value!r}")
+    return value
+
+
+def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
+    if kind == "setup":
+        return {"grid": _text(obj, "grid", "grid")}
+    if kind == "shifts":
+        given = obj.get("shifts")
+        if not (isinstance(given, list) and given and all(isinstance(s, str) for s in given)):
+            raise EventError("a shifts event needs at least one shift")
+        try:
+            return {"shifts": tuple(Shift.parse(s) for s in given)}
+        except NotationError as err:
+            raise EventError(f"a shifts event: {err}") from None
+    if kind == "refill":
+        return {"cards": _text(obj, "cards", "cards")}
     if kind == "fix":
-        cell, letter = event.get("cell"), event.get("letter")
-        if not (isinstance(cell, list) and len(cell) == 2 and isinstance(letter, str)):
+        cell, letter = obj.get("cell"), obj.get("letter")
+        if not (isinstance(cell, list) and len(cell) == 2 and isinstance(letter, str)
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
             raise EventError("a fix event needs a cell [row, col] and a letter")
+        return {"cell": (cell[0], cell[1]), "letter": letter}
+    if kind == "misread":
+        return {"reading": _text(obj, "reading", "reading")}
+    if kind in ("call", "drawn"):
+        out: dict[str, Any] = {"colour": _text(obj, "colour", "colour")}
+        if kind == "drawn" and "by" in obj:
+            out["by"] = _text(obj, "by", "reader (tap or camera)")
+        return out
+    return {}
 
 
-_log = logging.getLogger(__name__)
+def parse(obj: Mapping[str, Any]) -> Event:
+    """The typed event of a stored object, upgraded from its version to today's; an
+    ``EventError`` when it is no event of any version (a damaged or foreign log)."""
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise EventError(f"unknown event kind {kind!r}")
+    version = obj.get("v", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= VERSION:
+        raise EventError(f"a {kind} event of version {version!r}; this companion reads "
+                         f"versions 1 to {VERSION}")
+    current = dict(obj)
+    while version < VERSION:
+        current = UPGRADES[version](current)
+        version = current["v"]
+    stamp = {name: _number(current, name) for name in STAMP}
+    return KINDS[kind](**_fields(kind, current), **stamp)
 
 
-def fold_log(
-    start: S, apply: Callable[[S, Mapping[str, Any]], S], events: Iterable[Mapping[str, Any]]
-) -> list[S]:
+def stamped(event: Event, stamp: Mapping[str, int]) -> Event:
+    """``event`` with the recording's frame (and tap) it came from."""
+    return replace(event, **stamp) if stamp else event
+
+
+S = TypeVar("S")
+
+
+def read_log(payloads: Iterable[Mapping[str, Any]], game: str) -> list[Event]:
+    """The stored events of ``game`` (its name in messages), typed and upgraded; a
+    ``DamagedLog`` naming the first one that cannot be read."""
+    out = []
+    for number, payload in enumerate(payloads, 1):
+        try:
+            out.append(parse(payload))
+        except CompanionError as err:
+            raise DamagedLog(f"{game}: event {number} cannot be read: {err}") from None
+    return out
+
+
+def fold_log(start: S, apply: Callable[[S, Event], S], events: Iterable[Event],
+             game: str = "the game") -> list[S]:
     """Every state a log passes through, undone ones dropped: the last is the current one.
 
-    An event that cannot be applied (a log written by an older version, say) is skipped,
-    so one bad line never loses the game; ``apply`` is what keeps bad events out of the log.
-    Each one skipped is logged as a warning, never silently.
+    Every event was applied once before it was logged, so one the game cannot take now means
+    a damaged log (or an older version's event that needs an upgrade): a ``DamagedLog``
+    naming it, never a game silently played another way.
     """
     history = [start]
     for number, event in enumerate(events, 1):
-        if event.get("kind") == "undo":
+        if isinstance(event, Undo):
             if len(history) > 1:
                 history.pop()
             continue
         try:
             history.append(apply(history[-1], event))
         except CompanionError as err:  # anything else is a bug, and is raised as one
-            _log.warning("game log event %d (%s) skipped: %s", number, event.get("kind"), err)
+            raise DamagedLog(f"{game}: event {number} ({event.KIND}) cannot be replayed: "
+                             f"{err}") from None
     return history

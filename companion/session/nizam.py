@@ -8,22 +8,23 @@ verdict "legal" or refused with the reason and how to put the grid back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import card_difference, explain, settle
-from companion.rules.game import RECORD_GAMES, Game
+from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
-from companion.rules.record import format_record
-from companion.rules.replay import game_from_header
+from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
 from companion.rules.state import winners
 from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
+from . import events as ev
+from .core import SessionCore, Shown, locked
 from .table import (
     CLEAR,
     OPENING,
@@ -31,14 +32,15 @@ from .table import (
     PLAY,
     REFILL,
     TableState,
-    apply,
-    fold,
     record_lines,
     shifts_problem,
 )
+from .table import apply as apply_event
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
+TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
+"""The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 SETTLE_SHIFTS = 3
 """Shifts looked for between two stable readings: a hand may hide several."""
@@ -62,84 +64,72 @@ def _payment_text(shifts: Sequence[str], grid: Grid) -> str:
     return " + ".join(parts)
 
 
-class TableSession:
+class TableSession(SessionCore[TableState]):
     """One game in the store, with what the camera and the players tell it."""
 
+    PLAYS = tuple(MODE_OF)
+    TITLE = "Nizam or Pearl of the East"
+
+    verdict = Shown[Verdict | None]()
+    """The last move seen: legal (with its payment) or refused (why, and how to put it back)."""
+    reading = Shown[str | None]()
+    """The last stable reading of the grid the session took in."""
+
     def __init__(self, store: GameStore, game_id: int) -> None:
-        self.store = store
-        self.game_id = game_id
-        header = store.game(game_id).header
-        self.header = header
-        self.game: Game = game_from_header(
-            {k: v for k, v in header.items() if k in ("game", "players", "options")}
-        )
-        names = header.get("names") or []
-        self.names = tuple(
-            str(names[i]) if i < len(names) else f"Player {i + 1}"
-            for i in range(self.game.players)
-        )
-        events = [e.payload for e in store.events(game_id)]
-        self.seq = len(events)
-        self.history = fold(self.game, events)
-        self.verdict: Verdict | None = None
-        self.message = ""
-        self.reading: str | None = None
-        self.stamp: dict[str, Any] = {}
-        """Merged into each event logged (e.g. the frame a recording was at)."""
-        self.committed: list[Mapping[str, Any]] = []
-        """Events logged since the caller last emptied this list."""
+        super().__init__(store, game_id)
+        self.game: Game = self.setup.game()
+        self.names = self.setup.names
+        self.verdict = None
+        self.reading = None
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
-        header = {"game": RECORD_GAMES[game.mode], "players": game.players,
-                  "options": game.options.to_json(), "names": list(names)}
-        return cls(store, store.new_game(header))
+        return cls.start(store, GameSetup.of_game(game, names))
 
-    @property
-    def state(self) -> TableState:
-        return self.history[-1]
+    @classmethod
+    def start(cls, store: GameStore, setup: GameSetup, recording: str | None = None
+              ) -> TableSession:
+        """A new game in ``store``; ``recording``: the recording ``companion replay`` plays
+        (kept in the header, so a replay killed part way finds its game again)."""
+        extra = {"recording": recording} if recording is not None else {}
+        return cls(store, store.new_game({**setup.header(), **extra}))
+
+    # -- the game's own part of the core -------------------------------------------------
+
+    def begin(self, setup: GameSetup) -> TableState:
+        return TableState(setup.game())
+
+    def apply(self, state: TableState, event: ev.Event) -> TableState:
+        return apply_event(state, event)
+
+    def over(self, state: TableState) -> bool:
+        return state.phase == OVER
+
+    def record_lines(self) -> list[dict[str, Any]]:
+        return record_lines(self.state)
 
     # -- events ------------------------------------------------------------------------
 
-    def _commit(self, event: Mapping[str, Any]) -> TableState:
-        """Apply, then log (synced) before anyone sees the result; ValueError if refused."""
-        new = apply(self.state, event)
-        self._log({**event, **self.stamp})
-        self.history.append(new)
-        if new.phase == OVER:
-            self.store.finish(self.game_id)
-        return new
-
-    def _log(self, event: Mapping[str, Any]) -> None:
-        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
-        self.committed.append(event)
-
-    def events(self) -> list[Mapping[str, Any]]:
-        """Every event of this game as logged, undone ones included."""
-        return [e.payload for e in self.store.events(self.game_id)]
-
+    @locked
     def tap(self, action: str, *args: Any) -> None:
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
         self.message = ""
         try:
             if action == "undo":
-                if len(self.history) <= 1:
-                    raise BadInput("nothing to undo")
-                self._log({"kind": "undo", **self.stamp})
-                self.history.pop()
+                self.undo()
                 self.verdict = None
             elif action == "fix":
                 row, col, letter = args
-                self._commit({"kind": "fix", "cell": [int(row), int(col)], "letter": letter})
+                self.commit(ev.Fix((int(row), int(col)), str(letter)))
                 self.verdict = None
             elif action == "confirm_misread":
                 if self.reading is None:
                     raise BadInput("no reading to set aside")
-                self._commit({"kind": "misread", "reading": self.reading})
+                self.commit(ev.Misread(self.reading))
                 self.verdict = None
             elif action in ("draw", "wildcard", "end_turn"):
-                self._commit({"kind": action})
+                self.commit(TAPS[action]())
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = [str(s) for s in self.state.shifts]
                     self.verdict = replace(self.verdict, shifts=tuple(shifts), payment=(
@@ -152,6 +142,7 @@ class TableSession:
 
     # -- readings ----------------------------------------------------------------------
 
+    @locked
     def on_reading(self, rows: Sequence[str]) -> None:
         """A stable reading of the grid, as row strings. A reading with unsure cells counts
         only in play, when the rules settle them (one grid that shifts can make agrees with
@@ -195,7 +186,7 @@ class TableSession:
         if EMPTY in text:
             return
         try:
-            self._commit({"kind": "setup", "grid": text})
+            self.commit(ev.Setup(text))
             self.verdict = None
         except CompanionError as err:
             grid = Grid.parse(text)
@@ -227,7 +218,7 @@ class TableSession:
                 first_error = first_error or str(problem)
                 continue
             shifts = [str(s) for s in paid]
-            self._commit({"kind": "shifts", "shifts": shifts})
+            self.commit(ev.Shifts(tuple(paid)))
             self.verdict = Verdict(True, tuple(shifts), _payment_text(shifts, t.grid), "",
                                    _cells_differ(str(t.grid), text))
             return
@@ -253,7 +244,7 @@ class TableSession:
         ):
             return  # the players have not taken them all yet
         self.verdict = None
-        self._commit({"kind": "cleared"})
+        self.commit(ev.Cleared())
         if self.state.phase == REFILL and text != str(self.state.grid):
             self._refill(self.state, text)
 
@@ -274,14 +265,19 @@ class TableSession:
             self._refuse("a refilled card reads as the pearl", tuple(cells))
             return
         try:
-            self._commit({"kind": "refill", "cards": letters})
+            self.commit(ev.Refill(letters))
             self.verdict = None
         except CompanionError as err:
             self._refuse(str(err), tuple(cells))
 
     # -- what the screen shows -----------------------------------------------------------
 
+    @locked
     def view(self) -> TableView:
+        """What the screen shows now; cheap when nothing changed (the screen polls it)."""
+        return self.kept_view(self._build_view)
+
+    def _build_view(self) -> TableView:
         t = self.state
         game = self.game
         rules = t.rules
@@ -314,7 +310,7 @@ class TableSession:
         elif self.verdict is not None:
             highlight = self.verdict.cells
         return TableView(
-            mode="pearl" if game.pearl else "nizam",
+            mode=self.setup.kind,
             players=players,
             active=rules.active if rules else 0,
             turn=(rules.turn + 1) if rules else 0,
@@ -349,7 +345,7 @@ class TableSession:
                 actions.append("end_turn")
                 if not t.shifts[-1].wildcard:
                     actions.append("wildcard")
-        if len(self.history) > 1:
+        if self.can_undo:
             actions.append("undo")
         return tuple(actions)
 
@@ -394,9 +390,3 @@ class TableSession:
         won = winners(self.game, t.rules)
         who = " and ".join(self.names[p] for p in won)
         return f"Game over: {who} win{'s' if len(won) == 1 else ''}.{notice}"
-
-    def record(self) -> str:
-        """The game record of DESIGN.md, as text (fixes applied)."""
-        header = {"game": RECORD_GAMES[self.game.mode], "players": self.game.players,
-                  "options": self.game.options.to_json()}
-        return format_record(header, record_lines(self.state))

@@ -1,15 +1,8 @@
 """The Desert Sands at the table (RULES.md D1–D6): calls and drawn stones in, events out.
 
-The game is a log of events in the game store, one per tap or camera read; each is committed
-(synced) before the state it makes is shown, and the state is a fold over the log:
-
-==========  ==========================================================================
-kind        fields
-==========  ==========================================================================
-``call``    ``colour``: the colour the player to move names (D2)
-``drawn``   ``colour``: the stone that came out of the bag; ``by``: ``tap`` or ``camera``
-``undo``    cancels the latest event not yet undone (a call or a drawn stone)
-==========  ==========================================================================
+The game is a log of events in the game store, one per tap or camera read (``events``:
+``Call``, ``Drawn``, ``Undo``); each is committed (synced) before the state it makes is
+shown (``core.SessionCore``), and the state is a fold over the log (``apply``).
 
 The odds come from the solved table (``companion.sands``), which takes a second or two to
 solve the first time a bag is played. The session never waits for it: it asks
@@ -39,7 +32,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import CompanionError, said
-from companion.rules.record import format_record
 from companion.rules.sands import (
     CALLS,
     COLOURS,
@@ -51,14 +43,15 @@ from companion.rules.sands import (
     SandsError,
     SandsState,
     check_colour,
-    game_from_header,
 )
+from companion.rules.setup import SANDS, GameSetup, player_names
 from companion.sands.advice import advise
 from companion.sands.odds import SandsTable, load_table
 from companion.store import GameStore
 from companion.view import CallOdds, SandsView
 
-from .events import fold_log
+from .core import SessionCore, Shown, locked
+from .events import Call, Drawn, Event, fold_log
 
 TableProvider = Callable[[], SandsTable | None]
 
@@ -92,30 +85,30 @@ def _over(state: SandsState) -> SandsError:
     return SandsError("the game has ended: no more calls", "D6" if state.bag.total == 0 else "D5")
 
 
-def apply(moment: SandsMoment, event: Mapping[str, Any]) -> SandsMoment:
+def apply(moment: SandsMoment, event: Event) -> SandsMoment:
     """The moment after ``event``; SandsError (with the rule ID) when it cannot happen now."""
-    kind, colour = event.get("kind"), event.get("colour")
     state = moment.rules
-    if kind == "call":
-        if state.ended:
-            raise _over(state)
-        if moment.called:
-            raise SandsError(f"{moment.called} is already called: tap the stone that came "
-                             "out of the bag, or Undo", "D2")
-        return replace(moment, called=check_colour(colour, "call"))
-    if kind == "drawn":
-        if not moment.called:
-            raise _over(state) if state.ended else SandsError(
-                "name a colour before the stone is drawn", "D2")
-        after = state.after(moment.called, check_colour(colour, "drawn stone"))
-        draw = Draw(state.turn, moment.called, str(colour), state, after)
-        return SandsMoment(after, "", moment.draws + (draw,))
-    raise SandsError(f"unknown event kind {kind!r}")
+    match event:
+        case Call(colour=colour):
+            if state.ended:
+                raise _over(state)
+            if moment.called:
+                raise SandsError(f"{moment.called} is already called: tap the stone that came "
+                                 "out of the bag, or Undo", "D2")
+            return replace(moment, called=check_colour(colour, "call"))
+        case Drawn(colour=colour):
+            if not moment.called:
+                raise _over(state) if state.ended else SandsError(
+                    "name a colour before the stone is drawn", "D2")
+            after = state.after(moment.called, check_colour(colour, "drawn stone"))
+            draw = Draw(state.turn, moment.called, colour, state, after)
+            return SandsMoment(after, "", moment.draws + (draw,))
+    raise SandsError(f"a {event.KIND} event is no part of The Desert Sands")
 
 
-def fold(game: Sands, events: Iterable[Mapping[str, Any]]) -> list[SandsMoment]:
+def fold(game: Sands, events: Iterable[Event], name: str = "the game") -> list[SandsMoment]:
     """Every moment the log passes through (``events.fold_log``): the last is the current one."""
-    return fold_log(SandsMoment(game.start()), apply, events)
+    return fold_log(SandsMoment(game.start()), apply, events, name)
 
 
 def outcome_text(draw: Draw, names: Sequence[str]) -> str:
@@ -186,14 +179,7 @@ class TableLoader:
         return self()
 
 
-def _names(header: Mapping[str, Any]) -> tuple[str, str]:
-    given = header.get("players")
-    names = given if isinstance(given, list) else header.get("names") or []
-    out = [str(names[i]).strip() if i < len(names) else "" for i in range(PLAYERS)]
-    return (out[0] or "Player 1", out[1] or "Player 2")
-
-
-class SandsSession:
+class SandsSession(SessionCore[SandsMoment]):
     """One Desert Sands game in the store, with what the players and the camera tell it.
 
     Taps: ``("call", colour)``, then ``("drawn", colour)``, or the camera's ``on_stone``;
@@ -201,81 +187,77 @@ class SandsSession:
     ``problem`` says why the odds are missing when the table could not be had.
     """
 
+    PLAYS = (SANDS,)
+    TITLE = "The Desert Sands"
+
+    problem = Shown[str]()
+
     def __init__(self, store: GameStore, game_id: int,
                  table_provider: TableProvider | None = None) -> None:
-        self.store = store
-        self.game_id = game_id
-        header = store.game(game_id).header
-        if header.get("game") != "sands":
-            raise SandsError(f"game {game_id} is {header.get('game')!r}, not The Desert Sands")
-        self.game = game_from_header(header)
-        self.names = _names(header)
-        events = store.events(game_id)
-        self.seq = events[-1].seq if events else 0
-        self.history = fold(self.game, (e.payload for e in events))
-        self.message = ""
+        super().__init__(store, game_id)
+        self.game = self.setup.sands()
+        first, second = self.setup.names
+        self.names = (first, second)
         self.problem = ""
         self._provider = table_provider or TableLoader(self.game.full)
         self._table: SandsTable | None = None
-        self._lock = threading.RLock()
-        self._view: SandsView | None = None
-        self._view_of: tuple[SandsMoment, str, bool] | None = None
 
     @classmethod
     def new(cls, store: GameStore, full: Bag | None = None, names: Sequence[str] = (),
             table_provider: TableProvider | None = None) -> SandsSession:
         """A new game with ``full`` in the bag (D1's 12 of each by default)."""
-        if len(names) not in (0, PLAYERS):
-            raise SandsError(f"The Desert Sands has {PLAYERS} players, not {len(names)}", "D1")
-        full = full or Sands().full
-        if full.total == 0:
+        setup = GameSetup(SANDS, player_names(names, len(names) or PLAYERS), bag=full)
+        return cls.start(store, setup, table_provider)
+
+    @classmethod
+    def start(cls, store: GameStore, setup: GameSetup,
+              table_provider: TableProvider | None = None) -> SandsSession:
+        """A new game of ``setup`` (``rules.setup``) in ``store``."""
+        if setup.sands().full.total == 0:
             raise SandsError("the bag needs at least one stone", "D1")
-        header = {"game": "sands", "players": list(_names({"players": list(names)})),
-                  "bag": full.to_json()}
-        return cls(store, store.new_game(header), table_provider)
+        return cls(store, store.new_game(setup.header()), table_provider)
 
     @classmethod
     def from_header(cls, store: GameStore, header: Mapping[str, Any],
                     table_provider: TableProvider | None = None) -> SandsSession:
         """A new game from the start screen's ``{"game": "sands", "players": [names],
         "bag": {...}}``."""
-        players = header.get("players")
-        names = players if isinstance(players, list) else ()
-        return cls.new(store, game_from_header(header).full, names, table_provider)
+        return cls.start(store, GameSetup.from_header(header), table_provider)
 
-    @property
-    def state(self) -> SandsMoment:
-        return self.history[-1]
+    # -- the game's own part of the core -------------------------------------------------
+
+    def begin(self, setup: GameSetup) -> SandsMoment:
+        return SandsMoment(setup.sands().start())
+
+    def apply(self, state: SandsMoment, event: Event) -> SandsMoment:
+        return apply(state, event)
+
+    def over(self, state: SandsMoment) -> bool:
+        return state.rules.ended
+
+    def record_lines(self) -> list[dict[str, Any]]:
+        """One ``{"call", "drawn"}`` a line."""
+        return [{"call": d.call, "drawn": d.drawn} for d in self.state.draws]
 
     # -- events ------------------------------------------------------------------------
 
-    def _commit(self, event: Mapping[str, Any]) -> None:
-        """Apply, then log (synced) before anyone sees the result; ValueError if refused."""
-        new = apply(self.state, event)
-        self.seq = self.store.append(self.game_id, event, expect_seq=self.seq + 1)
-        self.history.append(new)
-        if new.rules.ended:
-            self.store.finish(self.game_id)
-
+    @locked
     def tap(self, action: str, *args: Any) -> None:
         """``"call", colour``, ``"drawn", colour`` or ``"undo"``; committed before returning."""
-        with self._lock:
-            self.message = ""
-            try:
-                if action == "undo" and not args:
-                    if len(self.history) <= 1:
-                        raise SandsError("nothing to undo")
-                    self.seq = self.store.append(self.game_id, {"kind": "undo"},
-                                                 expect_seq=self.seq + 1)
-                    self.history.pop()
-                elif action in ("call", "drawn") and len(args) == 1:
-                    extra = {"by": "tap"} if action == "drawn" else {}
-                    self._commit({"kind": action, "colour": args[0], **extra})
-                else:
-                    raise SandsError(f"unknown tap {(action, *args)!r}")
-            except CompanionError as err:
-                self.message = str(err)
+        self.message = ""
+        try:
+            if action == "undo" and not args:
+                self.undo()
+            elif action == "call" and len(args) == 1:
+                self.commit(Call(args[0]))
+            elif action == "drawn" and len(args) == 1:
+                self.commit(Drawn(args[0], "tap"))
+            else:
+                raise SandsError(f"unknown tap {(action, *args)!r}")
+        except CompanionError as err:
+            self.message = str(err)
 
+    @locked
     def on_stone(self, label: str) -> None:
         """A stone the camera has read on the stone spot, counted once per draw (e.g. by
         ``vision.spot.StoneWatcher``): a palette letter ``r y g l`` or a colour name.
@@ -283,30 +265,25 @@ class SandsSession:
         It is the drawn stone of the colour called. When the same stone was already entered
         by a tap, it is ignored; when no colour is called, it is refused with a message.
         """
-        with self._lock:
-            self.message = ""
-            try:
-                colour = stone_colour(label)
-                if colour is None:
-                    return
-                moment = self.state
-                if moment.called:
-                    self._commit({"kind": "drawn", "colour": colour, "by": "camera"})
-                    return
-                last = moment.draws[-1] if moment.draws else None
-                if last is not None and last.drawn == colour:
-                    return  # the players tapped it in before the camera was sure
-                if last is not None:
-                    raise SandsError(f"the camera read {colour} but {last.drawn} was entered: "
-                                     f"if the stone is {colour}, tap Undo and then {colour}")
-                raise SandsError(f"a {colour} stone is on the spot but no colour is called",
-                                 "D2")
-            except CompanionError as err:
-                self.message = str(err)
-
-    def events(self) -> list[Mapping[str, Any]]:
-        """Every event of this game as logged, undone ones included."""
-        return [e.payload for e in self.store.events(self.game_id)]
+        self.message = ""
+        try:
+            colour = stone_colour(label)
+            if colour is None:
+                return
+            moment = self.state
+            if moment.called:
+                self.commit(Drawn(colour, "camera"))
+                return
+            last = moment.draws[-1] if moment.draws else None
+            if last is not None and last.drawn == colour:
+                return  # the players tapped it in before the camera was sure
+            if last is not None:
+                raise SandsError(f"the camera read {colour} but {last.drawn} was entered: "
+                                 f"if the stone is {colour}, tap Undo and then {colour}")
+            raise SandsError(f"a {colour} stone is on the spot but no colour is called",
+                             "D2")
+        except CompanionError as err:
+            self.message = str(err)
 
     # -- what the screen shows ---------------------------------------------------------
 
@@ -329,16 +306,11 @@ class SandsSession:
     def odds_ready(self) -> bool:
         return self.table() is not None
 
+    @locked
     def view(self) -> SandsView:
         """What the screen shows now; cheap when nothing changed (the screen polls it)."""
-        moment, message, table = self.state, self.message, self.table()
-        seen = self._view_of
-        if (self._view is not None and seen is not None and seen[0] is moment
-                and seen[1:] == (message, table is not None)):
-            return self._view
-        view = self._build(moment, table)
-        self._view, self._view_of = view, (moment, message, table is not None)
-        return view
+        table = self.table()
+        return self.kept_view(lambda: self._build(self.state, table), table is not None)
 
     def _build(self, moment: SandsMoment, table: SandsTable | None) -> SandsView:
         state = moment.rules
@@ -367,11 +339,5 @@ class SandsSession:
             game_id=self.game_id,
             message=self.message,
             problem=self.problem,
-            can_undo=len(self.history) > 1,
+            can_undo=self.can_undo,
         )
-
-    def record(self) -> str:
-        """The game record of DESIGN.md: the header, then one ``{"call", "drawn"}`` a line."""
-        header = {"game": "sands", "players": list(self.names), "bag": self.game.full.to_json()}
-        lines = [{"call": d.call, "drawn": d.drawn} for d in self.state.draws]
-        return format_record(header, lines)

@@ -10,7 +10,7 @@ returns the next state, or raises a ``CompanionError`` saying why the event cann
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -33,7 +33,20 @@ from companion.rules.nizam import (
 from companion.rules.shift import Shift
 from companion.rules.state import State
 
-from .events import EventError, check_event, fold_log
+from .events import (
+    Cleared,
+    Draw,
+    EndTurn,
+    Event,
+    EventError,
+    Fix,
+    Misread,
+    Refill,
+    Setup,
+    Shifts,
+    Wildcard,
+    fold_log,
+)
 
 OPENING, PLAY, CLEAR, REFILL, OVER = "opening", "play", "clear", "refill", "over"
 
@@ -162,6 +175,55 @@ def _pay_shifts(game: Game, state: State, moves: Iterable[Shift]) -> State:
     return state
 
 
+def apply(t: TableState, event: Event) -> TableState:
+    """The state after ``event``; a ``CompanionError`` (with the rule ID) when it cannot happen."""
+    t = replace(t, notice="")
+    if isinstance(event, Misread):
+        return replace(t, misreads=t.misreads | {event.reading})
+    if isinstance(event, Setup):
+        return _setup(t, event.grid)
+    if t.rules is None or t.turn_start is None:
+        raise EventError("lay out the opening grid first")
+    if t.phase == OVER and not isinstance(event, Fix):
+        raise RuleError("P9" if t.game.pearl else "N12", "the game is over")
+    match event:
+        case Fix(cell=(row, col), letter=letter):
+            return _fix(t, row, col, letter)
+        case Shifts(shifts=moves):
+            return _shifts(t, moves)
+        case Wildcard():
+            return _wildcard(t, t.turn_start)
+        case Draw():
+            return _draw(t)
+        case EndTurn():
+            if t.phase != PLAY:
+                raise EventError("the turn is already being scored")
+            if not t.shifts:
+                raise RuleError("N3", "draw or shift first: a turn is a draw or shifts")
+            rules, scoring = score(t.game, t.rules)
+            return _after_scoring(t, rules, scoring)
+        case Cleared():
+            if t.phase != CLEAR:
+                raise EventError("no scored cards are waiting to be cleared")
+            return _refill_or_finish(t)
+        case Refill(cards=cards):
+            return _refill(t, cards)
+    raise EventError(f"a {event.KIND} event cannot be applied to this game")
+
+
+def _setup(t: TableState, text: str) -> TableState:
+    if t.phase != OPENING:
+        raise EventError("the game has already started")
+    grid = Grid.parse(text)
+    if t.game.options.setup_lines == "replace" and find_combinations(grid, t.game.pearl):
+        raise RuleError("N2", "the opening grid holds a combination: return its cards to "
+                        "the deck, shuffle, and deal new ones")
+    rules = start(t.game, grid)
+    origin = tuple(range(SIZE * SIZE))
+    return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
+                   origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE)
+
+
 def _as_tapped(t: TableState, moves: tuple[Shift, ...]) -> tuple[Shift, ...]:
     """``moves`` with the first paid with three cards when that was tapped before it."""
     if t.wildcard_next and moves:
@@ -170,7 +232,7 @@ def _as_tapped(t: TableState, moves: tuple[Shift, ...]) -> tuple[Shift, ...]:
 
 
 def shifts_problem(t: TableState, moves: Sequence[Shift]) -> CompanionError | None:
-    """Why a ``shifts`` event of ``moves`` cannot happen now, or None when it can: asked
+    """Why a ``Shifts`` event of ``moves`` cannot happen now, or None when it can: asked
     before the event is logged, and by ``apply`` itself."""
     if t.rules is None or t.phase != PLAY:
         return EventError("the turn is being scored: no shifts now")
@@ -179,81 +241,45 @@ def shifts_problem(t: TableState, moves: Sequence[Shift]) -> CompanionError | No
     return why_illegal_shifts(t.game, t.rules, _as_tapped(t, tuple(moves)))
 
 
-def apply(t: TableState, event: Mapping[str, Any]) -> TableState:
-    """The state after ``event``; ``ValueError`` (with the rule ID) when it cannot happen."""
-    check_event(event)
-    kind = event["kind"]
-    t = replace(t, notice="")
-    if kind == "misread":
-        return replace(t, misreads=t.misreads | {str(event.get("reading", ""))})
-    if kind == "setup":
-        if t.phase != OPENING:
-            raise EventError("the game has already started")
-        grid = Grid.parse(event["grid"])
-        if t.game.options.setup_lines == "replace" and find_combinations(grid, t.game.pearl):
-            raise RuleError("N2", "the opening grid holds a combination: return its cards to "
-                            "the deck, shuffle, and deal new ones")
-        rules = start(t.game, grid)
-        origin = tuple(range(SIZE * SIZE))
-        return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
-                       origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE)
-    if t.rules is None or t.turn_start is None:
-        raise EventError("lay out the opening grid first")
-    if t.phase == OVER and kind != "fix":
-        raise RuleError("P9" if t.game.pearl else "N12", "the game is over")
-    if kind == "fix":
-        return _fix(t, event)
-    if kind == "shifts":
-        moves = _as_tapped(t, tuple(Shift.parse(s) for s in event["shifts"]))
-        problem = shifts_problem(t, moves)
-        if problem is not None:
-            raise problem
-        rules = _pay_shifts(t.game, t.rules, moves)
-        origin = t.origin
-        for move in moves:
-            origin = _permute(origin, move)
-        return replace(t, rules=rules, shifts=t.shifts + moves, origin=origin,
-                       wildcard_next=False)
-    if kind == "wildcard":
-        if t.phase != PLAY or t.drew:
-            raise RuleError("N5", "no shift this turn to pay with three cards")
-        if not t.shifts:
-            if t.wildcard_next:
-                raise RuleError("N5", "the next shift is already paid with three cards")
-            return replace(t, wildcard_next=True,
-                           notice="the next shift is paid with three cards")
-        last = t.shifts[-1]
-        if last.wildcard:
-            raise RuleError("N5", f"{last} is already paid with three cards")
-        moves = t.shifts[:-1] + (last.with_wildcard(),)
-        return replace(t, rules=_pay_shifts(t.game, t.turn_start, moves), shifts=moves)
-    if kind == "draw":
-        if t.phase != PLAY:
-            raise EventError("the turn is being scored: no draw now")
-        if t.shifts:
-            raise RuleError("N3", "this turn has shifts: a turn is a draw or shifts, not both")
-        before = t.rules
-        rules = draw(t.game, before, RefillChance(""))
-        # a draw pays nothing: three cards tapped for a shift never made are not paid
-        t = replace(t, drew=True, wildcard_next=False,
-                    notice=_runs_out_notice(t.game, before, rules))
-        rules, scoring = score(t.game, rules)
-        return _keep_notice(t, _after_scoring(t, rules, scoring))
-    if kind == "end_turn":
-        if t.phase != PLAY:
-            raise EventError("the turn is already being scored")
-        if not t.shifts:
-            raise RuleError("N3", "draw or shift first: a turn is a draw or shifts")
-        assert t.rules is not None  # a turn in play has its rules state
-        rules, scoring = score(t.game, t.rules)
-        return _after_scoring(t, rules, scoring)
-    if kind == "cleared":
-        if t.phase != CLEAR:
-            raise EventError("no scored cards are waiting to be cleared")
-        return _refill_or_finish(t)
-    if kind == "refill":
-        return _refill(t, event["cards"])
-    raise EventError(f"an {kind} event cannot be applied here")
+def _shifts(t: TableState, moves: tuple[Shift, ...]) -> TableState:
+    problem = shifts_problem(t, moves)
+    if problem is not None:
+        raise problem
+    assert t.rules is not None
+    moves = _as_tapped(t, moves)
+    rules = _pay_shifts(t.game, t.rules, moves)
+    origin = t.origin
+    for move in moves:
+        origin = _permute(origin, move)
+    return replace(t, rules=rules, shifts=t.shifts + moves, origin=origin, wildcard_next=False)
+
+
+def _wildcard(t: TableState, turn_start: State) -> TableState:
+    if t.phase != PLAY or t.drew:
+        raise RuleError("N5", "no shift this turn to pay with three cards")
+    if not t.shifts:
+        if t.wildcard_next:
+            raise RuleError("N5", "the next shift is already paid with three cards")
+        return replace(t, wildcard_next=True, notice="the next shift is paid with three cards")
+    last = t.shifts[-1]
+    if last.wildcard:
+        raise RuleError("N5", f"{last} is already paid with three cards")
+    moves = t.shifts[:-1] + (last.with_wildcard(),)
+    return replace(t, rules=_pay_shifts(t.game, turn_start, moves), shifts=moves)
+
+
+def _draw(t: TableState) -> TableState:
+    assert t.rules is not None
+    if t.phase != PLAY:
+        raise EventError("the turn is being scored: no draw now")
+    if t.shifts:
+        raise RuleError("N3", "this turn has shifts: a turn is a draw or shifts, not both")
+    before = t.rules
+    rules = draw(t.game, before, RefillChance(""))
+    # a draw pays nothing: three cards tapped for a shift never made are not paid
+    t = replace(t, drew=True, wildcard_next=False, notice=_runs_out_notice(t.game, before, rules))
+    rules, scoring = score(t.game, rules)
+    return _keep_notice(t, _after_scoring(t, rules, scoring))
 
 
 def _keep_notice(before: TableState, after: TableState) -> TableState:
@@ -283,10 +309,8 @@ def _refill(t: TableState, cards: str) -> TableState:
     return _keep_notice(t, _after_scoring(t, rules, scoring))
 
 
-def _fix(t: TableState, event: Mapping[str, Any]) -> TableState:
+def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     assert t.rules is not None and t.turn_start is not None
-    row, col = (int(x) for x in event["cell"])
-    letter = event["letter"]
     if not (1 <= row <= SIZE and 1 <= col <= SIZE):
         raise EventError(f"there is no cell r{row}c{col}")
     allowed = GEMS + (PEARL if t.game.pearl else "")
@@ -307,9 +331,9 @@ def _fix(t: TableState, event: Mapping[str, Any]) -> TableState:
     return replace(t, rules=rules, turn_start=turn_start, cards=cards)
 
 
-def fold(game: Game, events: Iterable[Mapping[str, Any]]) -> list[TableState]:
+def fold(game: Game, events: Iterable[Event], name: str = "the game") -> list[TableState]:
     """Every state the log passes through (``events.fold_log``): the last is the current one."""
-    return fold_log(TableState(game), apply, events)
+    return fold_log(TableState(game), apply, events, name)
 
 
 def record_lines(t: TableState) -> list[dict[str, Any]]:

@@ -1,13 +1,11 @@
 """`companion rules replay`, `companion rules check` and `companion demo` (DESIGN.md keys)."""
 
+import dataclasses
 import json
 import random
-import sys
-import types
 
 import pytest
 
-import companion.rules
 from companion.cli import main
 from companion.rules.game import Game
 from companion.rules.replay import record_text
@@ -86,11 +84,12 @@ def test_rules_replay_dispatches_sands_records(capsys, tmp_path, monkeypatch):
             return {"scores": [3, 1], "bag": {"red": 2, "yellow": 0, "green": 0, "lilac": 1},
                     "ended": False, "winners": []}
 
+    from companion.session.kinds import KINDS
+
     seen = []
-    fake = types.ModuleType("companion.rules.sands")
-    fake.replay = lambda record: seen.append(record.game) or FakeState()
-    monkeypatch.setitem(sys.modules, "companion.rules.sands", fake)
-    monkeypatch.setattr(companion.rules, "sands", fake, raising=False)
+    fake = dataclasses.replace(
+        KINDS["sands"], replay=lambda record: seen.append(record.game) or FakeState().summary())
+    monkeypatch.setitem(KINDS, "sands", fake)
     path = tmp_path / "sands.jsonl"
     path.write_text('{"game": "sands", "bag": {"red": 3, "lilac": 1}}\n')
     code, out, _ = run(capsys, "rules", "replay", str(path), "--json")

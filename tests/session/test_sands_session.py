@@ -9,6 +9,7 @@ import threading
 import numpy as np
 import pytest
 
+from companion.errors import DamagedFile
 from companion.rules.record import parse_record
 from companion.rules.sands import CALLS, COLOURS, Bag, Sands, replay
 from companion.sands.advice import advise
@@ -203,15 +204,20 @@ def test_resume_after_reopening_the_store_folds_the_same_game(tmp_path):
         assert resumed.record() == SandsSession(again, game_id, not_ready).record()
 
 
-def test_resume_skips_an_event_that_cannot_be_applied(tmp_path):
+@pytest.mark.parametrize("bad, why", [
+    ({"kind": "drawn", "colour": "lilac"},  # no call before it
+     r"event 3 \(drawn\) cannot be replayed: D2: name a colour before the stone is drawn"),
+    ({"kind": "teleport"}, "event 3 cannot be read: unknown event kind 'teleport'"),
+])
+def test_resume_refuses_a_log_with_an_event_the_game_cannot_take_naming_it(tmp_path, bad, why):
+    # Every event was applied before it was logged: one that cannot be now is damage (or an
+    # older version's event without its upgrade), never a game silently played another way.
     store, s = new(tmp_path)
     play(s, ("red", "red"))
-    store.append(s.game_id, {"kind": "drawn", "colour": "lilac"})  # no call before it
-    store.append(s.game_id, {"kind": "teleport"})
-    resumed = SandsSession(store, s.game_id, not_ready)
-    assert resumed.view() == s.view()
-    resumed.tap("call", "yellow")
-    assert resumed.message == "" and resumed.seq == 5
+    store.append(s.game_id, bad)
+    with pytest.raises(DamagedFile, match=f"game {s.game_id} in .*games.sqlite: {why}"):
+        SandsSession(store, s.game_id, not_ready)
+    assert len(store.events(s.game_id)) == 3  # nothing dropped from the file
 
 
 def test_a_session_is_only_for_a_desert_sands_game(tmp_path):
@@ -268,7 +274,7 @@ def test_D2_a_stone_read_by_the_camera_is_the_drawn_stone(tmp_path):
     s.tap("call", "green")
     s.on_stone("g")
     assert s.view().scores == (5, 0) and s.message == ""
-    assert logged(store, s)[-1] == {"kind": "drawn", "colour": "green", "by": "camera"}
+    assert logged(store, s)[-1] == {"kind": "drawn", "v": 2, "colour": "green", "by": "camera"}
     s.on_stone("g")  # the same stone still there, or read again: nothing new
     s.on_stone(".")
     s.on_stone("?")

@@ -1,0 +1,181 @@
+"""What every session does the same way, whatever the game: its log in the game store folded
+into states, commit (logged and synced before anyone sees the result), undo (one more event),
+the record, and a count of changes for whoever keeps the screen's view.
+
+Each game says only what is its own (``SessionCore``'s abstract methods): the state before
+any event, how an event changes it, when the game is over and the record's lines.
+
+>>> from companion.rules.sands import Bag
+>>> from companion.session.events import Call, Drawn
+>>> from companion.session.sands import SandsSession
+>>> from companion.store import GameStore
+>>> s = SandsSession.new(GameStore(":memory:"), Bag.parse("r1l1"), table_provider=lambda: None)
+>>> before = s.changes
+>>> s.commit(Call("red")).called, s.seq, s.changes > before
+('red', 1, True)
+>>> s.undo(); s.state.called, s.seq, [e["kind"] for e in s.events()]
+('', 2, ['call', 'undo'])
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, TypeVar
+
+from companion.errors import BadInput
+from companion.rules.record import format_record
+from companion.rules.setup import GameSetup, SetupError
+from companion.store import GameStore
+
+from .events import Event, Undo, fold_log, read_log, stamped
+
+S = TypeVar("S")
+T = TypeVar("T")
+V = TypeVar("V")
+R = TypeVar("R")
+P = ParamSpec("P")
+
+
+class Shown(Generic[T]):
+    """An attribute the screen shows (a message, a verdict): setting it counts a change."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = f"_shown_{name}"
+
+    def __get__(self, obj: Any, owner: Any = None) -> T:
+        value: T = getattr(obj, self._slot)
+        return value
+
+    def __set__(self, obj: Any, value: T) -> None:
+        setattr(obj, self._slot, value)
+        obj.changes += 1
+
+
+class _Locked(Protocol):
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+
+
+L = TypeVar("L", bound=_Locked)
+
+
+def locked(method: Callable[Concatenate[L, P], R]) -> Callable[Concatenate[L, P], R]:
+    """``method`` of a session, run holding the session's lock: what the players tap and
+    what the camera reads reach the session from threads of their own."""
+
+    @functools.wraps(method)
+    def run(session: L, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with session.lock:
+            return method(session, *args, **kwargs)
+
+    return run
+
+
+class SessionCore(ABC, Generic[S]):
+    """One game in the store: ``history`` is every state its log passes through (undone ones
+    dropped; the last is ``state``), ``seq`` the number of the last event logged.
+
+    ``changes`` grows with every change the screen could show (an event, an undo, a new
+    message): a view kept while it stays the same is still the view. ``lock`` is held by
+    whoever feeds the session from another thread (taps, the camera).
+    """
+
+    PLAYS: ClassVar[tuple[str, ...]]
+    """The game kinds (``rules.setup``) this session plays."""
+    TITLE: ClassVar[str]
+
+    message = Shown[str]()
+    """Why the last tap or reading could not be taken, in the players' words; "" when it was."""
+
+    def __init__(self, store: GameStore, game_id: int) -> None:
+        self.changes = 0
+        self.store = store
+        self.game_id = game_id
+        self.header = store.game(game_id).header
+        if self.header.get("game") not in self.PLAYS:
+            raise SetupError(f"game {game_id} is {self.header.get('game')!r}, not {self.TITLE}")
+        self.setup = GameSetup.from_header(self.header)
+        stored = store.events(game_id)
+        self.seq = stored[-1].seq if stored else 0
+        name = f"game {game_id} in {store.path}"
+        events = read_log((e.payload for e in stored), name)
+        self.history: list[S] = fold_log(self.begin(self.setup), self.apply, events, name)
+        self.message = ""
+        self.stamp: dict[str, int] = {}
+        """Stamped on each event logged: the frame (and tap) a recording was at."""
+        self.committed: list[Event] = []
+        """Events logged since the caller last emptied this list."""
+        self.lock = threading.RLock()
+        self._view: tuple[tuple[Any, ...], Any] | None = None
+
+    # -- what each game says -------------------------------------------------------------
+
+    @abstractmethod
+    def begin(self, setup: GameSetup) -> S:
+        """The state before the first event."""
+
+    @abstractmethod
+    def apply(self, state: S, event: Event) -> S:
+        """The state after ``event``; a ``CompanionError`` saying why when it cannot happen."""
+
+    @abstractmethod
+    def over(self, state: S) -> bool:
+        """True once the game has ended: the store marks it finished."""
+
+    @abstractmethod
+    def record_lines(self) -> list[dict[str, Any]]:
+        """The game record's lines after its header (DESIGN.md), as played so far."""
+
+    # -- written once for every game ---------------------------------------------------------
+
+    @property
+    def state(self) -> S:
+        return self.history[-1]
+
+    @property
+    def can_undo(self) -> bool:
+        return len(self.history) > 1
+
+    def commit(self, event: Event) -> S:
+        """Apply ``event``, then log it (synced) before anyone sees the result; a
+        ``CompanionError`` when the game refuses it, and nothing is logged."""
+        new = self.apply(self.state, event)
+        self._log(event)
+        self.history.append(new)
+        if self.over(new):
+            self.store.finish(self.game_id)
+        return new
+
+    def undo(self) -> None:
+        """Cancel the latest event not yet undone, by logging one more event."""
+        if not self.can_undo:
+            raise BadInput("nothing to undo")
+        self._log(Undo())
+        self.history.pop()
+
+    def _log(self, event: Event) -> None:
+        event = stamped(event, self.stamp)
+        self.seq = self.store.append(self.game_id, event.to_json(), expect_seq=self.seq + 1)
+        self.committed.append(event)
+        self.changes += 1
+
+    def events(self) -> list[Mapping[str, Any]]:
+        """Every event of this game as logged, undone ones included."""
+        return [e.payload for e in self.store.events(self.game_id)]
+
+    def record(self) -> str:
+        """The game record of DESIGN.md, as text (fixes and undos applied)."""
+        return format_record(self.setup.record_header(), self.record_lines())
+
+    def kept_view(self, build: Callable[[], V], *also: Any) -> V:
+        """The view ``build`` makes, built again only after a change (or when ``also``,
+        what else it shows, differs): the screens poll it many times a second."""
+        key = (self.changes, *also)
+        if self._view is None or self._view[0] != key:
+            self._view = (key, build())
+        view: V = self._view[1]
+        return view
