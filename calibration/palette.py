@@ -6,7 +6,9 @@ features of :mod:`calibration.features` (:mod:`calibration.models`). Reading cel
 
 1. The light. Where the cards show white rims (gem cards, SET cards:
    :mod:`calibration.whites`), each card is read against its own white, in the light the
-   whole scene shows; only channels the camera clipped on every white are left to guess.
+   whole scene shows; only channels the camera clipped on every white are left to guess
+   (from a few starts, each refined; where two explain the scene nearly as well, a card
+   they read differently is unsure; a guess that makes a white of no lamp is refused).
    Where they show none (stickers), guess how this scene's light differs from the light
    the palette learned under, as a shift in log RGB: no change, the change that makes this
    scene's brightest white the palette's white, or the one that matches the average card;
@@ -73,6 +75,10 @@ _CENSORED_SCALE = 0.6  # ... in a channel clipped on every white (only brighter 
 # best one's explain it about as well: a card they read otherwise is read '?'.
 _RIVAL_MISFIT = 1.6
 _RIVAL_CONFIDENCE = 0.3
+# ... and for a scene whose white rims the camera clipped in some channel everywhere: its
+# light is read but for how much brighter those channels are, and the starts tried for that
+# differ in nothing else; two that explain the scene this nearly as well leave real doubt
+_CLIPPED_RIVAL_MISFIT = 1.1
 _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white is no white
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
 _AMBIGUOUS = 0.45  # a cell this far of the way from its nearest class to the next is unsure
@@ -81,6 +87,9 @@ STRANGER_WEIGHT = 0.5
 """The least a feature counts in telling a stranger (a hand) from the classes."""
 _EDGES_WEIGHT = 1.5  # a card's white border hidden on one side: a hand over it
 _REFINE_CLIP = 0.5  # one cell moves the light guess at most this much (log, per channel)
+_REFINE_STEPS = 3  # refinements of the light guess, at most
+_STEP_PARTS = (1.0, 0.5, 0.25)  # how far along each refinement's pull is tried
+_CLIPPED_STARTS = (0.3, 0.6)  # brighter lights (log) tried in channels clipped on every white
 # Doubt about the light on one cell, as variances of (I, u, v): the light of a cell whose
 # own white rim was read, of one whose rim the camera clipped (it lies in the bright part
 # of the scene, whose level the cells tell), of a cell in a white-rimmed scene without a
@@ -89,7 +98,10 @@ _REFINE_CLIP = 0.5  # one cell moves the light guess at most this much (log, per
 _DOUBT_OWN = np.array([0.08, 0.03, 0.03]) ** 2
 _DOUBT_CLIPPED = np.array([0.15, 0.04, 0.04]) ** 2
 _DOUBT_SCENE = np.array([0.35, 0.04, 0.04]) ** 2
-_LIFT_CLIPPED = 0.6**2
+# How much brighter than the scene's level a cell whose rim clipped may be: the level is
+# searched for the whole scene, so a cell's own share stays small (freer, a hand under a
+# light guessed too bright passed for a paler card)
+_LIFT_CLIPPED = 0.3**2
 _DOUBT_GUESS = np.array([0.10, 0.04, 0.04]) ** 2
 
 DEFAULT_MAX_DISTANCE = 40.0
@@ -318,7 +330,8 @@ class Palette:
     ) -> tuple[_Light, Cells, Comparison, list[Comparison]]:
         """The light on a scene, its cells seen in it, and how they compare with the classes;
         and how they compare in the other lights tried that explain the scene nearly as well
-        (a scene with white rims has none: its light is read, not guessed).
+        (a scene whose white rims show its light, unclipped, has none: it is read, not
+        guessed).
         ``bare``: patches of the scene's bare table, which must look like the table the
         palette knows (if it learned one): a light that makes the cloth look like a card is
         no likely light."""
@@ -330,19 +343,61 @@ class Palette:
                 candidates.append(to_white)
             if len(scene):
                 candidates.append(scene.grey - self._grey)
+        elif start.free.any():
+            # Channels clipped on every white hide how much brighter the light is there; the
+            # cells' pull finds the rest only from a start near enough.
+            clipped = start.free.all(axis=0).astype(float)
+            candidates += [lift * clipped for lift in _CLIPPED_STARTS]
         tried = [self._try(scene, start.moved(c), bare) for c in candidates]
         best = min(tried, key=lambda t: t[0])
-        # where every white was read, there is nothing left to guess
-        for _ in range(2 if start.free.any() else 0):
+        # Where every white was read, there is nothing left to guess. With rims clipped each
+        # start is refined: they differ only in what the clipped channels hide. Without rims
+        # only the best one: a finer search would make it look surer than its rivals, which
+        # carry the doubt there (a cube read under another camera: 1 wrong instead of 0).
+        if start.rims and start.free.any():
+            tried = [self._refine(scene, t, bare) for t in tried]
+            best = min(tried, key=lambda t: t[0])
+        elif start.free.any():
+            best = self._refine(scene, best, bare, steps=2, parts=(1.0,))
+        # whites clipped in every channel tell no more of the light than no whites at all
+        some_read = start.rims and not start.free.all(axis=0).all()
+        near = _CLIPPED_RIVAL_MISFIT if some_read else _RIVAL_MISFIT
+        rivals = [t[3] for t in tried if t is not best and t[0] <= near * best[0]]
+        return best[1], best[2], best[3], rivals
+
+    def _no_white(self, light: _Light) -> bool:
+        """Whether a light guessed brighter in channels the camera clipped on the whites makes
+        any of them a white of no lamp: a cast further from the palette's own white than
+        any light it could be under (the cells of a hand under a red guess fit better than
+        under the true light, so the fit alone would not refuse it)."""
+        lifted = light.free.any(axis=1)
+        if not lifted.any():
+            return False
+        cast = (light.ref[lifted] - self._white) @ OPPONENT[1:].T
+        return bool((np.hypot(cast[:, 0], cast[:, 1]) > _MAX_WHITE_SHIFT).any())
+
+    def _refine(
+        self, scene: Scene, best: tuple[float, _Light, Cells, Comparison], bare: Scene | None,
+        steps: int = _REFINE_STEPS, parts: Sequence[float] = _STEP_PARTS,
+    ) -> tuple[float, _Light, Cells, Comparison]:
+        """A light guess moved, step by step (at most ``steps``), the way its cells pull it
+        (a ``part`` of the pull, whichever fits best) while the fit gets better."""
+        for _ in range(steps):
             step = self._step(*best[1:])
             if not step.any():
                 break
-            again = self._try(scene, best[1].moved(best[1].shift + step), bare)
+            # The median pull of the cells points the way, but cells read as the wrong class
+            # (a pink as violet under a white guessed too red) pull past the light that
+            # explains them best: go only as far along it as the fit keeps getting better.
+            again = min(
+                (self._try(scene, best[1].moved(best[1].shift + part * step), bare)
+                 for part in parts),
+                key=lambda t: t[0],
+            )
             if again[0] >= best[0] - 1e-6:
                 break
             best = again
-        rivals = [] if start.rims else [t[3] for t in tried if t[0] <= _RIVAL_MISFIT * best[0]]
-        return best[1], best[2], best[3], rivals
+        return best
 
     def _try(
         self, scene: Scene, light: _Light, bare: Scene | None = None
@@ -352,6 +407,8 @@ class Palette:
         surprising that light is)."""
         cells = self._cells(scene, light)
         comparison = compare_classes(cells, self._classes)
+        if light.rims and self._no_white(light):
+            return math.inf, light, cells, comparison
         d2 = comparison.distances(self.weights)
         misfit = float(np.minimum(d2.min(axis=1), self.max_distance).sum()) if len(d2) else 0.0
         if bare is not None and len(bare) and not self._cards.all():

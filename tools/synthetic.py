@@ -50,7 +50,7 @@ class Conditions:
     blur: float = 0.0  # defocus sigma in pixels
     jpeg: int = 0  # JPEG quality, 0 = none
     fill: float = 0.7  # how much of the frame height the grid spans
-    veil: float = 0.0  # white light over the whole picture (flare, haze), share of full scale
+    veil: float = 0.0  # the light's own colour over the whole picture (flare), share of full scale
     second_kelvin: float = 0.0  # a second light from one side (a window by a lamp); 0: none
     lifted: bool = False  # a card held above the grid, between cells, its cell left empty
 
@@ -440,7 +440,8 @@ def _light(rng, img, cond, quads, labels) -> np.ndarray:
         t = np.clip(t, 0, 1)[..., None] * rng.uniform(0.3, 0.8)
         out *= 1 + t * (other / wb - 1)
     if cond.veil:
-        out += cond.veil * 255.0 * cond.exposure
+        # flare is the scene's own light scattered in the lens: it has the light's colour
+        out += cond.veil * 255.0 * cond.exposure * wb / wb.max()
     # Glare: the lamp's reflection on a few glossy cards, bright enough to clip.
     cards = [
         (r, c) for r in range(len(labels)) for c in range(len(labels[0])) if labels[r][c] != "."
