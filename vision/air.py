@@ -16,6 +16,7 @@ from .lattice import GridSearch
 CARD_LIKE = (0.75, 1.6)  # a lifted card's width and height to the lattice's cards' (nearer: bigger)
 OFF_CELL = 0.2  # a card's centre this far (share of a cell) from its cell's centre lies in none
 COVERS = 0.1  # a cell a lifted card's outline reaches this far into is covered by it
+EDGE_REACH = 0.5  # a card whose centre is this far past the grid's edge still lies over it
 
 
 def cards_in_the_air(search: GridSearch) -> np.ndarray:
@@ -36,9 +37,10 @@ def cards_in_the_air(search: GridSearch) -> np.ndarray:
     height = (_side(quads, 0, 3) + _side(quads, 1, 2)) / 2 / g.card_size[1]
     lo, hi = CARD_LIKE
     card_like = (width > lo) & (width < hi) & (height > lo) & (height < hi)
+    # held over the grid, or over its edge on the way to or from a cell there
     over = (
-        (centres[:, 0] > 0) & (centres[:, 0] < g.cols) & (centres[:, 1] > 0)
-        & (centres[:, 1] < g.rows)
+        (centres[:, 0] > -EDGE_REACH) & (centres[:, 0] < g.cols + EDGE_REACH)
+        & (centres[:, 1] > -EDGE_REACH) & (centres[:, 1] < g.rows + EDGE_REACH)
     )
     off = np.abs(centres - (np.floor(centres) + 0.5)).max(axis=1) > OFF_CELL
     for quad in quads[card_like & over & off]:

@@ -159,6 +159,13 @@ def read_cells(
         return out
 
     distrust |= empty & ~_look(looks, "table", empty, bare)
+    # A gem only the close look found an outline for, in a cell that looks like the bare
+    # table around the grid: a busy cloth (a gingham's checks) has edges wherever a card's
+    # sides would be; a whole card-shaped region must show there.
+    closer = gem & card & ~geometry.seen
+    like_cloth = closer & _look(looks, "table", closer, bare)
+    outlined = partial(cards_in_view, frame, geometry, edges=False)
+    distrust |= like_cloth & ~_look(looks, "region", like_cloth, outlined)
     # A hand is one piece: where it hides a card, table-coloured skin beside it may pass for
     # an empty cell. Such a reading never counts anyway (it has a "?"), so nothing is lost.
     unsure = distrust | (labels == UNSURE)

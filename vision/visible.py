@@ -49,20 +49,26 @@ MIN_SHARE = FIELD_MIN * FIELD_MIN * MIN_FILL  # quick reject: less area than any
 
 
 def cards_in_view(
-    frame: np.ndarray, geometry: GridGeometry, only: np.ndarray | None = None
+    frame: np.ndarray, geometry: GridGeometry, only: np.ndarray | None = None,
+    edges: bool = True,
 ) -> np.ndarray:
     """(rows, cols) bool: a card outline is found in the cell. ``only`` (rows, cols) bool
-    limits the look to those cells (the others come back False)."""
+    limits the look to those cells (the others come back False); ``edges``: see
+    :func:`card_in_cell`."""
     out = np.zeros((geometry.rows, geometry.cols), bool)
     for r in range(geometry.rows):
         for c in range(geometry.cols):
             if only is None or only[r, c]:
-                out[r, c] = card_in_cell(frame, geometry, r, c)
+                out[r, c] = card_in_cell(frame, geometry, r, c, edges)
     return out
 
 
-def card_in_cell(frame: np.ndarray, geometry: GridGeometry, r: int, c: int) -> bool:
-    """Is there a card-shaped outline in cell (r, c)? (See the module's docstring.)"""
+def card_in_cell(
+    frame: np.ndarray, geometry: GridGeometry, r: int, c: int, edges: bool = True
+) -> bool:
+    """Is there a card-shaped outline in cell (r, c)? (See the module's docstring.) Without
+    ``edges``, only a whole region counts, not edges where the card's sides should be (a
+    busy cloth has edges everywhere)."""
     side = int(LOOK * REACH)
     step = REACH / side
     x0, y0 = c + 0.5 - REACH / 2, r + 0.5 - REACH / 2
@@ -83,7 +89,7 @@ def card_in_cell(frame: np.ndarray, geometry: GridGeometry, r: int, c: int) -> b
         for k in _plausible(contours, smallest, largest):
             if _is_card(contours[k], expect, centre, side):
                 return True
-    return edge_support(patch, expect, centre) >= MIN_EDGE_SUPPORT
+    return edges and edge_support(patch, expect, centre) >= MIN_EDGE_SUPPORT
 
 
 def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> np.ndarray:

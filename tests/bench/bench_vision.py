@@ -188,6 +188,36 @@ def widened(args: argparse.Namespace, palette) -> None:
         f" {other}")
 
 
+def drifting(args: argparse.Namespace, palette) -> None:
+    """Videos whose light drifts while the game goes on (tests.vision.scenes.video's
+    ``drift``: the exposure swings by 35% and the lamp's colour by 700 K), read with a
+    tracker as the app reads them; random camera, cloth and light per video."""
+    found = frames = 0
+    clear: Counter = Counter()
+    for v in range(args.videos):
+        tracker = GridTracker()
+        for scene in video(args.seed + 900 + v, 2 * args.video_frames, (1280, 720),
+                           drift=0.35):
+            frames += 1
+            reading = tracker.read(scene.image, palette)
+            if reading.cells is None:
+                continue
+            found += 1
+            for got_row, true_row, hidden_row in zip(reading.cells, scene.labels,
+                                                     scene.covered, strict=True):
+                for got, want, hidden in zip(got_row, true_row, hidden_row, strict=True):
+                    key = "covered" if hidden > 0.02 else "cells"
+                    clear[key] += 1
+                    clear[f"{key} wrong"] += got not in ("?", want)
+                    clear[f"{key} unsure"] += got == "?"
+    n = clear["cells"]
+    say(f"videos with a drifting light (exposure +-35%, colour +-700 K): {args.videos} videos,"
+        f" {frames} frames, a reading in {found}; uncovered cells {n}: wrong"
+        f" {clear['cells wrong']} = {pct(clear['cells wrong'], n)}, '?'"
+        f" {pct(clear['cells unsure'], n)}; covered cells {clear['covered']}, read as another"
+        f" card {clear['covered wrong']}")
+
+
 def set_cards() -> None:
     sets = set_card_photos()
     say("set-cards-webcam (3x4 SET cards on black cloth):")
@@ -374,6 +404,7 @@ def main() -> None:
         frames = synthetic(args, palette)
         hands(args, palette)
         widened(args, palette)
+        drifting(args, palette)
         set_cards()
         cubes()
     speed(frames, palette, args.repeat)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -95,13 +96,16 @@ def video(
     quiet: int = 5,
     reach: int = 3,
     conditions: Conditions | None = None,
+    drift: float = 0.0,
 ) -> list[Scene]:
     """Frames of one 5 x 5 table seen by a fixed camera, in the rhythm of a game: ``quiet``
     frames of a still table, then ``reach`` frames with a hand over the grid, then still
     again with other cards, and so on. The hand moves; every frame has its own sensor
     noise. One seed draws one camera, cloth and light (``conditions``, or random ones):
     ``render_scene`` from the same seed with given labels draws the same scene up to the
-    cards, the glare and the hand."""
+    cards, the glare and the hand. ``drift``: the light changes over the video (a cloud
+    passing the window, a lamp warming up): over one swing, the exposure by up to this share
+    and the colour temperature by up to 2000 K times it."""
     shot = np.random.default_rng(seed)
     if conditions is None:
         conditions = random_conditions(shot, hand=False)
@@ -115,7 +119,11 @@ def video(
             cells = letters[layouts.integers(len(letters), size=25)]
             cells[layouts.random(25) < 0.04] = "."
             labels = tuple("".join(cells[r * 5 : (r + 1) * 5]) for r in range(5))
-        shot_k = replace(conditions, hand=False, empty=0)
+        swing = math.sin(2 * math.pi * k / max(1, frames - 1))
+        shot_k = replace(conditions, hand=False, empty=0,
+                         exposure=conditions.exposure * (1 + drift * swing),
+                         kelvin=float(np.clip(conditions.kelvin + 2000 * drift * swing,
+                                              2500, 7500)))
         if k % turn >= quiet:
             # The hand moves from frame to frame: it is drawn last, so drawing another
             # number of glare spots first puts it elsewhere.

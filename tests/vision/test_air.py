@@ -15,16 +15,16 @@ from .scenes import CALM, GEMS, gem_palette
 LAYOUT = ("R.YGC", "BVPRO", "YGCBV", "PROYG", "CBVPR")
 
 
-def _lift_a_card(image: np.ndarray) -> np.ndarray:
+def _lift_a_card(image: np.ndarray, centre: tuple[float, float] = (1.8, 0.5)) -> np.ndarray:
     """The scene with the card of cell (3, 3) copied, a little bigger (nearer the camera),
-    over cells (1, 2) and (1, 3): a player moving it to the empty cell (1, 2)."""
+    held with its centre at ``centre`` (grid units): by default over cells (0, 1) and
+    (0, 2), a player moving it to the empty cell (0, 1)."""
     geometry = search_grid(image, 5, 5).geometry
     assert geometry is not None
     w, h = geometry.card_size
     square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array([w, h]) * 1.1 / 2
     source = geometry.to_image(np.array([2.5, 2.5]) + square).astype(np.float32)  # with its rim
-    centre = np.array([1.8, 0.5])  # most of the way to the empty cell (1, 2), from (1, 3)
-    target = geometry.to_image(centre + square * 1.12).astype(np.float32)
+    target = geometry.to_image(np.array(centre) + square * 1.12).astype(np.float32)
     m = cv2.getPerspectiveTransform(source, target)
     lifted = cv2.warpPerspective(image, m, image.shape[1::-1])
     mask = np.zeros(image.shape[:2], np.uint8)
@@ -56,3 +56,17 @@ def test_cards_lying_in_their_cells_are_in_no_air() -> None:
     for seed in range(6):
         scene = render_scene(np.random.default_rng(100 + seed), GEMS, 5, 5, CALM)
         assert not cards_in_the_air(search_grid(scene.image, 5, 5)).any()
+
+
+def test_a_card_held_over_the_grids_edge_covers_the_cell_below_it() -> None:
+    # Taken off the grid, or brought to it from the deck: the card's centre is past the
+    # grid's edge, but it hides a third of the empty cell below it, and its colour, read
+    # there, would pass for a card laid in the cell.
+    palette = gem_palette()
+    for seed in (3, 4):
+        scene = render_scene(np.random.default_rng(seed), GEMS, 5, 5, CALM, labels=LAYOUT)
+        image = _lift_a_card(scene.image, centre=(1.5, -0.15))
+        covered = cards_in_the_air(search_grid(image, 5, 5))
+        assert covered[0, 1], covered
+        reading = read_grid(image, palette)
+        assert reading.cells is not None and reading.cells[0][1] == "?", reading.cells
