@@ -315,7 +315,12 @@ class Palette:
                 w.own[:, None], _DOUBT_OWN, np.where(clipped[:, None], _DOUBT_CLIPPED, _DOUBT_SCENE)
             )
             lift = np.where(clipped, _LIFT_CLIPPED, doubt[:, 0])
-            return _Light(w.refs, w.bound.astype(float), shift, doubt, lift, True)
+            # Only channels clipped on most whites hide the light's colour there; a rim
+            # clipped where the others read (a glare spot, the lamp's hot spot) is lit by
+            # the same light, brighter: its brightness is open (lift), not its colour.
+            censored = np.asarray(w.censored if w.censored is not None else w.bound.all(axis=0))
+            free = (w.bound & censored[None, :]).astype(float)
+            return _Light(w.refs, free, shift, doubt, lift, True)
         base = np.broadcast_to(self._base, (n, 3))
         doubt = np.broadcast_to(_DOUBT_GUESS, (n, 3))
         return _Light(base, np.ones((n, 3)), shift, doubt, doubt[:, 0], False)

@@ -7,12 +7,15 @@ would make a white no lamp gives. Pinned on scenes made for these tests."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from calibration.colour import decode, encode
 from calibration.palette import learn_palette
 from tests.calibration.synth import scene, to_linear, to_srgb8
-from tests.vision.scenes import GEMS, gem_palette
+from tests.vision.scenes import CALM, GEMS, gem_palette
 from tools.synthetic import Conditions, render_scene
 from vision.reader import read_grid
 
@@ -62,3 +65,29 @@ def test_N1_whites_clipped_in_every_channel_leave_no_card_read_as_another(seed):
     assert [(i, got) for i, (got, want) in enumerate(zip(labels, layout, strict=True))
             if got not in (want, "?")] == []
     assert sum(got == want for got, want in zip(labels, layout, strict=True)) >= 20
+
+
+@pytest.mark.parametrize("sheen", [0.3, 0.45])
+def test_N1_a_sheen_that_clips_two_cards_rims_turns_neither_into_another(sheen):
+    # The lamp's broad reflection on two glossy cyan cards, their white rims clipped while
+    # every other card's rim is read: those two are lit by the same lamp, only brighter, so
+    # their light's colour is the scene's (nizam-dev's glare read one as sapphire when the
+    # guess of their brighter white was free to change colour).
+    layout = ("RCYGB", "BVPCO", "YGCBV", "PROCB", "CBVPR")  # cyan at (1, 3) and (3, 3)
+    palette = gem_palette()
+    for seed in range(3):
+        shot = render_scene(np.random.default_rng(seed), GEMS, 5, 5,
+                            replace(CALM, kelvin=3200.0, exposure=1.1), labels=layout)
+        light = decode(shot.image.astype(float) / 255.0)
+        yy, xx = np.mgrid[0:light.shape[0], 0:light.shape[1]]
+        for r, c in ((1, 3), (3, 3)):
+            quad = shot.card_quads[r, c]
+            (cx, cy), size = quad.mean(axis=0), np.linalg.norm(quad[1] - quad[0])
+            spread = 2 * (0.6 * size) ** 2
+            light += sheen * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / spread)[..., None]
+        image = np.clip(np.rint(encode(light) * 255.0), 0, 255).astype(np.uint8)
+        reading = read_grid(image, palette, 5, 5)
+        assert reading.cells is not None
+        wrong, unsure = _wrong_and_unsure(reading.cells, layout)
+        assert wrong == 0
+        assert unsure <= 5  # the two cards and the edges of their neighbours in the sheen
