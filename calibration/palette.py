@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._stats import median
-from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
+from .colour import CLIPPED, OPPONENT, OPPONENT_INV, PURE_WHITE
 from .errors import CameraError
 from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
@@ -90,6 +90,8 @@ _REFINE_CLIP = 0.5  # one cell moves the light guess at most this much (log, per
 _REFINE_STEPS = 3  # refinements of the light guess, at most
 _STEP_PARTS = (1.0, 0.5, 0.25)  # how far along each refinement's pull is tried
 _CLIPPED_STARTS = (0.3, 0.6)  # brighter lights (log) tried in channels clipped on every white
+_READ_SHARE = 0.5  # a channel clipped on more than this share of the rims is left to guess
+_LOG_CLIPPED = float(np.log(CLIPPED))
 # Doubt about the light on one cell, as variances of (I, u, v): the light of a cell whose
 # own white rim was read, of one whose rim the camera clipped (it lies in the bright part
 # of the scene, whose level the cells tell), of a cell in a white-rimmed scene without a
@@ -315,11 +317,16 @@ class Palette:
                 w.own[:, None], _DOUBT_OWN, np.where(clipped[:, None], _DOUBT_CLIPPED, _DOUBT_SCENE)
             )
             lift = np.where(clipped, _LIFT_CLIPPED, doubt[:, 0])
-            # Only channels clipped on most whites hide the light's colour there; a rim
-            # clipped where the others read (a glare spot, the lamp's hot spot) is lit by
-            # the same light, brighter: its brightness is open (lift), not its colour.
-            censored = np.asarray(w.censored if w.censored is not None else w.bound.all(axis=0))
-            free = (w.bound & censored[None, :]).astype(float)
+            # Where the rims show the light in every channel, a rim clipped all the same
+            # (a glare spot, the lamp's hot spot) is lit by that light, brighter: only its
+            # brightness is open (lift), not its colour. The light is left to guess where
+            # most rims clipped a channel, or its colour was carried past the clip from the
+            # other channels (a guess, not a reading: so are its ratios to them).
+            rims = w.bound[w.rim] if w.rim.any() else w.bound
+            guessed = not len(rims) or bool(
+                (rims.mean(axis=0) > _READ_SHARE).any() or (w.scene_white > _LOG_CLIPPED).any()
+            )
+            free = w.bound.astype(float) if guessed else np.zeros(w.bound.shape)
             return _Light(w.refs, free, shift, doubt, lift, True)
         base = np.broadcast_to(self._base, (n, 3))
         doubt = np.broadcast_to(_DOUBT_GUESS, (n, 3))
