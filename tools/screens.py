@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.rules.game import OPTION_CHOICES
+from companion.session.kinds import KINDS
 from companion.ui import theme
 from companion.ui.hooks import CalibrationHooks, stone_hooks
 
@@ -34,12 +36,12 @@ ODDS_WAIT = 120.0
 
 def default_headers() -> tuple[dict[str, Any], ...]:
     """A game of each kind with the start screen's defaults."""
-    options = {key: choices[0] for key, choices in theme.RULE_OPTIONS.items()}
+    options = {key: choices[0] for key, choices in OPTION_CHOICES.items()}
     names = [f"Player {i}" for i in (1, 2, 3)]
     return (
         {"game": "nizam", "players": names, "options": options},
         {"game": "pearl", "players": names[:2],
-         "options": {k: options[k] for k in theme.GAME_OPTIONS["pearl"]}},
+         "options": {k: options[k] for k in KINDS["pearl"].options}},
         {"game": "sands", "players": names[:2], "bag": {s: 12 for s in theme.STONES}},
     )
 
