@@ -2,8 +2,9 @@
 browse past games.
 
 Starting a game hands a header to the app's ``start_game`` in the form of DESIGN.md's
-``recording/game.json``: ``{"game": "nizam", "players": ["Ann", "Bob"], "options": {…}}``;
-The Desert Sands adds its bag instead of options: ``"bag": {"red": 12, …}``.
+``recording/game.json`` (``GameSetup.recording_header``): ``{"game": "nizam", "players":
+["Ann", "Bob"], "options": {…}}`` with every option (one the game does not offer at its
+default); The Desert Sands has its bag instead of options: ``"bag": {"red": 12, …}``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from companion.rules.errors import CompanionError
-from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS, OPTION_CHOICES
+from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS, OPTION_CHOICES, Options
 from companion.rules.sands import PLAYERS as SANDS_PLAYERS
-from companion.rules.setup import NIZAM, GameSetup
+from companion.rules.sands import Bag
+from companion.rules.setup import NIZAM, GameSetup, player_names
 from companion.sands.solver import MOST_OF_A_COLOUR
 from companion.session.kinds import CALLS_SCREEN, KINDS, title_of
 from companion.story import PastGame
@@ -160,20 +162,18 @@ class StartScreen(Screen):
                 box.add_widget(row)
                 self.option_rows[key] = row
 
+    def setup(self) -> GameSetup:
+        """The game the players chose; a name left blank is ``Player N``."""
+        names = player_names([field.text for field in self.name_inputs], self.count)
+        if self.bag_chosen:
+            bag = Bag.from_json({s: int(c.count) for s, c in self.stone_counts.items()})
+            return GameSetup(self.game, names, bag=bag)
+        options = {k: row.value for k, row in self.option_rows.items()}
+        return GameSetup(self.game, names, Options.from_json(options))
+
     def header(self) -> dict[str, Any]:
         """The game the players chose, as DESIGN.md's recording/game.json writes it."""
-        names = [
-            field.text.strip() or f"Player {i + 1}"
-            for i, field in enumerate(self.name_inputs[: self.count])
-        ]
-        if self.bag_chosen:
-            return {
-                "game": self.game,
-                "players": names,
-                "bag": {s: int(c.count) for s, c in self.stone_counts.items()},
-            }
-        options = {k: row.value for k, row in self.option_rows.items()}
-        return {"game": self.game, "players": names, "options": options}
+        return self.setup().recording_header()
 
     # Buttons ---------------------------------------------------------------------------
 

@@ -59,7 +59,9 @@ def test_P2_P7_pearl_offers_setup_lines_and_cascades_but_no_bonus(start_app):
     assert "rising" not in texts and "keep" in texts
     tap(driver, button(start, "Start the game"))
     assert headers[0]["game"] == "pearl"
-    assert headers[0]["options"] == {"setup_lines": "replace", "cascades": "score"}
+    # the bonus Pearl does not offer stays at its default
+    assert headers[0]["options"] == {"setup_lines": "replace", "bonus": "flat",
+                                     "cascades": "score"}
 
 
 def test_D1_sands_has_two_players_and_a_configurable_bag(start_app):
