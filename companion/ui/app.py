@@ -197,15 +197,12 @@ class CompanionApp(App):
         if controller is None:
             self.manager.current = "start"
             return
-        view: TableView | SandsView
+        view: TableView | SandsView = controller.view()
         if controller.kind == CALLS_SCREEN:
-            view = controller.view()
             if self.sands_screen.controller is not controller:
                 self.sands_screen.attach(controller)
-        else:
-            view = controller.view()
-            if self.table_screen.controller is not controller:
-                self.table_screen.attach(controller)
+        elif self.table_screen.controller is not controller:
+            self.table_screen.attach(controller)
         if result_first and view.ended:
             self.game_over(view)
             return
