@@ -23,9 +23,10 @@ import numpy as np
 
 from calibration.deck import NOMINAL_RGB
 from companion.rules.combination import cleared_cells
-from companion.rules.game import RECORD_GAMES, Game, Options
+from companion.rules.game import Game, Options
 from companion.rules.grid import EMPTY, GEMS, PEARL, Grid
 from companion.rules.replay import Replay
+from companion.rules.setup import GameSetup
 from companion.rules.simulate import greedy, simulate
 from tools.synthetic import Conditions, render_scene
 
@@ -111,7 +112,8 @@ def write_recording(
     size: tuple[int, int] = (1280, 720), quality: int = 85,
     conditions: Conditions | None = None,
 ) -> dict[str, Any]:
-    """Render ``played`` into the recording folder ``out``; returns the truth written."""
+    """Render ``played`` into the recording folder ``out``; returns the truth written.
+    The players are ``names`` (``Player N`` for one not given)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "frames").mkdir(exist_ok=True)
     cond = conditions or Conditions(tilt=18.0, tilt_dir=30.0, roll=6.0, jitter_mm=1.5,
@@ -127,10 +129,8 @@ def write_recording(
             ok, data = cv2.imencode(".jpg", camera.shoot(*key), params)
             cache[key] = data.tobytes()
         (out / "frames" / f"{n:06d}.jpg").write_bytes(cache[key])
-    game = played.game
-    (out / "game.json").write_text(json.dumps({
-        "game": RECORD_GAMES[game.mode], "players": list(names),
-        "options": game.options.to_json()}) + "\n")
+    setup = GameSetup.of_game(played.game, names)
+    (out / "game.json").write_text(json.dumps(setup.recording_header()) + "\n")
     (out / "calib.json").write_text(json.dumps({"grid": CALIBRATION_LAYOUT}) + "\n")
     (out / "taps.jsonl").write_text("".join(json.dumps(t) + "\n" for t in film.taps))
     truth = {**played.summary(), "turns": len(played.reports), "frames": len(film.frames)}
@@ -151,8 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     width, height = (int(v) for v in args.size.split("x"))
     game = Game(args.mode, args.players, Options())
     played = simulate(game, random.Random(args.seed), greedy, max_turns=args.turns)
-    names = [f"Player {i + 1}" for i in range(args.players)]
-    truth = write_recording(args.out, played, names, seed=args.seed, size=(width, height),
+    truth = write_recording(args.out, played, (), seed=args.seed, size=(width, height),
                             quality=args.quality)
     print(json.dumps(truth))
     return 0

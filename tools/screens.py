@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.rules.setup import NIZAM, GameSetup, player_names
+from companion.session.kinds import KINDS
 from companion.ui import theme
 from companion.ui.hooks import CalibrationHooks, stone_hooks
 
@@ -33,15 +35,10 @@ ODDS_WAIT = 120.0
 
 
 def default_headers() -> tuple[dict[str, Any], ...]:
-    """A game of each kind with the start screen's defaults."""
-    options = {key: choices[0] for key, choices in theme.RULE_OPTIONS.items()}
-    names = [f"Player {i}" for i in (1, 2, 3)]
-    return (
-        {"game": "nizam", "players": names, "options": options},
-        {"game": "pearl", "players": names[:2],
-         "options": {k: options[k] for k in theme.GAME_OPTIONS["pearl"]}},
-        {"game": "sands", "players": names[:2], "bag": {s: 12 for s in theme.STONES}},
-    )
+    """A game of each kind with the start screen's defaults, three players in Nizam and
+    two in the others."""
+    return tuple(GameSetup(kind, player_names((), 3 if kind == NIZAM else 2)).recording_header()
+                 for kind in KINDS)
 
 
 def write_screenshots(

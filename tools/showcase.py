@@ -20,6 +20,7 @@ from companion.rules.grid import EMPTY, PEARL, Grid
 from companion.rules.replay import Replay
 from companion.rules.shift import Shift
 from companion.rules.simulate import greedy, simulate
+from companion.session.kinds import TABLE_SCREEN
 from companion.session.nizam import TableSession
 from companion.store import GameStore
 from companion.view import TableView
@@ -33,7 +34,7 @@ class StagedTable:
     """A table controller (``companion.view.TableController``) over a real session, fed by
     hand: ``see(grid)`` is a stable camera reading; ``camera()`` a synthetic picture of it."""
 
-    kind: Literal["table"] = "table"
+    kind: Literal["table"] = TABLE_SCREEN
 
     def __init__(self, session: TableSession, seed: int = 3) -> None:
         self.session = session

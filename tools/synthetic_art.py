@@ -50,13 +50,25 @@ def _jitter_colour(rng: np.random.Generator, colour: tuple[int, ...], spread: fl
     return np.clip(c, 0, 255)
 
 
+def _any_colour(rng: np.random.Generator, colours: tuple[tuple[int, ...], ...],
+                spread: float) -> np.ndarray:
+    """One of ``colours`` at random, jittered by ``spread``."""
+    return _jitter_colour(rng, colours[rng.integers(len(colours))], spread)
+
+
+def _stroke(mask: np.ndarray, start: np.ndarray, end: np.ndarray, width: int) -> None:
+    """A round-ended line (a finger, a thumb) from ``start`` to ``end`` on ``mask``."""
+    cv2.line(mask, tuple(np.round(start).astype(int)), tuple(np.round(end).astype(int)), 255,
+             width, cv2.LINE_AA)
+
+
 def cloth(
     rng: np.random.Generator, kind: str, shape: tuple[int, int], texel_mm: float
 ) -> np.ndarray:
     """A tablecloth pattern of ``shape`` (h, w) texels, each ``texel_mm`` wide."""
     h, w = shape
-    base = _jitter_colour(rng, CLOTH_COLOURS[rng.integers(len(CLOTH_COLOURS))], 0.15)
-    other = _jitter_colour(rng, CLOTH_COLOURS[rng.integers(len(CLOTH_COLOURS))], 0.25)
+    base = _any_colour(rng, CLOTH_COLOURS, 0.15)
+    other = _any_colour(rng, CLOTH_COLOURS, 0.25)
     if np.abs(other - base).sum() < 120:
         other = 255 - base
     img = np.empty((h, w, 3), np.uint8)
@@ -84,7 +96,7 @@ def cloth(
     elif kind == "floral":
         n = int(h * w * texel_mm**2 / rng.uniform(2000, 5000))
         for _ in range(min(n, 600)):
-            colour = _jitter_colour(rng, CLOTH_COLOURS[rng.integers(len(CLOTH_COLOURS))], 0.4)
+            colour = _any_colour(rng, CLOTH_COLOURS, 0.4)
             centre = (int(rng.integers(w)), int(rng.integers(h)))
             axes = (
                 max(1, int(rng.uniform(3, 14) / texel_mm)),
@@ -266,25 +278,11 @@ def hand_mask(
         ang = spread * off + rng.uniform(-0.08, 0.08)
         fd = d * math.cos(ang) + n * math.sin(ang)
         tip = base + fd * rng.uniform(45, 75) * scale * (0.85 if k in (0, 3) else 1.0)
-        cv2.line(
-            mask,
-            tuple(np.round(base).astype(int)),
-            tuple(np.round(tip).astype(int)),
-            255,
-            max(2, round(17 * scale)),
-            cv2.LINE_AA,
-        )
+        _stroke(mask, base, tip, max(2, round(17 * scale)))
     side = 1 if rng.random() < 0.5 else -1
     thumb_base = palm_c + n * side * 35 * scale
     thumb_tip = thumb_base + (d * 0.6 + n * side * 0.8) * 50 * scale
-    cv2.line(
-        mask,
-        tuple(np.round(thumb_base).astype(int)),
-        tuple(np.round(thumb_tip).astype(int)),
-        255,
-        max(2, round(20 * scale)),
-        cv2.LINE_AA,
-    )
+    _stroke(mask, thumb_base, thumb_tip, max(2, round(20 * scale)))
     return mask.astype(np.float32) / 255.0
 
 
@@ -293,12 +291,12 @@ def hand_colour(
 ) -> np.ndarray:
     """Skin (and sometimes a sleeve up the arm) with soft round shading, as float32 BGR."""
     h, w = mask.shape
-    skin = _jitter_colour(rng, SKIN[rng.integers(len(SKIN))], 0.08)
+    skin = _any_colour(rng, SKIN, 0.08)
     img = np.empty((h, w, 3), np.float32)
     img[:] = skin
     if rng.random() < 0.5:
         # A sleeve from the entry point to some way short of the wrist.
-        sleeve = _jitter_colour(rng, SLEEVES[rng.integers(len(SLEEVES))], 0.15)
+        sleeve = _any_colour(rng, SLEEVES, 0.15)
         d = wrist - entry
         cut = entry + d * rng.uniform(0.3, 0.8)
         n = np.array([-d[1], d[0]]) * 10

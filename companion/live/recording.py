@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import DamagedFile
-from companion.rules.record import GAMES
+from companion.rules.record import GAMES, json_lines
 
 FRAME_SUFFIXES = (".jpg", ".jpeg", ".png")
 TAPS = ("draw", "wildcard", "end_turn", "undo", "fix", "confirm_misread")
@@ -76,13 +76,11 @@ def _read_taps(path: Path) -> tuple[Tap, ...]:
     except UnicodeDecodeError:
         raise RecordingError(f"{path}: not UTF-8 text") from None
     taps = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise RecordingError(f"{path} line {number}: not JSON ({err.msg})") from None
+
+    def damaged(number: int, what: str) -> RecordingError:
+        return RecordingError(f"{path} line {number}: {what}")
+
+    for number, obj in json_lines(text, damaged):
         frame, tap = obj.get("frame"), obj.get("tap")
         if not isinstance(frame, int) or frame < 0:
             raise RecordingError(f"{path} line {number}: 'frame' must be a frame number")

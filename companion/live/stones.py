@@ -28,6 +28,7 @@ from calibration.palette import Palette
 from calibration.spot import SpotError, StoneSpot
 from companion.errors import BadInput, CameraError
 from companion.rules.sands import LETTERS
+from companion.session.kinds import CALLS_SCREEN
 from companion.session.sands import SandsSession, stone_colour
 from companion.view import SandsView
 from vision.sources import SourceError
@@ -111,7 +112,7 @@ class SandsWatcher(WatcherThread):
     is opened again after ``RETRY_FIRST`` seconds, then less often; taps work throughout.
     """
 
-    kind: Literal["sands"] = "sands"
+    kind: Literal["sands"] = CALLS_SCREEN
 
     def __init__(self, session: SandsSession, feed: FrameFeed | None,
                  spot: StoneSpot | None = None, palette: Palette | None = None, *,

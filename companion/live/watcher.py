@@ -22,6 +22,7 @@ from calibration.lens import LensModel
 from calibration.palette import Palette
 from companion.live.recording import Recording
 from companion.live.threads import Stopped, WatcherThread
+from companion.session.kinds import TABLE_SCREEN
 from companion.session.nizam import TableSession
 from companion.view import TableView
 from vision.reader import GridReading
@@ -81,7 +82,7 @@ class TableWatcher(WatcherThread):
     """Watches one game. ``feed`` yields (frame number, image or None); ``taps`` are taps
     scripted at frame numbers (a recording's), applied after that frame is read."""
 
-    kind: Literal["table"] = "table"
+    kind: Literal["table"] = TABLE_SCREEN
 
     def __init__(
         self, session: TableSession, feed: FrameFeed, palette: Palette, *,

@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,19 +42,36 @@ class Record:
         return str(self.header["game"])
 
 
-def parse_record(text: str) -> Record:
-    """Read a record from its text; blank lines are skipped but still counted."""
-    header: dict[str, Any] | None = None
-    entries: list[tuple[int, Mapping[str, Any]]] = []
+def json_lines(text: str, error: Callable[[int, str], Exception] = RecordError
+               ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON object on each line of ``text`` with its line number (from 1); blank lines
+    are skipped but still counted. A line that holds no JSON object raises ``error(line,
+    what is wrong)``: the game record's, or its reader's own.
+
+    >>> list(json_lines('{"frame": 1}\\n\\n{"frame": 3}'))
+    [(1, {'frame': 1}), (3, {'frame': 3})]
+    >>> list(json_lines('{"frame": 1}\\n[3]'))
+    Traceback (most recent call last):
+    ...
+    companion.rules.record.RecordError: line 2: a line must be a JSON object, not [3]
+    """
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
-            raise RecordError(number, f"not JSON ({err.msg} at column {err.colno})") from None
+            raise error(number, f"not JSON ({err.msg} at column {err.colno})") from None
         if not isinstance(obj, dict):
-            raise RecordError(number, "a record line must be a JSON object")
+            raise error(number, f"a line must be a JSON object, not {line.strip()[:40]}")
+        yield number, obj
+
+
+def parse_record(text: str) -> Record:
+    """Read a record from its text; blank lines are skipped but still counted."""
+    header: dict[str, Any] | None = None
+    entries: list[tuple[int, Mapping[str, Any]]] = []
+    for number, obj in json_lines(text):
         if header is None:
             if obj.get("game") not in GAMES:
                 raise RecordError(

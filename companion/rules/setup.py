@@ -9,8 +9,9 @@ record), by ``GameSetup.from_header``, which reads every form a header has taken
 - a stored game (``companion.store``): Nizam and Pearl keep ``"players"`` as a count with
   their ``"names"`` beside it (and ``companion replay`` the ``"recording"`` it plays).
 
-and written by ``header`` (the stored game's) and ``record_header`` (the game record's), in
-the forms above, which other tools read.
+and written by ``header`` (the stored game's), ``record_header`` (the game record's) and
+``recording_header`` (a recording's ``game.json``, the start screen's choice), in the forms
+above, which other tools read.
 
 >>> s = GameSetup.from_header({"game": "nizam", "players": ["Ann", "Bob"],
 ...                            "options": {"bonus": "rising"}})
@@ -18,6 +19,8 @@ the forms above, which other tools read.
 GameSetup('nizam', ('Ann', 'Bob'), Options(setup_lines='replace', bonus='rising', cascades='score'))
 >>> s.header()["players"], s.header()["names"], s.record_header()["players"]
 (2, ['Ann', 'Bob'], 2)
+>>> s.recording_header()["players"]
+['Ann', 'Bob']
 >>> GameSetup.from_header({"game": "sands", "bag": "r3y3g3l3"}).names
 ('Player 1', 'Player 2')
 >>> GameSetup.from_header({"game": "pearl", "players": 7})
@@ -141,6 +144,11 @@ class GameSetup:
         if self.bag is not None:
             return {"game": self.kind, "players": list(self.names), "bag": self.bag.to_json()}
         return {"game": self.kind, "players": self.players, "options": self.options.to_json()}
+
+    def recording_header(self) -> dict[str, Any]:
+        """A recording's ``game.json`` (DESIGN.md, "Recording"), which is also what the
+        start screen hands the app: the record's header with the players by name."""
+        return {**self.record_header(), "players": list(self.names)}
 
 
 def _fits(kind: str, players: int) -> bool:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from companion.rules import sands as sands_rules
+from companion.rules.errors import CompanionError
+from companion.rules.game import OPTION_CHOICES
 from companion.rules.record import Record
 from companion.rules.replay import replay as replay_turns
 from companion.rules.sands import Bag
@@ -26,8 +28,11 @@ from companion.store import GameStore
 from .nizam import TableSession
 from .sands import SandsSession, TableProvider
 
-TABLE_SCREEN, CALLS_SCREEN = "table", "sands"
-"""The screens that play games: a grid of cards turn by turn; calls and stones from a bag."""
+TABLE_SCREEN: Final = "table"
+"""The screen that plays a game on a grid of cards, turn by turn (and its controllers' kind,
+``companion.view.TableController``)."""
+CALLS_SCREEN: Final = "sands"
+"""The screen that plays calls and stones drawn from a bag (``view.SandsController``)."""
 
 OddsFor = Callable[[Bag], TableProvider]
 """Given a Sands game's full bag, what gives it its solved table (None: the session's own
@@ -55,7 +60,8 @@ class GameKind:
     ``sands``: calls and stones from the bag) and so the kind of its record's lines;
     ``start`` and ``open`` give its session for a new game or a stored one (``odds``: a
     Sands game's solved table; None for the session's own); ``replay`` is DESIGN.md's
-    summary of a game record of it, checked through the rules."""
+    summary of a game record of it, checked through the rules; ``options`` the rule
+    options (``rules.game.OPTION_CHOICES``) the players choose for it before play."""
 
     name: str
     title: str
@@ -63,6 +69,7 @@ class GameKind:
     start: Callable[[GameStore, GameSetup, TableProvider | None], GameSession]
     open: Callable[[GameStore, int, TableProvider | None], GameSession]
     replay: Callable[[Record], dict[str, Any]]
+    options: tuple[str, ...] = ()
 
 
 def _start_table(store: GameStore, setup: GameSetup, _odds: TableProvider | None
@@ -82,13 +89,15 @@ def _replay_calls(record: Record) -> dict[str, Any]:
     return dict(sands_rules.replay(record).summary())
 
 
-def _on_the_grid(name: str, title: str) -> GameKind:
-    return GameKind(name, title, TABLE_SCREEN, _start_table, _open_table, _replay_turns)
+def _on_the_grid(name: str, title: str, options: tuple[str, ...]) -> GameKind:
+    return GameKind(name, title, TABLE_SCREEN, _start_table, _open_table, _replay_turns,
+                    options)
 
 
 KINDS: dict[str, GameKind] = {kind.name: kind for kind in (
-    _on_the_grid(NIZAM, "Nizam"),
-    _on_the_grid(PEARL, "Pearl of the East"),
+    _on_the_grid(NIZAM, "Nizam", tuple(OPTION_CHOICES)),
+    # Pearl of the East scores no points, so the bonus does not apply (P5-P7).
+    _on_the_grid(PEARL, "Pearl of the East", ("setup_lines", "cascades")),
     GameKind(SANDS, "The Desert Sands", CALLS_SCREEN, SandsSession.start, SandsSession,
              _replay_calls),
 )}
@@ -98,3 +107,16 @@ def kind_of(header: GameSetup | Mapping[str, Any]) -> GameKind:
     """The entry of a set-up, or of a header of any form (``GameSetup.from_header``)."""
     setup = header if isinstance(header, GameSetup) else GameSetup.from_header(header)
     return KINDS[setup.kind]
+
+
+def title_of(header: Mapping[str, Any]) -> str:
+    """The title of the game a stored header sets up; ``game`` when it sets up none (a
+    damaged header is said where the game is opened, not where it is listed).
+
+    >>> title_of({"game": "pearl", "players": 2}), title_of({"game": "chess"})
+    ('Pearl of the East', 'game')
+    """
+    try:
+        return kind_of(header).title
+    except CompanionError:
+        return "game"

@@ -5,7 +5,8 @@ The app is handed everything it talks to, so tests (and the demo) pass their own
 - ``start_game(header) -> controller``: a new game from the start screen's header
   (``{"game": "nizam", "players": ["Ann", "Bob"], "options": {…}}``, see ``start.py``);
   the controller is a ``TableController`` or a ``SandsController`` (``companion.view``),
-  its ``kind`` saying which screen shows it.
+  its ``kind`` naming the screen that shows it: its game's ``GameKind.screen``
+  (``companion.session.kinds``), which is also that screen's name here.
 - ``games() -> [PastGameEntry]``: the saved games, newest first (``GameStore.games``).
 - ``resume_game(game_id) -> controller``: reopen a saved game.
 - ``calibration``: ``CalibrationHooks`` for the calibration wizard.
@@ -32,6 +33,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import said
+from companion.session.kinds import CALLS_SCREEN, TABLE_SCREEN
 from companion.view import Controller, PastGameEntry, SandsView, TableView
 from companion.words import plain
 
@@ -106,8 +108,8 @@ class CompanionApp(App):
         self._resized(root, Window.size if self.root_size is None else self.root_size)
         self.manager = ScreenManager(transition=NoTransition())
         self.start_screen = StartScreen(name="start")
-        self.table_screen = TableScreen(name="table")
-        self.sands_screen = SandsScreen(name="sands")
+        self.table_screen = TableScreen(name=TABLE_SCREEN)
+        self.sands_screen = SandsScreen(name=CALLS_SCREEN)
         self.calibration_screen = CalibrationScreen(self.calibration_hooks, name="calibration")
         self.gameover_screen = GameOverScreen(name="gameover")
         self.stones_screen = StonesScreen(name="stones")
@@ -195,19 +197,16 @@ class CompanionApp(App):
         if controller is None:
             self.manager.current = "start"
             return
-        view: TableView | SandsView
-        if controller.kind == "sands":
-            view, name = controller.view(), self.sands_screen.name
+        view: TableView | SandsView = controller.view()
+        if controller.kind == CALLS_SCREEN:
             if self.sands_screen.controller is not controller:
                 self.sands_screen.attach(controller)
-        else:
-            view, name = controller.view(), self.table_screen.name
-            if self.table_screen.controller is not controller:
-                self.table_screen.attach(controller)
+        elif self.table_screen.controller is not controller:
+            self.table_screen.attach(controller)
         if result_first and view.ended:
             self.game_over(view)
             return
-        self.manager.current = name
+        self.manager.current = controller.kind
 
     def game_over(self, view: TableView | SandsView) -> None:
         self.gameover_screen.show(view)
@@ -258,7 +257,7 @@ class CompanionApp(App):
     def open_stones(self) -> None:
         """The stone camera set-up of the Desert Sands game being played."""
         controller = self.controller
-        if controller is None or controller.kind != "sands":
+        if controller is None or controller.kind != CALLS_SCREEN:
             return
         hooks = stone_hooks(controller)
         if hooks is None:

@@ -10,6 +10,8 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.rules.setup import SANDS
+from companion.session.kinds import KINDS
 from companion.story import session_story
 from companion.view import SandsView, TableView
 
@@ -81,13 +83,13 @@ class GameOverScreen(Screen):
         rows: list[tuple[str, str, str]] = []  # name, detail, score; by seat
         if isinstance(view, SandsView):
             names = list(view.players)
-            self.ids.game.text = theme.GAME_TITLES["sands"]
+            self.ids.game.text = KINDS[SANDS].title
             points = list(view.scores)
             rows = [(names[i], "", f"{points[i]} points") for i in range(len(names))]
         else:
             names = [p.name for p in view.players]
             played = view.turn - 1 if view.ended else view.turn  # the turn after the last
-            self.ids.game.text = f"{theme.GAME_TITLES[view.mode]}, {played} turns"
+            self.ids.game.text = f"{KINDS[view.mode].title}, {played} turns"
             points = []
             for p in view.players:
                 if view.mode == "pearl":

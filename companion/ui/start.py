@@ -2,13 +2,14 @@
 browse past games.
 
 Starting a game hands a header to the app's ``start_game`` in the form of DESIGN.md's
-``recording/game.json``: ``{"game": "nizam", "players": ["Ann", "Bob"], "options": {…}}``;
-The Desert Sands adds its bag instead of options: ``"bag": {"red": 12, …}``.
+``recording/game.json`` (``GameSetup.recording_header``): ``{"game": "nizam", "players":
+["Ann", "Bob"], "options": {…}}`` with every option (one the game does not offer at its
+default); The Desert Sands has its bag instead of options: ``"bag": {"red": 12, …}``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,13 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from companion.rules.errors import CompanionError
+from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS, OPTION_CHOICES, Options
+from companion.rules.sands import PLAYERS as SANDS_PLAYERS
+from companion.rules.sands import Bag
+from companion.rules.setup import NIZAM, GameSetup, player_names
 from companion.sands.solver import MOST_OF_A_COLOUR
+from companion.session.kinds import CALLS_SCREEN, KINDS, title_of
 from companion.story import PastGame
 from companion.view import PastGameEntry
 
@@ -29,8 +36,6 @@ from . import theme
 from .story import open_story
 from .widgets import Sheet, running_app, scale
 
-MIN_PLAYERS, MAX_PLAYERS = 1, 5
-SANDS_PLAYERS = 2
 BAG_DEFAULT = 12
 
 
@@ -43,8 +48,8 @@ class OptionRow(BoxLayout):
         self.value = value
         self.title = theme.OPTION_TITLES[key]
         self.buttons: dict[str, Button] = {}
-        for choice in theme.RULE_OPTIONS[key]:
-            default = " (default)" if choice == theme.RULE_OPTIONS[key][0] else ""
+        for choice in OPTION_CHOICES[key]:
+            default = " (default)" if choice == OPTION_CHOICES[key][0] else ""
             button = Factory.ChoiceButton(
                 text=choice + default, group=f"option-{key}",
                 state="down" if choice == value else "normal",
@@ -70,28 +75,30 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 def describe_game(game: PastGameEntry) -> str:
-    """One line for a stored game (``companion.store.StoredGame``) in the past-games list."""
-    header: Mapping[str, Any] = game.header
-    title = theme.GAME_TITLES.get(str(header.get("game")), str(header.get("game")))
-    players = header.get("names") or header.get("players") or []
-    if isinstance(players, int):
-        players = [f"Player {i + 1}" for i in range(players)]
+    """One line for a stored game (``companion.store.StoredGame``) in the past-games list;
+    a header no game reads is listed as such (opening the game says what is wrong)."""
+    try:
+        setup = GameSetup.from_header(game.header)
+    except CompanionError:
+        what = f"#{game.id} (its set-up cannot be read)"
+    else:
+        what = f"#{game.id} {KINDS[setup.kind].title}: {', '.join(setup.names)}"
     when = str(game.started)[:16].replace("T", " ")
     state = "finished" if game.finished else "not finished"
-    return f"#{game.id} {title}: {', '.join(map(str, players))}\n{when} · {state}"
+    return f"{what}\n{when} · {state}"
 
 
 class StartScreen(Screen):
-    game = StringProperty("nizam")
+    game = StringProperty(NIZAM)
     count = NumericProperty(2)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.options: dict[str, str] = {k: v[0] for k, v in theme.RULE_OPTIONS.items()}
+        self.options: dict[str, str] = {k: v[0] for k, v in OPTION_CHOICES.items()}
         self.past: list[PastGameEntry] = []
         self.game_buttons: dict[str, Button] = {}
-        for game, title in theme.GAME_TITLES.items():
-            button = Factory.ChoiceButton(text=title, group="game-choice",
+        for game, kind in KINDS.items():
+            button = Factory.ChoiceButton(text=kind.title, group="game-choice",
                                           state="down" if game == self.game else "normal")
             button.bind(on_release=lambda _b, g=game: self.set_game(g))
             self.ids.games.add_widget(button)
@@ -106,24 +113,30 @@ class StartScreen(Screen):
 
     # Choices ---------------------------------------------------------------------------
 
+    @property
+    def bag_chosen(self) -> bool:
+        """Whether the chosen game is played with a bag of stones (The Desert Sands), so
+        for two players, with the bag's stones to choose instead of rule options."""
+        return KINDS[self.game].screen == CALLS_SCREEN
+
     def set_game(self, game: str) -> None:
         for name, button in self.game_buttons.items():
             button.state = "down" if name == game else "normal"
         for key, row in self.option_rows.items():
             self.options[key] = row.value
         self.game = game
-        if game == "sands":
+        if self.bag_chosen:
             self.count = SANDS_PLAYERS
         self._layout()
 
     def set_count(self, count: int) -> None:
-        if self.game == "sands":
+        if self.bag_chosen:
             count = SANDS_PLAYERS
         self.count = max(MIN_PLAYERS, min(MAX_PLAYERS, count))
         self._layout()
 
     def _layout(self) -> None:
-        sands = self.game == "sands"
+        sands = self.bag_chosen
         self.ids.fewer.disabled = sands or self.count <= MIN_PLAYERS
         self.ids.more.disabled = sands or self.count >= MAX_PLAYERS
         names = self.ids.names
@@ -144,25 +157,23 @@ class StartScreen(Screen):
                     row.add_widget(count)
                 box.add_widget(row)
         else:
-            for key in theme.GAME_OPTIONS[self.game]:
+            for key in KINDS[self.game].options:
                 row = OptionRow(key, self.options[key])
                 box.add_widget(row)
                 self.option_rows[key] = row
 
+    def setup(self) -> GameSetup:
+        """The game the players chose; a name left blank is ``Player N``."""
+        names = player_names([field.text for field in self.name_inputs], self.count)
+        if self.bag_chosen:
+            bag = Bag.from_json({s: int(c.count) for s, c in self.stone_counts.items()})
+            return GameSetup(self.game, names, bag=bag)
+        options = {k: row.value for k, row in self.option_rows.items()}
+        return GameSetup(self.game, names, Options.from_json(options))
+
     def header(self) -> dict[str, Any]:
         """The game the players chose, as DESIGN.md's recording/game.json writes it."""
-        names = [
-            field.text.strip() or f"Player {i + 1}"
-            for i, field in enumerate(self.name_inputs[: self.count])
-        ]
-        if self.game == "sands":
-            return {
-                "game": "sands",
-                "players": names,
-                "bag": {s: int(c.count) for s, c in self.stone_counts.items()},
-            }
-        options = {k: row.value for k, row in self.option_rows.items()}
-        return {"game": self.game, "players": names, "options": options}
+        return self.setup().recording_header()
 
     # Buttons ---------------------------------------------------------------------------
 
@@ -179,7 +190,7 @@ class StartScreen(Screen):
         can_resume = unfinished is not None and app.can_resume
         self.ids.resume.disabled = not can_resume
         if unfinished is not None and can_resume:
-            title = theme.GAME_TITLES.get(str(unfinished.header.get("game")), "game")
+            title = title_of(unfinished.header)
             self.ids.resume.text = f"Continue {title} #{unfinished.id}"
         else:
             self.ids.resume.text = "Continue (no saved game)"

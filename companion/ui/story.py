@@ -20,6 +20,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.rules.grid import GEM_NAMES
+from companion.session.kinds import CALLS_SCREEN, KINDS, title_of
 from companion.story import GameStory
 from companion.view import PastGameEntry
 
@@ -62,9 +63,14 @@ def describe_call(story: GameStory, index: int) -> tuple[str, str]:
         f"Bag left: {bag}{best}"
 
 
+def _of_calls(story: GameStory) -> bool:
+    """Whether the story is of calls from a bag (The Desert Sands), not of turns."""
+    return KINDS[story.game].screen == CALLS_SCREEN
+
+
 def summary(story: GameStory) -> str:
     """The caption's second line when nothing is picked."""
-    if story.game == "sands":
+    if _of_calls(story):
         known = [c for c in story.calls if c.best]
         hits = sum(c.call == c.best for c in known)
         best = f" · the best call {hits} of {len(known)} times" if known else ""
@@ -99,7 +105,7 @@ class StoryChart(Widget):
         if story is None:
             return "", ""
         if self.selected is not None:
-            pick = describe_call if story.game == "sands" else describe_turn
+            pick = describe_call if _of_calls(story) else describe_turn
             return pick(story, self.selected)
         legend = "   ".join(f"{name} {self._final(i)}" for i, name in enumerate(story.names))
         return legend, summary(story)
@@ -114,7 +120,7 @@ class StoryChart(Widget):
     def _final(self, player: int) -> int:
         story = self.story
         assert story is not None
-        if story.game == "sands":
+        if _of_calls(story):
             return story.calls[-1].scores[player] if story.calls else 0
         return story.turns[-1].scores[player] if story.turns else 0
 
@@ -142,7 +148,7 @@ class StoryChart(Widget):
             self._caption(s)
             if top - bottom < 20 * s:
                 return
-            if story.game == "sands":
+            if _of_calls(story):
                 right -= 58 * s  # room for each bag line's name at its end
                 split = bottom + (top - bottom) * 0.38
                 self._sands(story, (left, split + 26 * s, right, top),
@@ -324,8 +330,7 @@ def open_story(game: PastGameEntry, story: Callable[[], GameStory]) -> Sheet:
     box.add_widget(chart)
     close = Factory.BigButton(text="Close")
     box.add_widget(close)
-    sheet = Sheet(f"Game #{game.id}: " + theme.GAME_TITLES.get(str(game.header.get("game")),
-                                                               "game"), box)
+    sheet = Sheet(f"Game #{game.id}: {title_of(game.header)}", box)
     close.bind(on_release=lambda _b: sheet.dismiss())
     load_story(chart, story)
     return sheet.open()

@@ -76,24 +76,13 @@ STONE_COLOURS: dict[str, RGBA] = {
     "lilac": _hex("#b39ddb"),
 }
 
-GAME_TITLES = {"nizam": "Nizam", "pearl": "Pearl of the East", "sands": "The Desert Sands"}
-
-# The rule options of RULES.md with their choices, default first.
-RULE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "setup_lines": ("replace", "keep"),
-    "bonus": ("flat", "rising"),
-    "cascades": ("score", "leave"),
-}
+# The games' titles and the rule options each offers are the registry's
+# (companion.session.kinds.KINDS); the options' choices, default first, are the rules'
+# (companion.rules.game.OPTION_CHOICES).
 OPTION_TITLES = {  # in players' words: the rule IDs (N2, N8, N10) are for the record
     "setup_lines": "Lines in the first grid",
     "bonus": "Bonus per extra line",
     "cascades": "New lines after refill",
-}
-# Pearl of the East scores no points, so the bonus does not apply (P5-P7).
-GAME_OPTIONS: dict[str, tuple[str, ...]] = {
-    "nizam": ("setup_lines", "bonus", "cascades"),
-    "pearl": ("setup_lines", "cascades"),
-    "sands": (),
 }
 
 BASE_SIZE = (800, 480)

@@ -21,19 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.rules.deck import Cards  # noqa: E402
-from companion.rules.grid import GEMS, PEARL, Grid  # noqa: E402
+from companion.rules.grid import GEMS, Grid  # noqa: E402
 from companion.rules.hint import DEFAULT_HINT_SHIFTS, best_turns, payment  # noqa: E402
 from companion.rules.shift import ALL_SHIFTS  # noqa: E402
-
-
-def deal(rng: random.Random, pearl: bool, hand_size: int) -> tuple[Grid, Cards]:
-    copies = 11 if pearl else 12
-    deck = [g for g in GEMS for _ in range(copies)]
-    rng.shuffle(deck)
-    cells = deck[:25]
-    if pearl:
-        cells[rng.randrange(25)] = PEARL
-    return Grid("".join(cells)), Cards.of("".join(deck[25 : 25 + hand_size]))
+from tests.rules._helpers import dealt  # noqa: E402
 
 
 def payable_sequences(grid: Grid, hand: Cards, depth: int) -> int:
@@ -62,7 +53,7 @@ def main() -> None:
         for hand_size in (3, 5, 8):
             times, sequences, points = [], [], []
             for run in range(args.runs):
-                grid, hand = deal(rng, pearl, hand_size)
+                grid, hand = dealt(rng, pearl, hand_size)
                 tasks = GEMS if pearl else None
                 t0 = time.perf_counter()
                 hint = best_turns(grid, hand, tasks=tasks, max_shifts=args.shifts)

@@ -15,6 +15,7 @@ import numpy as np
 
 from calibration.colour import decode, encode
 from calibration.deck import NOMINAL_RGB
+from calibration.palette import Palette, learn_palette
 
 # sRGB of a white surface under black-body light of each temperature (kelvin).
 _WHITE_AT = {
@@ -163,3 +164,14 @@ def scene(
         expose(card_patch(rng, None, size, TABLES[table]), rng, kelvin, exposure) for _ in range(8)
     ]
     return np.stack(cells), np.stack(tables)
+
+
+LAYOUT = "RROGYCBVPRGGYOCBVPROYGCB*"
+"""N1 deals 25 cards; a layout with every gem and the pearl, some twice."""
+
+
+def learned_palette(seed: int) -> Palette:
+    """A palette learned from ``LAYOUT`` seen at 5000 K, the camera's white balance, as a
+    player calibrates."""
+    cells, _ = scene(np.random.default_rng(seed), LAYOUT)
+    return learn_palette([(cells, LAYOUT)])

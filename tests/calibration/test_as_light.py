@@ -10,17 +10,14 @@ import pytest
 
 from calibration.deck import NOMINAL_RGB
 from calibration.models import light_cost
-from calibration.palette import Palette, learn_palette
+from calibration.palette import Palette
 
-from .synth import scene, to_linear, to_srgb8
-
-LAYOUT = "RROGYCBVPRGGYOCBVPROYGCB*"
+from .synth import LAYOUT, learned_palette, scene, to_linear, to_srgb8
 
 
 @pytest.fixture(scope="module")
 def palette() -> Palette:
-    cells, _ = scene(np.random.default_rng(31), LAYOUT)
-    return learn_palette([(cells, LAYOUT)])
+    return learned_palette(31)
 
 
 def veiled(patches: np.ndarray, veil: float) -> np.ndarray:

@@ -10,17 +10,12 @@ import pytest
 from calibration.deck import NOMINAL_RGB
 from calibration.palette import Palette, learn_palette
 
-from .synth import scene, to_linear, to_srgb8
-
-LAYOUT = "RROGYCBVPRGGYOCBVPROYGCB*"
+from .synth import LAYOUT, learned_palette, scene, to_linear, to_srgb8
 
 
 @pytest.fixture(scope="module")
 def palette() -> Palette:
-    """Learned once at 5000 K, the camera's white balance, as a player calibrates."""
-    rng = np.random.default_rng(11)
-    cells, _ = scene(rng, LAYOUT)
-    return learn_palette([(cells, LAYOUT)])
+    return learned_palette(11)
 
 
 def right_or_unsure(labels: tuple[str, ...], truth: str) -> tuple[int, list[tuple[int, str]]]:

@@ -19,18 +19,14 @@ from calibration.palette import (
     learn_palette_from_counts,
 )
 
-from .synth import scene
+from .synth import LAYOUT, learned_palette, scene
 
-# N1 deals 25 cards; a layout with every gem and the pearl, some twice.
-LAYOUT = "RROGYCBVPRGGYOCBVPROYGCB*"
 GEMS = "ROYGCBVP"
 
 
 @pytest.fixture(scope="module")
 def palette() -> Palette:
-    rng = np.random.default_rng(11)
-    cells, _ = scene(rng, LAYOUT)
-    return learn_palette([(cells, LAYOUT)])
+    return learned_palette(11)
 
 
 def shuffled(rng: np.random.Generator, text: str = LAYOUT) -> str:

@@ -14,6 +14,8 @@ from companion.rules.grid import EMPTY, GEMS, PEARL, Grid
 from companion.rules.hint import best_turns, check_hand, check_tasks, legal_shifts, payment
 from companion.rules.shift import ALL_SHIFTS, WILDCARD_COST, Shift, parse_shifts
 
+from ._helpers import dealt
+
 
 def _pays(grid: Grid, shifts, marks, hand: Cards) -> Cards | None:
     """The cards matching payments take from ``hand`` when ``marks`` (True: three cards)
@@ -63,23 +65,6 @@ def brute_force(grid: Grid, hand: Cards, bonus="flat", tasks=None, max_shifts=2)
     return best, (found if best else set()), markings
 
 
-def _random_case(rng: random.Random, pearl: bool, kinds: int, empties: int):
-    gems = GEMS[:kinds]
-    copies = 11 if pearl else 12
-    deck = [g for g in gems for _ in range(copies)]
-    rng.shuffle(deck)
-    cells = deck[:25]
-    if pearl:
-        cells[rng.randrange(25)] = PEARL
-    for i in rng.sample(range(25), empties):
-        if cells[i] != PEARL:
-            cells[i] = EMPTY
-    grid = Grid("".join(cells))
-    rest = deck[25:]
-    hand = Cards.of("".join(rest[: rng.randrange(0, 9)]))
-    return grid, hand
-
-
 CASES = [(seed, pearl, kinds, empties)
          for seed in range(8) for pearl in (False, True)
          for kinds, empties in ((4, 0), (6, 2), (8, 0))]
@@ -88,7 +73,7 @@ CASES = [(seed, pearl, kinds, empties)
 @pytest.mark.parametrize("seed,pearl,kinds,empties", CASES)
 def test_N4_N5_N8_P4_P6_hint_matches_brute_force(seed, pearl, kinds, empties):
     rng = random.Random(seed * 97 + kinds)
-    grid, hand = _random_case(rng, pearl, kinds, empties)
+    grid, hand = dealt(rng, pearl, kinds=kinds, empties=empties)
     tasks = "".join(rng.sample(GEMS, rng.randrange(1, 9))) if pearl else None
     bonus = rng.choice(("flat", "rising"))
     best, found, markings = brute_force(grid, hand, bonus, tasks)
@@ -121,7 +106,7 @@ def _check_cards(grid: Grid, turn, hand: Cards) -> None:
 @pytest.mark.parametrize("seed,pearl", [(1, False), (2, True), (3, False)])
 def test_N4_N5_P4_hint_matches_brute_force_three_shifts(seed, pearl):
     rng = random.Random(1000 + seed)
-    grid, hand = _random_case(rng, pearl, 5, 0)
+    grid, hand = dealt(rng, pearl, kinds=5)
     tasks = GEMS if pearl else None
     best, found, _ = brute_force(grid, hand, tasks=tasks, max_shifts=3)
     hint = best_turns(grid, hand, tasks=tasks, max_shifts=3)

@@ -33,3 +33,15 @@ def test_a_wrong_recording_file_is_named_in_one_line(tmp_path, capsys, game, cal
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"companion: {rec / where}: ")
     assert message in err
+
+
+@pytest.mark.parametrize("taps, message", [
+    ('{"frame": 0, "tap": "draw"}\n\n[0, "draw"]\n', "line 3: a line must be a JSON object"),
+    ('{"frame": 0, "tap": "draw"}\n{"frame": 1,\n', "line 2: not JSON"),
+])
+def test_a_taps_line_that_holds_no_tap_is_named_in_one_line(tmp_path, capsys, taps, message):
+    rec = recording(tmp_path, {"game": "nizam", "players": 2})
+    (rec / "taps.jsonl").write_text(taps)
+    assert main(["replay", str(rec)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"companion: {rec / 'taps.jsonl'} {message}")

@@ -21,6 +21,7 @@ from .helpers import (
     tap_cell,
     window_button,
 )
+from .layout import problems_of
 
 FIVE = ("Alexandra", "Bartholomew", "Catherine", "Dmitri", "Evangeline")
 
@@ -117,37 +118,6 @@ def crowded_games():
     return {"nizam": nizam, "pearl": pearl}
 
 
-def visible(widget, root):
-    while widget is not None and widget is not root:
-        if widget.opacity == 0 or widget.height <= 0:
-            return False
-        widget = widget.parent
-    return True
-
-
-def check_layout(root, where):
-    from kivy.uix.button import Button
-    from kivy.uix.label import Label
-
-    width, height = root.size
-    problems = []
-    for w in root.walk():
-        if w is root or not visible(w, root):
-            continue
-        x, y = w.to_window(w.x, w.y)
-        if x < -1 or y < -1 or x + w.width > width + 1 or y + w.height > height + 1:
-            problems.append(f"{where}: {w.__class__.__name__} {getattr(w, 'text', '')!r} "
-                            f"at {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f} is off the screen")
-        if isinstance(w, Button) and (w.width < 48 or w.height < 48):
-            problems.append(f"{where}: button {w.text!r} is {w.width:.0f}x{w.height:.0f}")
-        if isinstance(w, Label) and w.text:
-            tw, th = w.texture_size
-            if tw > w.width + 1 or th > w.height + 1:
-                problems.append(f"{where}: text {w.text[:30]!r} ({tw}x{th}) is cut "
-                                f"in {w.width:.0f}x{w.height:.0f}")
-    return problems
-
-
 @pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
 def test_every_screen_fits_and_every_button_is_a_big_touch_target(start_app, size):
     games = crowded_games()
@@ -168,26 +138,26 @@ def test_every_screen_fits_and_every_button_is_a_big_touch_target(start_app, siz
             for _ in range(4):
                 start.set_count(start.count + 1)
             driver.settle()
-        problems += check_layout(app.root, f"start/{game}")
+        problems += problems_of(app.root, size, f"start/{game}")
     for game in ("Nizam", "Pearl of the East", "The Desert Sands"):
         tap(driver, button(start, game))
         tap(driver, button(start, "Start the game"))
-        problems += check_layout(app.root, game)
+        problems += problems_of(app.root, size, game)
         if game != "The Desert Sands":
             app.table_screen.cell_tapped(1, 1)
             driver.settle()
-            problems += check_layout(app.root, f"{game} picker")
+            problems += problems_of(app.root, size, f"{game} picker")
             app.table_screen.picker.dismiss()
             tap(driver, window_button(driver, "Menu"))
-            problems += check_layout(app.root, f"{game} menu")
+            problems += problems_of(app.root, size, f"{game} menu")
             tap(driver, window_button(driver, "Back to the game"))
         app.game_over(app.controller.view())
         driver.settle()
-        problems += check_layout(app.root, f"{game} over")
+        problems += problems_of(app.root, size, f"{game} over")
         tap(driver, button(app.gameover_screen, "New game"))
     app.open_calibration()
     driver.settle()
-    problems += check_layout(app.root, "calibration")
+    problems += problems_of(app.root, size, "calibration")
     assert problems == [], "\n".join(problems)
 
 

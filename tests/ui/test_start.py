@@ -4,6 +4,8 @@ N10), The Desert Sands' bag (D1), continuing a saved game and the past games."""
 from types import SimpleNamespace
 
 from companion.errors import CameraError
+from companion.session.kinds import KINDS
+from companion.ui.start import describe_game
 
 from .helpers import TableDouble, button, nizam_views, tap, window_button
 
@@ -57,7 +59,9 @@ def test_P2_P7_pearl_offers_setup_lines_and_cascades_but_no_bonus(start_app):
     assert "rising" not in texts and "keep" in texts
     tap(driver, button(start, "Start the game"))
     assert headers[0]["game"] == "pearl"
-    assert headers[0]["options"] == {"setup_lines": "replace", "cascades": "score"}
+    # the bonus Pearl does not offer stays at its default
+    assert headers[0]["options"] == {"setup_lines": "replace", "bonus": "flat",
+                                     "cascades": "score"}
 
 
 def test_D1_sands_has_two_players_and_a_configurable_bag(start_app):
@@ -112,6 +116,27 @@ def test_past_games_list_and_export(start_app):
     assert driver.app.banner.text == "Game record saved: /tmp/game-3.jsonl"
     tap(driver, window_button(driver, "Close"))
     assert sheet.parent is None
+
+
+def test_N1_D1_past_games_are_described_from_their_set_up_in_every_stored_form():
+    def entry(id, header):
+        return SimpleNamespace(id=id, header=header, started="2026-11-30T10:00:00.000+00:00",
+                               finished=None)
+
+    nizam = entry(1, {"game": "nizam", "players": 3, "names": ["Ann"], "options": {}})
+    sands = entry(2, {"game": "sands", "players": ["Ann", "Bob"], "bag": "r3y3g3l3"})
+    damaged = entry(3, {"game": "chess", "players": 2})
+    assert describe_game(nizam) == ("#1 Nizam: Ann, Player 2, Player 3\n"
+                                    "2026-11-30 10:00 · not finished")
+    assert describe_game(sands).startswith("#2 The Desert Sands: Ann, Bob\n")
+    assert describe_game(damaged).startswith("#3 (its set-up cannot be read)\n")
+
+
+def test_every_game_kind_has_its_title_to_choose_and_its_screen(start_app):
+    driver = start_app()
+    for kind in KINDS.values():
+        assert button(driver.app.start_screen, kind.title) is not None
+        assert driver.app.manager.has_screen(kind.screen)
 
 
 def test_no_saved_game_means_no_continue(start_app):

@@ -155,21 +155,21 @@ def test_a_spot_off_the_picture_and_an_unlearnable_set_up_are_refused(sands_game
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
 def test_the_stone_camera_screens_fit_with_big_touch_targets(sands_game, size):
-    from .test_app import check_layout
+    from .layout import problems_of
 
     camera = StandInCamera(scene(1, "l"))
     driver, screen, _ = sands_game(camera, size=size)
     until(driver, lambda: screen.camera_line == STONES_NOT_SET_UP)
-    problems = check_layout(driver.app.root, "sands with a camera")
+    problems = problems_of(driver.app.root, size, "sands with a camera")
     tap(driver, button(screen, "Camera"))
     stones = driver.app.stones_screen
     until(driver, lambda: stones.frame is not None)
     tap_picture(driver, stones.ids.picture, *CENTRE)
     tap(driver, button(stones, "Captured"))
-    problems += check_layout(driver.app.root, "stone camera")
+    problems += problems_of(driver.app.root, size, "stone camera")
     for _ in range(4):
         tap(driver, button(stones, "Captured"))
     tap(driver, button(stones, "Save"))  # the longest line it says: why it cannot learn
     assert "capture again" in stones.status
-    problems += check_layout(driver.app.root, "stone camera refusing to save")
+    problems += problems_of(driver.app.root, size, "stone camera refusing to save")
     assert problems == []
