@@ -210,15 +210,12 @@ def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np
     lost = np.take(np.compress(read, clipped.T, axis=0), others, axis=1)
     # a channel clipped on most rims is known only as "at least": its median is kept
     censored = row_counts(lost.T) > _CENSORED_SHARE * len(lost)
-    # clipped ratios are only lower bounds: they sort last, and take no part in the mode
+    # Clipped ratios are only lower bounds: they take no part in the mode. The mode starts
+    # from the median with each clipped ratio at its bound: sorted last instead, a channel
+    # clipped on nearly half the rims would start it at the top of the read ones, where
+    # the few odd pixels are (a card's field beside the rim), and it would stay there.
     bounded = np.where(lost & ~censored, _STAND_IN, ratio)
-    centre = median(bounded, axis=0)
-    # Clipped on just under half the rims, an even count's median is the mean of a ratio
-    # and a stand-in (a "light" of e^500): the middle ratio below it is one read.
-    straddles = centre > _STAND_IN / 2
-    if straddles.any():
-        k = (len(bounded) - 1) // 2
-        centre = np.where(straddles, np.partition(bounded, k, axis=0)[k], centre)
+    centre = median(ratio, axis=0)
     free = ~censored
     for window in _MODE_WINDOWS:
         near = np.abs(bounded - centre) < window

@@ -150,3 +150,17 @@ def test_red_clipped_on_just_half_the_rims_still_gives_the_light_a_hue():
     assert np.isfinite(whites.refs).all() and (whites.refs < np.log(256.0)).all()
     assert np.log(240 / 200) - 0.05 < light[0] < np.log(255 / 200) + 0.05
     assert abs(light[2] - np.log(150 / 200)) < 0.05
+
+
+def test_green_clipped_on_nearly_half_the_rims_is_read_from_the_white_not_odd_pixels():
+    # Over-exposed under a near-neutral lamp: green clips on a little under half of the rims'
+    # bright pixels, and a few pixels of a card's field beside the rim (green, far from any
+    # white) are read. Sorted after every read ratio, the clipped ones would put the median
+    # among those few odd pixels: a light far too green, and every yellow read as orange.
+    rng = np.random.default_rng(6)
+    pixels = rims(np.tile([[240.0, 236.0, 230.0]], (12, 1)), rng)
+    pixels[1, :, :9] = 255.0  # green clipped on 9 of each rim's 20 bright pixels
+    pixels[0, :, 9] = 170.0  # and one pixel a rim is the field beside it: far greener
+    whites = read_whites(pixels)
+    green_to_red = whites.refs[0, 1] - whites.refs[0, 0]
+    assert abs(green_to_red - np.log(236 / 240)) < 0.08, np.exp(green_to_red)
