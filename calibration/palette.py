@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._stats import median
-from .colour import CLIPPED, OPPONENT, OPPONENT_INV, PURE_WHITE
+from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
 from .errors import CameraError
 from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
@@ -90,8 +90,6 @@ _REFINE_CLIP = 0.5  # one cell moves the light guess at most this much (log, per
 _REFINE_STEPS = 3  # refinements of the light guess, at most
 _STEP_PARTS = (1.0, 0.5, 0.25)  # how far along each refinement's pull is tried
 _CLIPPED_STARTS = (0.3, 0.6)  # brighter lights (log) tried in channels clipped on every white
-_READ_SHARE = 0.5  # a channel clipped on more than this share of the rims is left to guess
-_LOG_CLIPPED = float(np.log(CLIPPED))
 # Doubt about the light on one cell, as variances of (I, u, v): the light of a cell whose
 # own white rim was read, of one whose rim the camera clipped (it lies in the bright part
 # of the scene, whose level the cells tell), of a cell in a white-rimmed scene without a
@@ -319,14 +317,8 @@ class Palette:
             lift = np.where(clipped, _LIFT_CLIPPED, doubt[:, 0])
             # Where the rims show the light in every channel, a rim clipped all the same
             # (a glare spot, the lamp's hot spot) is lit by that light, brighter: only its
-            # brightness is open (lift), not its colour. The light is left to guess where
-            # most rims clipped a channel, or its colour was carried past the clip from the
-            # other channels (a guess, not a reading: so are its ratios to them).
-            rims = w.bound[w.rim] if w.rim.any() else w.bound
-            guessed = not len(rims) or bool(
-                (rims.mean(axis=0) > _READ_SHARE).any() or (w.scene_white > _LOG_CLIPPED).any()
-            )
-            free = w.bound.astype(float) if guessed else np.zeros(w.bound.shape)
+            # brightness is open (lift), not its colour; elsewhere the clipped part is a guess.
+            free = np.zeros(w.bound.shape) if w.light_read else w.bound.astype(float)
             return _Light(w.refs, free, shift, doubt, lift, True)
         base = np.broadcast_to(self._base, (n, 3))
         doubt = np.broadcast_to(_DOUBT_GUESS, (n, 3))
@@ -348,6 +340,7 @@ class Palette:
         palette knows (if it learned one): a light that makes the cloth look like a card is
         no likely light."""
         start = self._light_for(scene, np.zeros(3))
+        guess = bool(start.free.any())  # where every white was read, nothing is left to guess
         candidates = [np.zeros(3)]
         if not start.rims:
             to_white = scene.white - self._white
@@ -355,21 +348,21 @@ class Palette:
                 candidates.append(to_white)
             if len(scene):
                 candidates.append(scene.grey - self._grey)
-        elif start.free.any():
+        elif guess:
             # Channels clipped on every white hide how much brighter the light is there; the
             # cells' pull finds the rest only from a start near enough.
             clipped = start.free.all(axis=0).astype(float)
             candidates += [lift * clipped for lift in _CLIPPED_STARTS]
         tried = [self._try(scene, start.moved(c), bare) for c in candidates]
         best = min(tried, key=lambda t: t[0])
-        # Where every white was read, there is nothing left to guess. With rims clipped each
-        # start is refined: they differ only in what the clipped channels hide. Without rims
-        # only the best one: a finer search would make it look surer than its rivals, which
-        # carry the doubt there (a cube read under another camera: 1 wrong instead of 0).
-        if start.rims and start.free.any():
+        # With rims clipped each start is refined: they differ only in what the clipped
+        # channels hide. Without rims only the best one: a finer search would make it look
+        # surer than its rivals, which carry the doubt there (a cube read under another
+        # camera: 1 wrong instead of 0).
+        if start.rims and guess:
             tried = [self._refine(scene, t, bare) for t in tried]
             best = min(tried, key=lambda t: t[0])
-        elif start.free.any():
+        elif guess:
             best = self._refine(scene, best, bare, steps=2, parts=(1.0,))
         # whites clipped in every channel tell no more of the light than no whites at all
         some_read = start.rims and not start.free.all(axis=0).all()

@@ -55,7 +55,7 @@ _LOCUS_SLOPE = 1.0  # warm to cool light: G-B moves at least as much as R-G (bla
 _MAX_SECOND = 1.4  # a second light this far (log G-B) from the first at most (2700 K to 6500 K)
 _CHROMA = np.array([[1.0, -1.0, 0.0], [0.5, 0.5, -1.0]])  # log RGB -> (u, v)
 _UNREAD = 1e300  # sorts after every log value
-_STAND_IN = np.float32(1e3)  # a clipped pixel's channel ratio, only a lower bound: sorts last
+_STAND_IN = np.float32(1e3)  # a clipped pixel's channel ratio in the mode: near no read one
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,6 +81,17 @@ class SceneWhites:
             return np.full(3, np.log(255.0))
         picked = self.refs[self.rim] if self.rim.any() else self.refs
         return np.asarray(median(picked, axis=0), dtype=np.float64)
+
+    @property
+    def light_read(self) -> bool:
+        """The rims show the scene's light in every channel: most of them read each channel
+        unclipped, and its white lies within what the camera shows (not carried past the
+        clip from the other channels: a guess, and so are its ratios to them)."""
+        rims = self.bound[self.rim] if self.rim.any() else self.bound
+        if not len(rims):
+            return False
+        clipped_on_most = (rims.mean(axis=0) > _CENSORED_SHARE).any()
+        return not (clipped_on_most or (self.scene_white > _LOG_CLIP).any())
 
     def subset(self, index: np.ndarray | slice) -> SceneWhites:
         return self._with_cells(tuple(a[index] for a in self._cells()))

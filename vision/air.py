@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .lattice import GridSearch
+from .plane import apply
 
 CARD_LIKE = (0.75, 1.6)  # a lifted card's width and height to the lattice's cards' (nearer: bigger)
 OFF_CELL = 0.2  # a card's centre this far (share of a cell) from its cell's centre lies in none
@@ -54,9 +55,7 @@ def cards_in_the_air(search: GridSearch) -> np.ndarray:
 
 def _in_grid_units(boxes: np.ndarray, to_frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """(N, 4, 2) working-image quads -> grid units."""
-    m = np.linalg.inv(homography) @ to_frame
-    pts = np.concatenate([boxes.reshape(-1, 2), np.ones((boxes.size // 2, 1))], axis=1) @ m.T
-    return (pts[:, :2] / pts[:, 2:]).reshape(-1, 4, 2)
+    return apply(np.linalg.inv(homography) @ to_frame, boxes)
 
 
 def _side(quads: np.ndarray, a: int, b: int) -> np.ndarray:

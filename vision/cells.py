@@ -104,7 +104,7 @@ def extract_table_sides(
     sides = table_points_by_side(geometry)
     centres = np.concatenate(list(sides.values()))
     keep = _in_frame(frame, geometry, centres)
-    patches = extract_points(frame, geometry, centres, size)
+    patches = _cut(frame, geometry, centres[keep], size)
     out, start, taken = {}, 0, 0
     for side, points in sides.items():
         n = int(keep[start:start + len(points)].sum())
@@ -118,11 +118,15 @@ def extract_points(
 ) -> np.ndarray:
     """(M, size, size, 3) patches one pitch square around grid-unit ``centres`` (N, 2),
     only those wholly in the frame (M may be fewer than N)."""
-    keep = _in_frame(frame, geometry, centres)
-    if not keep.any():
+    return _cut(frame, geometry, centres[_in_frame(frame, geometry, centres)], size)
+
+
+def _cut(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: int) -> np.ndarray:
+    """(N, size, size, 3) patches one pitch square around grid-unit ``centres`` (N, 2)."""
+    if not len(centres):
         return np.zeros((0, size, size, 3), np.uint8)
     img, h = _source(frame, geometry, size)
-    return np.stack([_warp(img, h, centre, size) for centre in centres[keep]])
+    return np.stack([_warp(img, h, centre, size) for centre in centres])
 
 
 def _in_frame(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray) -> np.ndarray:

@@ -125,7 +125,8 @@ def _without_cards_in_the_air(reading: GridReading, search: GridSearch) -> GridR
 
 
 Looks = dict[tuple[str, int, int], bool]
-"""Close looks at cells, ("card" or "table", row, col) -> what was seen."""
+"""Close looks at cells, (what was looked for: "card", "region" (a card-shaped region, not
+just edges) or "table", row, col) -> whether it was seen."""
 
 
 def read_cells(

@@ -162,30 +162,14 @@ def widened(args: argparse.Namespace, palette) -> None:
     if it reads another card."""
     rng = np.random.default_rng(args.seed + 2000)
     found = 0
-    clear: Counter = Counter()
-    other = covered_cells = 0
+    cells: Counter = Counter()
     for _ in range(args.widened):
         scene = render_scene(rng, GEMS, 5, 5, widened_conditions(rng))
         reading = read_grid(scene.image, palette, 5, 5)
-        if reading.cells is None:
-            continue
-        found += 1
-        for r in range(5):
-            for c in range(5):
-                got, truth = reading.cells[r][c], scene.labels[r][c]
-                if scene.covered[r, c] > 0.02:
-                    covered_cells += 1
-                    other += got not in ("?", truth)
-                    continue
-                clear["cells"] += 1
-                clear["unsure"] += got == "?"
-                clear["wrong"] += got not in ("?", truth)
-    n = clear["cells"]
+        found += count_cells(cells, reading, scene)
     say(f"synthetic, widened (veil, a second light, lifted cards, hands): {args.widened} scenes;"
         f" a reading in {found}")
-    say(f"  uncovered cells {n}: wrong {clear['wrong']} = {pct(clear['wrong'], n)},"
-        f" '?' {pct(clear['unsure'], n)}; covered cells {covered_cells}, read as another card"
-        f" {other}")
+    say(f"  {cells_said(cells)}")
 
 
 def drifting(args: argparse.Namespace, palette) -> None:
@@ -193,29 +177,38 @@ def drifting(args: argparse.Namespace, palette) -> None:
     ``drift``: the exposure swings by 35% and the lamp's colour by 700 K), read with a
     tracker as the app reads them; random camera, cloth and light per video."""
     found = frames = 0
-    clear: Counter = Counter()
+    cells: Counter = Counter()
     for v in range(args.videos):
         tracker = GridTracker()
         for scene in video(args.seed + 900 + v, 2 * args.video_frames, (1280, 720),
                            drift=0.35):
             frames += 1
-            reading = tracker.read(scene.image, palette)
-            if reading.cells is None:
-                continue
-            found += 1
-            for got_row, true_row, hidden_row in zip(reading.cells, scene.labels,
-                                                     scene.covered, strict=True):
-                for got, want, hidden in zip(got_row, true_row, hidden_row, strict=True):
-                    key = "covered" if hidden > 0.02 else "cells"
-                    clear[key] += 1
-                    clear[f"{key} wrong"] += got not in ("?", want)
-                    clear[f"{key} unsure"] += got == "?"
-    n = clear["cells"]
+            found += count_cells(cells, tracker.read(scene.image, palette), scene)
     say(f"videos with a drifting light (exposure +-35%, colour +-700 K): {args.videos} videos,"
-        f" {frames} frames, a reading in {found}; uncovered cells {n}: wrong"
-        f" {clear['cells wrong']} = {pct(clear['cells wrong'], n)}, '?'"
-        f" {pct(clear['cells unsure'], n)}; covered cells {clear['covered']}, read as another"
-        f" card {clear['covered wrong']}")
+        f" {frames} frames, a reading in {found}; {cells_said(cells)}")
+
+
+def count_cells(counts: Counter, reading, scene) -> bool:
+    """Add a reading's cells to ``counts``: those nothing covers (wrong, '?') as the split's
+    unoccluded cells, and covered ones (a hand, a lifted card) that read another card.
+    Whether there was a reading."""
+    if reading.cells is None:
+        return False
+    for got_row, true_row, hidden_row in zip(reading.cells, scene.labels, scene.covered,
+                                             strict=True):
+        for got, want, hidden in zip(got_row, true_row, hidden_row, strict=True):
+            key = "covered" if hidden > 0.02 else "cells"
+            counts[key] += 1
+            counts[f"{key} wrong"] += got not in ("?", want)
+            counts[f"{key} unsure"] += got == "?"
+    return True
+
+
+def cells_said(counts: Counter) -> str:
+    n = counts["cells"]
+    return (f"uncovered cells {n}: wrong {counts['cells wrong']} ="
+            f" {pct(counts['cells wrong'], n)}, '?' {pct(counts['cells unsure'], n)}; covered"
+            f" cells {counts['covered']}, read as another card {counts['covered wrong']}")
 
 
 def set_cards() -> None:

@@ -175,3 +175,10 @@ def learned_palette(seed: int) -> Palette:
     player calibrates."""
     cells, _ = scene(np.random.default_rng(seed), LAYOUT)
     return learn_palette([(cells, LAYOUT)])
+
+
+def veiled(patches: np.ndarray, veil: float) -> np.ndarray:
+    """The patches (uint8 BGR) with white light added over all of them: flare in the lens,
+    haze, the sheen of a lamp on glossy cards."""
+    light = to_linear(patches.astype(float)) + veil
+    return np.clip(np.rint(to_srgb8(light)), 0, 255).astype(np.uint8)

@@ -12,19 +12,12 @@ from calibration.deck import NOMINAL_RGB
 from calibration.models import light_cost
 from calibration.palette import Palette
 
-from .synth import LAYOUT, learned_palette, scene, to_linear, to_srgb8
+from .synth import LAYOUT, learned_palette, scene, veiled
 
 
 @pytest.fixture(scope="module")
 def palette() -> Palette:
     return learned_palette(31)
-
-
-def veiled(patches: np.ndarray, veil: float) -> np.ndarray:
-    """The patches (uint8 BGR) with white light added over all of them: flare in the lens,
-    haze, the sheen of a lamp on glossy cards."""
-    light = to_linear(patches.astype(float)) + veil
-    return np.clip(np.rint(to_srgb8(light)), 0, 255).astype(np.uint8)
 
 
 @pytest.mark.parametrize("veil", [0.03, 0.08])

@@ -13,13 +13,10 @@ import numpy as np
 import pytest
 
 from calibration.colour import decode, encode
-from calibration.palette import learn_palette
-from tests.calibration.synth import scene, to_linear, to_srgb8
+from tests.calibration.synth import LAYOUT, learned_palette, scene, veiled
 from tests.vision.scenes import CALM, GEMS, gem_palette
 from tools.synthetic import Conditions, render_scene
 from vision.reader import read_grid
-
-LAYOUT = "RROGYCBVPRGGYOCBVPROYGCB*"
 
 
 def _wrong_and_unsure(cells: tuple[str, ...], truth: tuple[str, ...]) -> tuple[int, int]:
@@ -51,17 +48,11 @@ def test_N1_whites_clipped_in_every_channel_leave_no_card_read_as_another(seed):
     # Exposure 60% over under a 2700 K lamp with flare: every white is 255 in R, G and B,
     # so how bright and how warm the light is are both hidden. The old guess read yellows
     # as green, violets and pinks as blue (7 wrong cells in each of these layouts).
-    cells, _ = scene(np.random.default_rng(31), LAYOUT)
-    palette = learn_palette([(cells, LAYOUT)])
+    palette = learned_palette(31)
     rng = np.random.default_rng(seed)
     layout = "".join(rng.permutation(list(LAYOUT)))
     cells, table = scene(rng, layout, kelvin=2700, exposure=1.6)
-
-    def flare(patches: np.ndarray) -> np.ndarray:
-        light = to_linear(patches.astype(float)) + 0.04
-        return np.clip(np.rint(to_srgb8(light)), 0, 255).astype(np.uint8)
-
-    labels = palette.classify(flare(cells), flare(table)).labels
+    labels = palette.classify(veiled(cells, 0.04), veiled(table, 0.04)).labels
     assert [(i, got) for i, (got, want) in enumerate(zip(labels, layout, strict=True))
             if got not in (want, "?")] == []
     assert sum(got == want for got, want in zip(labels, layout, strict=True)) >= 20
