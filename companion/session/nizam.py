@@ -122,7 +122,7 @@ class TableSession(SessionCore[TableState]):
                     raise BadInput("no reading to set aside")
                 self.commit(ev.Misread(self.reading))
                 self.verdict = None
-            elif action in ("draw", "wildcard", "end_turn"):
+            elif action in TAPS:
                 self.commit(TAPS[action]())
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = self.state.shifts
