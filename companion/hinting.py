@@ -24,8 +24,7 @@ from companion.rules.grid import GEM_NAMES, GEMS, Grid, NotationError
 from companion.rules.hint import DEFAULT_HINT_SHIFTS, best_turns, check_hand
 from companion.rules.shift import Shift
 from companion.view import TableView
-
-DIRECTIONS = {"<": "left", ">": "right", "^": "up", "v": "down"}
+from companion.words import DIRECTIONS, LINES
 
 
 @dataclass(frozen=True)
@@ -49,9 +48,8 @@ def say_shift(text: str) -> str:
     ('row 2 left', 'column 4 down (3 cards)')
     """
     move = Shift.parse(text)
-    where = "row" if move.line == "r" else "column"
     paid = " (3 cards)" if move.wildcard else ""
-    return f"{where} {move.index} {DIRECTIONS[move.direction]}{paid}"
+    return f"{LINES[move.line]} {move.index} {DIRECTIONS[move.direction]}{paid}"
 
 
 def hint_for(view: TableView, hand: str, max_shifts: int = DEFAULT_HINT_SHIFTS) -> HintView:

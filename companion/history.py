@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .store import GameStore
-from .story import BestCalls, GameStory, game_story
+from .story import BestCalls, GameStory, game_story, players_games
 
 
 @dataclass
@@ -81,8 +81,7 @@ def csv_row(player: PlayerHistory) -> list[Any]:
 
 def stories(store: GameStore, best_calls: BestCalls | None = None) -> list[GameStory]:
     """The story of every stored game that is the players' own, oldest first."""
-    games = [g for g in store.games() if "recording" not in g.header]
-    return [game_story(store, g.id, best_calls) for g in reversed(games)]
+    return [game_story(store, g.id, best_calls) for g in reversed(players_games(store))]
 
 
 def history(all_stories: Iterable[GameStory]) -> list[PlayerHistory]:

@@ -181,6 +181,12 @@ def session_story(controller: Any) -> GameStory | None:
     return game_story(store, game_id, best_calls)
 
 
+def players_games(store: GameStore) -> list[StoredGame]:
+    """The stored games that are the players' own, newest first: a recording replayed into
+    the store (``companion replay --store``) is no one's game."""
+    return [g for g in store.games() if "recording" not in g.header]
+
+
 @dataclass(frozen=True)
 class PastGame:
     """A stored game for the past-games list, which can tell its story (on a worker: the

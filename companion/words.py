@@ -18,12 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from companion.errors import BadInput
 from companion.rules.grid import GEM_NAMES
+from companion.rules.shift import Shift
 
 DIRECTIONS = {"<": "left", ">": "right", "^": "up", "v": "down"}
 LINES = {"r": "row", "c": "column"}
-THREE_CARDS = "!3"
 
 _SHIFT = re.compile(r"\b([rc])([1-9])([<>^v])(!3)?")
 _CELL = re.compile(r"\br([1-9])c([1-9])\b")
@@ -32,24 +31,17 @@ _PLAYER = re.compile(r"\bplayer ([0-9]+)\b")
 _ONE_GEM = re.compile(r"\b([0-9]+) ([ROYGCBVP])\b")
 
 
-def _parts(text: str) -> tuple[str, int, str, bool]:
-    match = _SHIFT.fullmatch(text.strip())
-    if match is None:
-        raise BadInput(f"{text!r} is not a shift such as r3< or c4^!3")
-    line, index, direction, three = match.groups()
-    return line, int(index), direction, bool(three)
-
-
 def shift_words(text: str, *, moved: bool = True) -> str:
     """A shift as a sentence's start: what moved and which way (the payment apart).
 
     >>> shift_words("c4^!3"), shift_words("r1>", moved=False)
     ('Column 4 moved up', 'Move row 1 right')
     """
-    line, index, direction, _ = _parts(text)
+    move = Shift.parse(text.strip())
+    line, way = LINES[move.line], DIRECTIONS[move.direction]
     if moved:
-        return f"{LINES[line].capitalize()} {index} moved {DIRECTIONS[direction]}"
-    return f"Move {LINES[line]} {index} {DIRECTIONS[direction]}"
+        return f"{line.capitalize()} {move.index} moved {way}"
+    return f"Move {line} {move.index} {way}"
 
 
 def moves_words(shifts: Sequence[str], *, moved: bool = True) -> str:
@@ -74,12 +66,7 @@ def opposites(shifts: Sequence[str]) -> tuple[str, ...]:
     >>> opposites(("r2<", "c4^!3"))
     ('c4v', 'r2>')
     """
-    turn = {"<": ">", ">": "<", "^": "v", "v": "^"}
-    back = []
-    for text in reversed(shifts):
-        line, index, direction, _ = _parts(text)
-        back.append(f"{line}{index}{turn[direction]}")
-    return tuple(back)
+    return tuple(str(Shift.parse(text).opposite().plain()) for text in reversed(shifts))
 
 
 def undo_words(shifts: Sequence[str]) -> str:

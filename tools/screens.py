@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
     from companion.view import Controller, PastGameEntry, SandsController
 
-SIZES = ((800, 480), (1280, 800))
 PICTURE_WAIT = 3.0
 """Seconds the stone camera set-up and the calibration wait for the camera's first picture."""
 ODDS_WAIT = 120.0
@@ -43,7 +42,7 @@ def default_headers() -> tuple[dict[str, Any], ...]:
 
 def write_screenshots(
     directory: str | Path,
-    sizes: Sequence[tuple[int, int]] = SIZES,
+    sizes: Sequence[tuple[int, int]],
     *,
     start_game: Callable[[dict[str, Any]], Controller | None] | None = None,
     games: Callable[[], Sequence[PastGameEntry]] | None = None,
@@ -54,7 +53,8 @@ def write_screenshots(
     play: Callable[[Controller], None] | None = None,
     fresh: Callable[[], dict[str, Any]] | None = None,
 ) -> list[Path]:
-    """Render every screen at every size into ``directory``; returns the PNGs written,
+    """Render every screen at each of ``sizes`` (``tools.screenshots.SIZES``, the sizes Kivy
+    was set up for) into ``directory``; returns the PNGs written,
     named ``<screen>_<width>x<height>.png``. Call it before anything else creates a Kivy
     window (``prepare_kivy`` first).
 

@@ -48,7 +48,7 @@ from companion.session.kinds import (
 from companion.session.nizam import TableSession
 from companion.session.sands import SandsSession, TableProvider
 from companion.store import GameStore
-from companion.story import PastGame, game_story, solved_best_calls
+from companion.story import PastGame, game_story, players_games, solved_best_calls
 from companion.view import Controller
 from vision.cells import layout_patches
 from vision.reader import read_grid
@@ -186,7 +186,7 @@ class Companion:
     def games(self) -> list[Any]:
         best_calls = solved_best_calls()
         return [PastGame(g, partial(game_story, self.store, g.id, best_calls))
-                for g in self.store.games() if "recording" not in g.header]
+                for g in players_games(self.store)]
 
     def export_record(self, game_id: int) -> str:
         kind = kind_of(self.store.game(game_id).header)

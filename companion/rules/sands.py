@@ -268,17 +268,6 @@ class Sands:
         return SandsState(self.full)
 
 
-def game_from_header(header: Mapping[str, Any]) -> Sands:
-    """The header ``{"game": "sands", "bag": {...} or "r12y12g12l12", "players": 2 or [names]}``
-    (``setup.GameSetup``, which reads every header).
-
-    Without ``bag`` the game uses D1's 12 stones of each colour.
-    """
-    from .setup import GameSetup  # the set-up reads this module's bag: imported when used
-
-    return GameSetup.from_header({**header, "game": "sands"}).sands()
-
-
 ENTRY_KEYS = frozenset({"call", "drawn", "player"})
 
 
@@ -293,10 +282,12 @@ def replay(record: Record) -> SandsState:
 
     An entry may carry ``"player"`` (0 or 1); it must then be the player whose turn it is.
     """
+    from .setup import GameSetup  # the set-up reads this module's bag: imported when used
+
     if record.game != "sands":
         raise RecordError(1, f"not a Desert Sands record: the game is {record.game!r}")
-    try:
-        state = game_from_header(record.header).start()
+    try:  # without a bag, D1's 12 stones of each colour
+        state = GameSetup.from_header(record.header).sands().start()
     except CompanionError as err:
         raise RecordError(1, _bare(err), getattr(err, "rule", None) or "D1") from None
     for line, entry in record.entries:

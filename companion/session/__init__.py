@@ -5,7 +5,7 @@ store before anything shows it, and folds the events into what the screen shows.
 
 - ``events``: the events, typed and versioned; reading a stored log, upgrading older ones.
 - ``core``: what every session does the same way (fold, commit, undo, record, changes).
-- ``table`` and ``live``: Nizam and Pearl of the East (the fold; the session with the
+- ``table`` and ``nizam``: Nizam and Pearl of the East (the fold; the session with the
   camera's readings); ``sands``: The Desert Sands.
 - ``kinds``: every game the companion plays, with its session, screen and record.
 """

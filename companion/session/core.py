@@ -95,10 +95,10 @@ class SessionCore(ABC, Generic[S]):
         self.changes = 0
         self.store = store
         self.game_id = game_id
-        self.header = store.game(game_id).header
-        if self.header.get("game") not in self.PLAYS:
-            raise SetupError(f"game {game_id} is {self.header.get('game')!r}, not {self.TITLE}")
-        self.setup = GameSetup.from_header(self.header)
+        header = store.game(game_id).header
+        if header.get("game") not in self.PLAYS:
+            raise SetupError(f"game {game_id} is {header.get('game')!r}, not {self.TITLE}")
+        self.setup = GameSetup.from_header(header)
         stored = store.events(game_id)
         self.seq = stored[-1].seq if stored else 0
         name = f"game {game_id} in {store.path}"

@@ -54,14 +54,8 @@ def _cells_differ(a: str, b: str) -> tuple[Cell, ...]:
     )
 
 
-def _payment_text(shifts: Sequence[str], grid: Grid) -> str:
-    parts = []
-    for text in shifts:
-        if text.endswith("!3"):
-            parts.append("3 cards")
-        else:
-            parts.append(f"1 {grid.at(*Shift.parse(text).edge)}")
-    return " + ".join(parts)
+def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
+    return " + ".join("3 cards" if s.wildcard else f"1 {grid.at(*s.edge)}" for s in shifts)
 
 
 class TableSession(SessionCore[TableState]):
@@ -128,11 +122,11 @@ class TableSession(SessionCore[TableState]):
                     raise BadInput("no reading to set aside")
                 self.commit(ev.Misread(self.reading))
                 self.verdict = None
-            elif action in ("draw", "wildcard", "end_turn"):
+            elif action in TAPS:
                 self.commit(TAPS[action]())
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
-                    shifts = [str(s) for s in self.state.shifts]
-                    self.verdict = replace(self.verdict, shifts=tuple(shifts), payment=(
+                    shifts = self.state.shifts
+                    self.verdict = replace(self.verdict, shifts=tuple(map(str, shifts)), payment=(
                         _payment_text(shifts, self.state.turn_start.grid)
                         if self.state.turn_start else ""))
             else:
@@ -217,9 +211,8 @@ class TableSession(SessionCore[TableState]):
             if problem is not None:
                 first_error = first_error or str(problem)
                 continue
-            shifts = [str(s) for s in paid]
             self.commit(ev.Shifts(tuple(paid)))
-            self.verdict = Verdict(True, tuple(shifts), _payment_text(shifts, t.grid), "",
+            self.verdict = Verdict(True, tuple(map(str, paid)), _payment_text(paid, t.grid), "",
                                    _cells_differ(str(t.grid), text))
             return
         move = found.moves[0]

@@ -161,7 +161,7 @@ class HintOverlay(Widget):
         s = scale()
         g = self.grid
         if self.button.parent is self:
-            self.button.size = (100 * s, 48 * s)
+            self.button.size = (100 * s, theme.TOUCH_MIN * s)
             self.button.pos = (g.x + 6 * s, g.top - self.button.height - 6 * s)
         self.canvas.before.clear()
         self.arrows = self._ends()

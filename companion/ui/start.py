@@ -24,8 +24,8 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.rules.errors import CompanionError
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS, OPTION_CHOICES, Options
+from companion.rules.sands import DEFAULT_COUNT, Bag
 from companion.rules.sands import PLAYERS as SANDS_PLAYERS
-from companion.rules.sands import Bag
 from companion.rules.setup import NIZAM, GameSetup, player_names
 from companion.sands.solver import MOST_OF_A_COLOUR
 from companion.session.kinds import CALLS_SCREEN, KINDS, title_of
@@ -35,8 +35,6 @@ from companion.view import PastGameEntry
 from . import theme
 from .story import open_story
 from .widgets import Sheet, running_app, scale
-
-BAG_DEFAULT = 12
 
 
 class OptionRow(BoxLayout):
@@ -67,7 +65,7 @@ class OptionRow(BoxLayout):
 
 class StoneCount(BoxLayout):
     stone = StringProperty("red")
-    count = NumericProperty(BAG_DEFAULT)
+    count = NumericProperty(DEFAULT_COUNT)  # D1: 12 of each colour
     most = NumericProperty(MOST_OF_A_COLOUR)  # the solver's table holds no more
 
 

@@ -18,7 +18,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from companion.view import TableController, TableView
+from companion.view import TABLE_ACTIONS, TableController, TableView
 from companion.words import opposites, plain, undo_words, verdict_words
 
 from . import theme
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 TASKS = len(theme.GEMS)
-BUTTONS = ("draw", "wildcard", "end_turn", "undo")
 
 
 class _Player(BoxLayout):
@@ -191,7 +190,7 @@ class TableScreen(GameScreen[TableController, TableView]):
             self.ids.prompt.text = "" if illegal else plain(view.prompt)
         self.ids.grid.show(view.grid, view.confidence, replace(_marks(view), picked=self.picked))
         self.hint.show(view)  # issue 15
-        for name in BUTTONS:
+        for name in TABLE_ACTIONS:
             self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
         notes = (card.text, card.scored, self.ids.prompt.text)
         if notes != self._notes:

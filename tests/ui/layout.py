@@ -1,6 +1,9 @@
 """Checks of what a screen shows, for the layout tests: every widget on the screen and in
 its box, every button a big touch target, no text cut."""
 
+from companion.ui.theme import TOUCH_MIN
+
+
 def on_screen(widget, root):
     while widget is not None and widget is not root:
         if widget.opacity == 0 or widget.width <= 0 or widget.height <= 0:
@@ -50,7 +53,7 @@ def problems_of(root, size, where):
                 or w.top > parent.top + 1):
             found.append(f"{where}: {type(w).__name__} {getattr(w, 'text', '')!r} spills out "
                          f"of its {type(parent).__name__} (too much to fit)")
-        if isinstance(w, Button) and min(w.width, w.height) < 48:
+        if isinstance(w, Button) and min(w.width, w.height) < TOUCH_MIN:
             found.append(f"{where}: button {w.text!r} is {w.width:.0f}x{w.height:.0f}")
         if isinstance(w, Label) and w.text and text_cut(w):
             found.append(f"{where}: {w.text[:40]!r} is cut in {w.width:.0f}x{w.height:.0f}")
