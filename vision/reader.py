@@ -18,7 +18,7 @@ import numpy as np
 from .air import cards_in_the_air
 from .cells import extract_patches, extract_points, extract_table_sides, inside_frame
 from .lattice import GridGeometry, GridSearch, search_grid
-from .visible import cards_in_view, like_table
+from .visible import TableLook, cards_in_view, like_table
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
@@ -154,9 +154,11 @@ def read_cells(
     empty = labels == EMPTY
     distrust |= empty & geometry.seen
 
+    looks_bare = TableLook(table)
+
     def bare(only: np.ndarray) -> np.ndarray:
         out = np.zeros(only.shape, bool)
-        out[only] = like_table(patches[only.ravel()], table)
+        out[only] = like_table(patches[only.ravel()], looks_bare)
         return out
 
     distrust |= empty & ~_look(looks, "table", empty, bare)

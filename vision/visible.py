@@ -23,6 +23,8 @@ their colour is not trusted.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -198,20 +200,39 @@ def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: 
     return bool(area >= MIN_FILL * w * h)
 
 
-def like_table(patches: np.ndarray, table: np.ndarray) -> np.ndarray:
+def like_table(patches: np.ndarray, table: np.ndarray | TableLook) -> np.ndarray:
     """(N,) bool: each patch's middle could be bare table, judged against ``table`` patches
-    of the same scene by colour (lightness counts little: a shadow may fall on either) and
-    by texture (a wood grain or a weave is not the smooth skin of a hand of the same hue).
-    Without table patches nothing can be said, and every patch passes."""
-    if len(patches) == 0 or len(table) == 0:
+    of the same scene (or their ``TableLook``) by colour (lightness counts little: a shadow
+    may fall on either) and by texture (a wood grain or a weave is not the smooth skin of a
+    hand of the same hue). Without table patches nothing can be said, and every patch
+    passes."""
+    look = table if isinstance(table, TableLook) else TableLook(table)
+    if len(patches) == 0 or len(look.surface) == 0:
         return np.ones(len(patches), bool)
-    # One conversion for both: converting a few small patches costs as much as many.
-    both = _surface(np.concatenate([patches, table]))
-    cell, ref = both[: len(patches)], both[len(patches) :]
+    cell, ref = _surface(patches), look.surface
     colour = np.abs(cell[:, None, :3] - ref[None, :, :3]) * [0.3, 1.0, 1.0]
     texture = np.abs(np.log((cell[:, None, 3] + 1.0) / (ref[None, :, 3] + 1.0)))
     near = (colour.max(axis=2) < TABLE_COLOUR) & (texture < TABLE_TEXTURE)
     return near.any(axis=1)
+
+
+class TableLook:
+    """What the bare table around the grid looks like (``like_table``'s reference), taken
+    once from its patches (when first asked) for every cell asked about in one frame."""
+
+    def __init__(self, table: np.ndarray) -> None:
+        self.table = table
+
+    @functools.cached_property
+    def surface(self) -> np.ndarray:
+        return _surface(self.table) if len(self.table) else np.zeros((0, 4))
+
+
+# CIELAB from 8-bit BGR: OpenCV stores L * 255 / 100 and a, b + 128. Its 8-bit conversion
+# is a table lookup, several times faster than the float one, and its steps (under half a
+# unit) are far below what tells table from card.
+_LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+_LAB_OFFSET = np.array([0.0, -128.0, -128.0], np.float32)
 
 
 def _surface(patches: np.ndarray) -> np.ndarray:
@@ -219,8 +240,8 @@ def _surface(patches: np.ndarray) -> np.ndarray:
     n, size = patches.shape[:2]
     lo, hi = size // 5, size - size // 5
     middle = np.ascontiguousarray(patches[:, lo:hi, lo:hi])
-    lab = cv2.cvtColor(middle.reshape(-1, hi - lo, 3).astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
-    lab = lab.reshape(n, hi - lo, hi - lo, 3)
+    lab = cv2.cvtColor(middle.reshape(-1, hi - lo, 3), cv2.COLOR_BGR2Lab)
+    lab = lab.reshape(n, hi - lo, hi - lo, 3) * _LAB_SCALE + _LAB_OFFSET
     light = lab[..., 0]
     grad = np.abs(np.diff(light, axis=1)).mean(axis=(1, 2)) + np.abs(np.diff(light, axis=2)).mean(
         axis=(1, 2)
