@@ -27,6 +27,7 @@ from calibration.errors import CameraError
 
 from .candidates import STAGES, CandidateFinder, Candidates
 from .plane import apply, convex, fit_model, jacobian_area
+from .small import median
 from .visible import card_in_cell
 
 WORK_PIXELS = 512 * 288  # size of the image the lattice is searched in
@@ -240,7 +241,7 @@ def _seed_order(c: Candidates) -> np.ndarray:
     ratio = c.areas[:, None] / c.areas[None, :]
     like = (ratio > 0.6) & (ratio < 1.67) & (d < 3.0 * side[:, None]) & (d > 0.5 * side[:, None])
     # Cards stand out in many cuts, and are seldom smaller than a cloth's dots or checks.
-    size = np.log2(c.areas / np.median(c.areas))
+    size = np.log2(c.areas / median(c.areas))
     score = c.votes + 0.25 * np.minimum(like.sum(axis=1), 8) + np.clip(size, -2, 3)
     return np.argsort(-score, kind="stable")[:MAX_SEEDS]
 
@@ -320,7 +321,7 @@ def _snap(
     inside = ((near >= lo) & (near <= hi)).all(axis=1)
     affine = margin == 1
     size, square = shape_in_grid(boxes, AFFINE_SQUARE_DEGREES if affine else SQUARE_DEGREES)
-    ref = np.median(size[list(cells.values())], axis=0)
+    ref = median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
     small, big = AFFINE_SIZE if affine else CARD_SIZE
     size_ok = ((ratio > small) & (ratio < big)).all(axis=1)
@@ -430,9 +431,9 @@ def _window(
         model = refit
     res = np.hypot(*(apply(model, grid_pts) - img_pts).T)
     cell_area = jacobian_area(model, grid_pts)
-    residual = float(np.median(res) / math.sqrt(np.median(cell_area)))
+    residual = float(median(res) / math.sqrt(median(cell_area)))
     # Cards fill most of their cell; a cloth's dots or sprigs, though as regular, do not.
-    fill = float(np.median(c.areas[list(cells.values())] / cell_area))
+    fill = float(median(c.areas[list(cells.values())] / cell_area))
     if fill < MIN_CELL_FILL:
         return None, "shapes too small for their cells: a cloth's pattern, not cards"
     why = _doubts(c, model, cells, rows, cols, shape)
@@ -456,8 +457,7 @@ def _doubts(
     or too little of the grid to read). And it ends: the ring of cells just around it is
     bare table, bar a pile of cards here and there; a patterned cloth goes on."""
     h, w = shape[:2]
-    centres = np.stack(np.meshgrid(np.arange(cols) + 0.5, np.arange(rows) + 0.5), -1)
-    pts = apply(model, centres.reshape(-1, 2))
+    pts = apply(model, cell_centres(rows, cols))
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
     if inside.mean() < 0.75:
         return "the grid runs out of the frame"
@@ -466,7 +466,7 @@ def _doubts(
     near = np.round(lat)
     on_point = np.abs(lat - near).max(axis=1) < SNAP
     size, square = shape_in_grid(mapped[:, 1:])
-    ref = np.median(size[list(cells.values())], axis=0)
+    ref = median(size[list(cells.values())], axis=0)
     ratio = size / np.maximum(ref, 1e-9)
     like = on_point & square & np.all((ratio > CARD_SIZE[0]) & (ratio < CARD_SIZE[1]), axis=1)
     r, k = near[:, 1], near[:, 0]
@@ -478,6 +478,18 @@ def _doubts(
     if hits >= max(3, RING_PATTERN * in_frame):
         return "the pattern goes on past the grid: a cloth's, not cards"
     return ""
+
+
+@functools.lru_cache(maxsize=16)
+def cell_centres(rows: int, cols: int) -> np.ndarray:
+    """Grid-unit centres of a rows x cols grid's cells, in reading order.
+
+    >>> cell_centres(2, 3)[:4].tolist()
+    [[0.5, 0.5], [1.5, 0.5], [2.5, 0.5], [0.5, 1.5]]
+    """
+    out = np.stack(np.meshgrid(np.arange(cols) + 0.5, np.arange(rows) + 0.5), -1).reshape(-1, 2)
+    out.flags.writeable = False
+    return out
 
 
 @functools.lru_cache(maxsize=16)
@@ -512,7 +524,7 @@ def _geometry(
     seen[keys[:, 0], keys[:, 1]] = True
     centres[keys[:, 0], keys[:, 1]] = apply(inv, c.centres[idx])
     size, _ = shape_in_grid(apply(inv, c.boxes[idx]))
-    fw, fh = (float(min(1.0, v)) for v in np.median(size, axis=0))
+    fw, fh = (float(min(1.0, v)) for v in median(size, axis=0))
     x0, x1 = 0.5 - fw / 2, cols - 0.5 + fw / 2
     y0, y1 = 0.5 - fh / 2, rows - 0.5 + fh / 2
     homography = to_frame @ model

@@ -49,24 +49,27 @@ def fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
 def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
     """Least-squares homography src -> dst (direct linear transform on normalised points)."""
 
-    def norm(p: np.ndarray) -> np.ndarray:
+    def norm(p: np.ndarray) -> tuple[float, np.ndarray]:
+        """Scale and centre that put the points' mean distance from their centre at sqrt 2."""
         c = p.mean(axis=0)
-        s = math.sqrt(2) / max(float(np.mean(np.hypot(*(p - c).T))), 1e-9)
-        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
+        d = p - c
+        return math.sqrt(2) / max(float(np.sqrt((d * d).sum(axis=1)).mean()), 1e-9), c
 
-    ts, td = norm(src), norm(dst)
-    a = src * ts[0, 0] + ts[:2, 2]
-    b = dst * td[0, 0] + td[:2, 2]
+    ss, cs = norm(src)
+    sd, cd = norm(dst)
+    a = (src - cs) * ss
+    b = (dst - cd) * sd
     n = len(a)
-    m = np.zeros((2 * n, 9))
-    m[0::2, 0:2], m[0::2, 2] = a, 1
-    m[0::2, 6:8], m[0::2, 8] = -a * b[:, :1], -b[:, 0]
-    m[1::2, 3:5], m[1::2, 5] = a, 1
-    m[1::2, 6:8], m[1::2, 8] = -a * b[:, 1:], -b[:, 1]
-    if len(m) < 9:  # four points: pad so the null vector is among the returned ones
-        m = np.vstack([m, np.zeros((9 - len(m), 9))])
+    m = np.zeros((max(2 * n, 9), 9))  # four points: padded so the null vector is returned
+    m[0 : 2 * n : 2, 0:2], m[0 : 2 * n : 2, 2] = a, 1
+    m[0 : 2 * n : 2, 6:8], m[0 : 2 * n : 2, 8] = -a * b[:, :1], -b[:, 0]
+    m[1 : 2 * n : 2, 3:5], m[1 : 2 * n : 2, 5] = a, 1
+    m[1 : 2 * n : 2, 6:8], m[1 : 2 * n : 2, 8] = -a * b[:, 1:], -b[:, 1]
     _, _, vt = np.linalg.svd(m, full_matrices=False)
-    h = np.linalg.inv(td) @ vt[-1].reshape(3, 3) @ ts
+    # Undo the normalisations: dst = Td^-1 H' Ts src.
+    ts = np.array([[ss, 0, -ss * cs[0]], [0, ss, -ss * cs[1]], [0, 0, 1]])
+    td_inv = np.array([[1 / sd, 0, cd[0]], [0, 1 / sd, cd[1]], [0, 0, 1]])
+    h = td_inv @ vt[-1].reshape(3, 3) @ ts
     if abs(h[2, 2]) < 1e-12 or abs(np.linalg.det(h)) < 1e-12:
         return None
     return h / h[2, 2]

@@ -34,11 +34,13 @@ from .lattice import (
     SNAP,
     GridGeometry,
     GridSearch,
+    cell_centres,
     ring_points,
     search_grid,
     shape_in_grid,
 )
 from .plane import apply, convex, fit_model, jacobian_area
+from .small import median
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
@@ -354,7 +356,7 @@ def _refit(
     """The lattice refitted to the card boxes ``grid`` (N, 4, 2, in ``g``'s grid units)
     that show the cards of ``cells``; or the doubt that stops it."""
     rows, cols = g.rows, g.cols
-    centres = np.stack(np.meshgrid(np.arange(cols) + 0.5, np.arange(rows) + 0.5), -1)
+    centres = cell_centres(rows, cols)
     to_new = np.eye(3)  # g's grid units -> the refitted lattice's
     model = g.homography
     for _ in range(2):
@@ -378,11 +380,11 @@ def _refit(
     new = apply(to_new, grid[list(cells.values())])
     keys = np.array(list(cells), int)
     res = np.hypot(*(new.mean(axis=1) - (keys[:, ::-1] + 0.5)).T)
-    residual = float(np.median(res))
+    residual = float(median(res))
     if residual > MAX_RESIDUAL:
         return "the cards no longer fit a lattice"
     h, w = shape[:2]
-    pts = apply(model, centres.reshape(-1, 2))
+    pts = apply(model, centres)
     if ((pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)).mean() < 0.75:
         return "the grid runs out of the frame"
     seen = np.zeros((rows, cols), bool)
@@ -391,7 +393,7 @@ def _refit(
     centres = apply(to_new, g.card_centres)
     centres[keys[:, 0], keys[:, 1]] = new.mean(axis=1)
     size, _ = shape_in_grid(new)
-    fw, fh = (float(min(1.0, v)) for v in np.median(size, axis=0))
+    fw, fh = (float(min(1.0, v)) for v in median(size, axis=0))
     x0, x1 = 0.5 - fw / 2, cols - 0.5 + fw / 2
     y0, y1 = 0.5 - fh / 2, rows - 0.5 + fh / 2
     corners = apply(model, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))

@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from .candidates import canny, extents
+from .small import median
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
@@ -230,7 +231,7 @@ class TableLook:
 # CIELAB from 8-bit BGR: OpenCV stores L * 255 / 100 and a, b + 128. Its 8-bit conversion
 # is a table lookup, several times faster than the float one, and its steps (under half a
 # unit) are far below what tells table from card. Medians and gradients are taken on the
-# 8-bit values (a radix sort) and scaled after.
+# 8-bit values and scaled after.
 _LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0])
 _LAB_OFFSET = np.array([0.0, -128.0, -128.0])
 
@@ -247,19 +248,4 @@ def _surface(patches: np.ndarray) -> np.ndarray:
         axis=(1, 2)
     )
     channels = lab.reshape(n, -1, 3).transpose(0, 2, 1)
-    return np.column_stack([_median(channels) * _LAB_SCALE + _LAB_OFFSET, grad * _LAB_SCALE[0]])
-
-
-def _median(values: np.ndarray) -> np.ndarray:
-    """``np.median(values, axis=-1)`` of small integers, the same numbers, several times
-    faster (a stable sort of 8-bit values is a radix sort; np.median's partition is not).
-
-    >>> v = np.array([[3, 1, 2, 5], [1, 1, 4, 9]], np.uint8)
-    >>> _median(v).tolist(), np.median(v, axis=-1).tolist()
-    ([2.5, 2.5], [2.5, 2.5])
-    """
-    n = values.shape[-1]
-    ordered = np.sort(values, axis=-1, kind="stable")
-    if n % 2:
-        return ordered[..., n // 2].astype(float)
-    return (ordered[..., n // 2 - 1].astype(float) + ordered[..., n // 2]) / 2
+    return np.column_stack([median(channels, -1) * _LAB_SCALE + _LAB_OFFSET, grad * _LAB_SCALE[0]])
