@@ -130,6 +130,8 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         cands = finder.add(stage)
         if len(cands) < 3:
             continue
+        if best.geometry is not None and not _could_add(cands, best.geometry, to_frame):
+            continue  # the same lattice would come back, with no more cards seen
         fits, reason = _fits(cands, rows, cols, work.shape)
         for fit in fits:
             geometry = _geometry(cands, fit, rows, cols, to_frame)
@@ -150,6 +152,28 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         if geometry.support >= CONFIDENT_SUPPORT:
             break
     return best
+
+
+def _could_add(cands: Candidates, g: GridGeometry, to_frame: np.ndarray) -> bool:
+    """Could these regions show a card in a cell of ``g`` where none was seen? Loosely, as
+    a lattice still being grown would take one (near the cell's centre, about a card's
+    size): where none could, fitting the lattice again can only find the same cards."""
+    empty = ~g.seen
+    if not empty.any():
+        return False
+    to_grid = np.linalg.inv(g.homography) @ to_frame
+    quads = apply(to_grid, cands.boxes)
+    centres = quads.mean(axis=1) - 0.5
+    near = np.round(centres)
+    on_point = np.abs(centres - near).max(axis=1) < SNAP_AFFINE
+    r, c = near[:, 1].astype(int), near[:, 0].astype(int)
+    inside = (r >= 0) & (r < g.rows) & (c >= 0) & (c < g.cols)
+    size, _ = shape_in_grid(quads)
+    ratio = size / np.array(g.card_size)
+    small, big = AFFINE_SIZE
+    card_sized = ((ratio > small) & (ratio < big)).all(axis=1)
+    hit = on_point & inside & card_sized
+    return bool(empty[r[hit], c[hit]].any())
 
 
 def _cards_in_cells(frame: np.ndarray, geometry: GridGeometry, sample: int = 3) -> bool:
