@@ -28,7 +28,7 @@ from calibration.errors import CameraError
 from .candidates import STAGES, CandidateFinder, Candidates
 from .plane import apply, convex, fit_model, jacobian_area
 from .small import median
-from .visible import card_in_cell
+from .visible import LOOK, card_in_cell
 
 WORK_PIXELS = 512 * 288  # size of the image the lattice is searched in
 SNAP = 0.24  # how far (grid units) a card centre may sit from its lattice point
@@ -38,6 +38,7 @@ CONFIDENT_SUPPORT = 0.8  # with this share seen, stop looking for a better latti
 MIN_CELL_FILL = 0.3  # a card covers at least this share of its cell (gaps up to 80% of a card)
 RING_PATTERN = 0.4  # this share of the cells around the grid alike to its cards: a pattern
 MAX_SEEDS = 12
+SAME_LOOK = 2.0  # close-look pixels a look may move and still count as taken
 AXIS_COS = 0.9  # a neighbour lies along a side of the seed card within 25 degrees
 SQUARE_DEGREES = 15.0  # a card's sides run this close to the lattice's axes in grid units
 CARD_SIZE = (0.7, 1.4)  # a card's width and height to the grid's cards' (each)
@@ -126,6 +127,7 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
     to_frame = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
     finder = CandidateFinder(work, rows * cols)
     best = GridSearch(None, "no card-like shapes in the image", None, to_frame)
+    looked: _Looked = {}
     for stage in STAGES:
         cands = finder.add(stage)
         if len(cands) < 3:
@@ -137,7 +139,7 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
             geometry = _geometry(cands, fit, rows, cols, to_frame)
             if geometry is None:
                 reason = "lattice fit is degenerate"
-            elif not _cards_in_cells(frame, geometry):
+            elif not _cards_in_cells(frame, geometry, looked):
                 reason = "the lattice's cells hold no card-shaped things"
             else:
                 break
@@ -176,16 +178,45 @@ def _could_add(cands: Candidates, g: GridGeometry, to_frame: np.ndarray) -> bool
     return bool(empty[r[hit], c[hit]].any())
 
 
-def _cards_in_cells(frame: np.ndarray, geometry: GridGeometry, sample: int = 3) -> bool:
+_Looked = dict[tuple[int, int], tuple[np.ndarray, np.ndarray, bool]]
+"""Close looks the search took, per cell: where the look was (the cell's corners in the
+frame), the card size it expected (grid units) and the answer."""
+
+
+def _cards_in_cells(
+    frame: np.ndarray, geometry: GridGeometry, looked: _Looked, sample: int = 3
+) -> bool:
     """Look at a few cells where a card was seen, at full resolution and top-down: are they
     card-shaped there too? (Small discs of a polka-dot cloth pass for cards on the small
-    image the lattice is searched in; not up close.)"""
-    seen = np.argwhere(geometry.seen)
-    picks = seen[np.linspace(0, len(seen) - 1, min(sample, len(seen))).round().astype(int)]
+    image the lattice is searched in; not up close.) A cell ``looked`` at before in the
+    same place, for a card of the same size (within ``SAME_LOOK`` pixels of the look: a
+    later stage of the search often finds nearly the same lattice), is not looked at
+    again, and such cells are asked first."""
+    size = np.array(geometry.card_size)
+    seen = np.argwhere(geometry.seen).tolist()
+    spread = [seen[k] for k in np.linspace(0, len(seen) - 1, min(sample, len(seen))).round()
+              .astype(int)]
+    # Cells looked at already first, then cells spread over the grid.
+    again = [rc for rc in seen if tuple(rc) in looked]
+    picks = (again + [rc for rc in spread if rc not in again])[: len(spread)]
     need = (len(picks) + 1) // 2  # half of them, or more
     passed = failed = 0
-    for r, c in picks.tolist():  # stop as soon as the answer is known
-        if card_in_cell(frame, geometry, r, c):
+    for r, c in picks:  # stop as soon as the answer is known
+        cell = geometry.cell_quad(r, c)
+        before = looked.get((r, c))
+        # A look may move or expect another size by this much and still see the same:
+        # well inside the look's own tolerances.
+        pitch = float(np.linalg.norm(cell[1] - cell[0]) + np.linalg.norm(cell[3] - cell[0])) / 2
+        if (
+            before is not None
+            and np.abs(before[0] - cell).max() < SAME_LOOK * pitch / LOOK
+            and np.abs(before[1] - size).max() < SAME_LOOK / LOOK
+        ):
+            card = before[2]
+        else:
+            card = card_in_cell(frame, geometry, r, c)
+            looked[(r, c)] = (cell, size, card)
+        if card:
             passed += 1
         else:
             failed += 1
