@@ -402,16 +402,21 @@ def shape_in_grid(
     boxes: np.ndarray, within: float = SQUARE_DEGREES
 ) -> tuple[np.ndarray, np.ndarray]:
     """For boxes (N, 4, 2) in grid units: their (width, height) along the grid's axes, and
-    whether their sides run within ``within`` degrees of those axes."""
+    whether their sides run within ``within`` degrees of those axes (both sides, one along
+    each axis: a lattice sheared along the grid's diagonals keeps one side of every card
+    square to it, not the other)."""
     e1 = boxes[:, 1] - boxes[:, 0]
     e2 = boxes[:, 2] - boxes[:, 1]
-    ang = np.arctan2(e1[:, 1], e1[:, 0])
-    # Angle of the first side to the nearest axis (sides are a right angle apart in the
-    # image, and nearly so in grid units: perspective bends them little over one card).
-    tilt = np.abs((ang + np.pi / 4) % (np.pi / 2) - np.pi / 4)
-    square = tilt < np.radians(within)
-    l1, l2 = np.hypot(*e1.T), np.hypot(*e2.T)
+    limit = np.radians(within)
+
+    def tilt(e: np.ndarray) -> np.ndarray:  # angle of a side to the nearest axis
+        ang = np.arctan2(e[:, 1], e[:, 0])
+        return np.abs((ang + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+
     first_is_x = np.abs(e1[:, 0]) >= np.abs(e1[:, 1])
+    second_is_x = np.abs(e2[:, 0]) >= np.abs(e2[:, 1])
+    square = (tilt(e1) < limit) & (tilt(e2) < limit) & (first_is_x != second_is_x)
+    l1, l2 = np.hypot(*e1.T), np.hypot(*e2.T)
     width = np.where(first_is_x, l1, l2)
     height = np.where(first_is_x, l2, l1)
     return np.stack([width, height], 1), square

@@ -24,6 +24,7 @@ their colour is not trusted.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -209,23 +210,35 @@ def like_table(patches: np.ndarray, table: np.ndarray | TableLook) -> np.ndarray
     look = table if isinstance(table, TableLook) else TableLook(table)
     if len(patches) == 0 or len(look.surface) == 0:
         return np.ones(len(patches), bool)
-    cell, ref = _surface(patches), look.surface
+    return _alike(_surface(patches), look.surface).any(axis=1)
+
+
+def _alike(cell: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """(N, M) bool: surface N could be the same stuff as surface M."""
     colour = np.abs(cell[:, None, :3] - ref[None, :, :3]) * [0.3, 1.0, 1.0]
     texture = np.abs(np.log((cell[:, None, 3] + 1.0) / (ref[None, :, 3] + 1.0)))
-    near = (colour.max(axis=2) < TABLE_COLOUR) & (texture < TABLE_TEXTURE)
-    return near.any(axis=1)
+    return (colour.max(axis=2) < TABLE_COLOUR) & (texture < TABLE_TEXTURE)
 
 
 class TableLook:
     """What the bare table around the grid looks like (``like_table``'s reference), taken
-    once from its patches (when first asked) for every cell asked about in one frame."""
+    once from its patches (when first asked) for every cell asked about in one frame.
+
+    Only samples like a third of the others or more count: the table is what most of the
+    grid's surroundings show. A deck beside the grid, a pile of cards or the arm reaching
+    in shows in one side's samples, and must not make whatever resembles it "table"."""
 
     def __init__(self, table: np.ndarray) -> None:
         self.table = table
 
     @functools.cached_property
     def surface(self) -> np.ndarray:
-        return _surface(self.table) if len(self.table) else np.zeros((0, 4))
+        if not len(self.table):
+            return np.zeros((0, 4))
+        every = _surface(self.table)
+        alike = _alike(every, every).sum(axis=1) - 1  # not counting itself
+        typical = alike >= max(1, math.ceil((len(every) - 1) / 3))
+        return every[typical] if typical.any() else every
 
 
 # CIELAB from 8-bit BGR: OpenCV stores L * 255 / 100 and a, b + 128. Its 8-bit conversion
