@@ -11,7 +11,7 @@ import pytest
 
 from tools.synthetic import render_scene
 from vision.cells import extract_patches
-from vision.lattice import find_grid, search_grid
+from vision.lattice import find_grid, search_grid, shape_in_grid
 from vision.visible import cards_in_view
 
 from .scenes import CALM, GEMS, corner_error, cube_photos, imread, set_card_photos
@@ -151,3 +151,17 @@ def test_set_cards_under_a_steeper_tilt_all_found_in_their_cells(inset, side):
         assert found.geometry.seen.all(), photo.name
         moved = cv2.perspectiveTransform(truth.corners[None].astype(np.float32), homography)[0]
         assert corner_error(found.geometry.corners, moved, 4) < 0.25, photo.name
+
+
+def test_a_lattice_sheared_along_the_grids_diagonals_does_not_see_its_cards_square():
+    # Card centres form a lattice with more than one basis: one running along a row and a
+    # diagonal passes through every card too. Seen through such a lattice a card keeps one
+    # side along an axis and the other leans by the shear; that is no card of this grid.
+    card = np.array([[-0.4, -0.45], [0.4, -0.45], [0.4, 0.45], [-0.4, 0.45]])
+    shear = np.array([[1.0, 0.55], [0.0, 1.0]])  # x' = x + 0.55 y: the sides down lean 29 deg
+    turned = np.radians(4.0)
+    turn = np.array([[np.cos(turned), -np.sin(turned)], [np.sin(turned), np.cos(turned)]])
+    boxes = np.stack([card, card @ shear.T, card @ turn.T])
+    size, square = shape_in_grid(boxes)
+    assert square.tolist() == [True, False, True]
+    assert np.allclose(size[0], [0.8, 0.9])

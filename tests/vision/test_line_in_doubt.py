@@ -29,12 +29,15 @@ def _arm_over_the_first_column(image: np.ndarray, geometry) -> np.ndarray:
     return np.where(mask[..., None] == 1, np.clip(out + noise, 0, 255), out).astype(np.uint8)
 
 
-def _one_column_right(geometry):
+def _one_column_right(geometry, stray: tuple[int, int] | None = None):
     """The same lattice moved one column to the right (onto the table), as a search would
-    place it: no card outline seen in its last column."""
+    place it: no card outline seen in its last column (bar a ``stray`` one, as a cloth's
+    pattern or a prop can put there)."""
     shift = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1.0]])
     seen = geometry.seen.copy()
     seen[:, -1] = False
+    if stray is not None:
+        seen[stray] = True
     return replace(geometry, homography=geometry.homography @ shift, seen=seen)
 
 
@@ -52,6 +55,17 @@ def test_a_lattice_one_column_off_past_a_hidden_column_is_not_reported():
     for r, row in enumerate(right.cells):
         assert row[0] == "?"
         assert all(got in ("?", want) for got, want in zip(row[1:], LAYOUT[r][1:], strict=True))
+
+
+def test_a_lattice_off_past_a_hidden_column_is_not_reported_despite_a_stray_outline():
+    # A dotted cloth or a prop can show one card-like outline in the column the lattice
+    # runs on into; its cells still read no card, and the other side is still hidden.
+    scene = render_scene(np.random.default_rng(7), GEMS, 5, 5, CALM, labels=LAYOUT)
+    truth = find_grid(scene.image, 5, 5)
+    assert truth is not None
+    armed = _arm_over_the_first_column(scene.image, truth)
+    off = read_cells(armed, _one_column_right(truth, stray=(2, 4)), gem_palette())
+    assert off.cells is None and "doubt" in off.reason
 
 
 def test_a_grid_really_missing_its_last_column_is_still_read():
