@@ -9,7 +9,9 @@ import numpy as np
 from vision.visible import TableLook, like_table
 
 
-def _patches(rng: np.random.Generator, bgr: tuple[int, int, int], n: int, grain: float) -> np.ndarray:
+def _patches(
+    rng: np.random.Generator, bgr: tuple[int, int, int], n: int, grain: float
+) -> np.ndarray:
     base = np.array(bgr, float)
     noise = rng.normal(0, grain, (n, 48, 48, 1)) + rng.normal(0, grain / 3, (n, 48, 48, 3))
     return np.clip(base + noise, 0, 255).astype(np.uint8)
