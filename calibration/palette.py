@@ -298,9 +298,9 @@ class Palette:
 
     def _cells(self, scene: Scene, light: _Light) -> Cells:
         ref = light.ref
-        x, rgb, cap, noise = scene.read(ref)
+        x, rgb, cap, noise, white = scene.read(ref)
         var = extra_variance(noise, light.doubt[:, 1:])
-        return Cells(x, rgb, cap, var, scene.table_rims, ref, light.doubt[:, 0], light.lift)
+        return Cells(x, rgb, cap, var, scene.table_rims, ref, light.doubt[:, 0], light.lift, white)
 
     def _rims(self, scene: Scene) -> bool:
         return self.white_borders and scene.whites.has_rims
