@@ -53,11 +53,13 @@ from .models import (
     Cells,
     ClassModel,
     Comparison,
+    Steady,
     classes,
     compare,
     compare_classes,
     extra_variance,
     fit_class,
+    steady_of,
 )
 
 VERSION = 1
@@ -148,6 +150,10 @@ class _Light:
         # a clipped white only hides a brighter light, never a darker one
         scale = np.where(d < 0, _RIM_SCALE, _CENSORED_SCALE)
         return float(((d / scale) ** 2).sum())
+
+
+_Tried = tuple[float, _Light, Cells, Comparison]
+"""A light tried: how badly the cells fit under it, it, the cells seen in it, their comparison."""
 
 
 def stranger_floor(weights: np.ndarray) -> np.ndarray:
@@ -296,8 +302,16 @@ class Palette:
         """The scene's features (N, F) in the light this palette reads it under."""
         return self._read_light(scene)[1].x
 
-    def _cells(self, scene: Scene, light: _Light) -> Cells:
-        ref = light.ref
+    def _cells(self, scene: Scene, lights: _Light | Sequence[_Light]) -> Cells:
+        """The scene's cells under a light; under several (that differ only in their shift),
+        read at once (see :class:`Cells`), or under the one if only one."""
+        if isinstance(lights, _Light):
+            light, ref = lights, lights.ref
+        elif len(lights) == 1:
+            light, ref = lights[0], lights[0].ref
+        else:
+            light = lights[0]
+            ref = light.base + light.free * np.array([t.shift for t in lights])[:, None, :]
         x, rgb, cap, noise, white = scene.read(ref)
         var = extra_variance(noise, light.doubt[:, 1:])
         return Cells(x, rgb, cap, var, scene.table_rims, ref, light.doubt[:, 0], light.lift, white)
@@ -353,17 +367,19 @@ class Palette:
             # cells' pull finds the rest only from a start near enough.
             clipped = start.free.all(axis=0).astype(float)
             candidates += [lift * clipped for lift in _CLIPPED_STARTS]
-        tried = [self._try(scene, start.moved(c), bare) for c in candidates]
+        steady = (steady_of(scene.fixed[:, :4], start.doubt[:, 0], start.lift, self._classes)
+                  if self._classes.flat else None)  # the same under every light tried
+        tried = self._tries(scene, [start.moved(c) for c in candidates], bare, steady)
         best = min(tried, key=lambda t: t[0])
         # With rims clipped each start is refined: they differ only in what the clipped
         # channels hide. Without rims only the best one: a finer search would make it look
         # surer than its rivals, which carry the doubt there (a cube read under another
         # camera: 1 wrong instead of 0).
         if start.rims and guess:
-            tried = [self._refine(scene, t, bare) for t in tried]
+            tried = self._refine(scene, tried, bare, steady)
             best = min(tried, key=lambda t: t[0])
         elif guess:
-            best = self._refine(scene, best, bare, steps=2, parts=(1.0,))
+            best = self._refine(scene, [best], bare, steady, steps=2, parts=(1.0,))[0]
         # whites clipped in every channel tell no more of the light than no whites at all
         some_read = start.rims and not start.free.all(axis=0).all()
         near = _CLIPPED_RIVAL_MISFIT if some_read else _RIVAL_MISFIT
@@ -382,46 +398,58 @@ class Palette:
         return bool((np.hypot(cast[:, 0], cast[:, 1]) > _MAX_WHITE_SHIFT).any())
 
     def _refine(
-        self, scene: Scene, best: tuple[float, _Light, Cells, Comparison], bare: Scene | None,
+        self, scene: Scene, starts: Sequence[_Tried], bare: Scene | None, steady: Steady | None,
         steps: int = _REFINE_STEPS, parts: Sequence[float] = _STEP_PARTS,
-    ) -> tuple[float, _Light, Cells, Comparison]:
-        """A light guess moved, step by step (at most ``steps``), the way its cells pull it
-        (a ``part`` of the pull, whichever fits best) while the fit gets better."""
+    ) -> list[_Tried]:
+        """Light guesses each moved, step by step (at most ``steps``), the way its cells pull
+        it (a ``part`` of the pull, whichever fits best) while the fit gets better. The
+        guesses take their steps side by side, each step's lights all tried at once."""
+        best = list(starts)
+        moving = range(len(best))
         for _ in range(steps):
-            step = self._step(*best[1:])
-            if not step.any():
+            pulls = [(i, self._step(*best[i][1:])) for i in moving]
+            pulls = [(i, step) for i, step in pulls if step.any()]
+            if not pulls:
                 break
             # The median pull of the cells points the way, but cells read as the wrong class
             # (a pink as violet under a white guessed too red) pull past the light that
             # explains them best: go only as far along it as the fit keeps getting better.
-            again = min(
-                (self._try(scene, best[1].moved(best[1].shift + part * step), bare)
-                 for part in parts),
-                key=lambda t: t[0],
-            )
-            if again[0] >= best[0] - 1e-6:
-                break
-            best = again
+            tried = self._tries(scene, [best[i][1].moved(best[i][1].shift + part * step)
+                                        for i, step in pulls for part in parts], bare, steady)
+            moving = []
+            for j, (i, _) in enumerate(pulls):
+                again = min(tried[j * len(parts) : (j + 1) * len(parts)], key=lambda t: t[0])
+                if not again[0] >= best[i][0] - 1e-6:
+                    best[i] = again
+                    moving.append(i)
         return best
 
-    def _try(
-        self, scene: Scene, light: _Light, bare: Scene | None = None
-    ) -> tuple[float, _Light, Cells, Comparison]:
-        """How badly the cells fit the classes under a light (lower is better: each cell's
+    def _tries(
+        self, scene: Scene, lights: Sequence[_Light], bare: Scene | None, steady: Steady | None
+    ) -> list[_Tried]:
+        """How badly the cells fit the classes under each light (lower is better: each cell's
         distance to its nearest class, each bare table patch's to the table, plus how
-        surprising that light is)."""
-        cells = self._cells(scene, light)
-        comparison = compare_classes(cells, self._classes)
-        if light.rims and self._no_white(light):
-            return math.inf, light, cells, comparison
+        surprising that light is). The lights differ only in their shift: the cells are
+        read under all of them at once."""
+        cells = self._cells(scene, lights)
+        comparison = compare_classes(cells, self._classes, steady)
         d2 = comparison.distances(self.weights)
-        misfit = float(np.minimum(d2.min(axis=1), self.max_distance).sum()) if len(d2) else 0.0
-        if bare is not None and len(bare) and not self._cards.all():
-            table = ~self._cards
-            seen = self._cells(bare, self._light_for(bare, light.shift))
-            far = compare(seen, self._means[table], self._scales[table], self._cards[table])
-            misfit += float(np.minimum(far.distances(self.weights), self.max_distance).sum())
-        return misfit + light.surprise(), light, cells, comparison
+        misfits = (np.minimum(d2.min(axis=-1), self.max_distance).sum(axis=-1) if len(scene)
+                   else np.zeros(len(lights))).reshape(-1)
+        out: list[_Tried] = []
+        for b, light in enumerate(lights):
+            seen = (cells, comparison) if len(lights) == 1 else (cells.at(b), comparison.at(b))
+            if light.rims and self._no_white(light):
+                out.append((math.inf, light, *seen))
+                continue
+            misfit = float(misfits[b])
+            if bare is not None and len(bare) and not self._cards.all():
+                table = ~self._cards
+                far = compare(self._cells(bare, [self._light_for(bare, light.shift)]),
+                              self._means[table], self._scales[table], self._cards[table])
+                misfit += float(np.minimum(far.distances(self.weights), self.max_distance).sum())
+            out.append((misfit + light.surprise(), light, *seen))
+        return out
 
     @property
     def stranger_weights(self) -> np.ndarray:
