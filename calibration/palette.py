@@ -405,7 +405,7 @@ class Palette:
         it (a ``part`` of the pull, whichever fits best) while the fit gets better. The
         guesses take their steps side by side, each step's lights all tried at once."""
         best = list(starts)
-        moving = range(len(best))
+        moving: list[int] = list(range(len(best)))
         for _ in range(steps):
             pulls = [(i, self._step(*best[i][1:])) for i in moving]
             pulls = [(i, step) for i, step in pulls if step.any()]
