@@ -270,9 +270,14 @@ def classes(
     return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, var,
                    np.minimum(means[:, EDGES], _EDGES_SHOWN), every, bool(cards.any()),
                    as_light, _brightness_seen(means, scales) if as_light else None,
-                   _LightFit.of(means[:, LIGHT]) if flat else None,
-                   np.maximum(var[:, FRAME], _FRAME_SCALE**2),
-                   np.column_stack([var[:, 5:8], np.full(len(var), _EDGES_SCALE**2)]))
+                   *_flat(means, var) if flat else (None, None, None))
+
+
+def _flat(means: np.ndarray, var: np.ndarray) -> tuple[_LightFit, np.ndarray, np.ndarray]:
+    """What flat classes hold for :func:`compare_classes`' short way: the light fit, the
+    frame's variance, and the variances of what no light changes."""
+    return (_LightFit.of(means[:, LIGHT]), np.maximum(var[:, FRAME], _FRAME_SCALE**2),
+            np.column_stack([var[:, 5:8], np.full(len(var), _EDGES_SCALE**2)]))
 
 
 def _brightness_seen(means: np.ndarray, scales: np.ndarray) -> np.ndarray:

@@ -147,9 +147,7 @@ class _Light:
         d = self.shift
         if not self.rims:
             return float((((OPPONENT @ d) / _SHIFT_SCALE) ** 2).sum())
-        # a clipped white only hides a brighter light, never a darker one
-        scale = np.where(d < 0, _RIM_SCALE, _CENSORED_SCALE)
-        return float(((d / scale) ** 2).sum())
+        return float(_rim_surprise(d))
 
 
 _Tried = tuple[float, _Light, Cells, Comparison]
@@ -386,16 +384,18 @@ class Palette:
         rivals = [t[3] for t in tried if t is not best and t[0] <= near * best[0]]
         return best[1], best[2], best[3], rivals
 
-    def _no_white(self, light: _Light) -> bool:
+    def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:
         """Whether a light guessed brighter in channels the camera clipped on the whites makes
         any of them a white of no lamp: a cast further from the palette's own white than
         any light it could be under (the cells of a hand under a red guess fit better than
-        under the true light, so the fit alone would not refuse it)."""
+        under the true light, so the fit alone would not refuse it). ``ref``: the light's
+        whites (N, 3), or those of several lights that differ only in their shift (B, N, 3):
+        then a bool for each."""
         lifted = light.free.any(axis=1)
-        if not lifted.any():
-            return False
-        cast = (light.ref[lifted] - self._white) @ OPPONENT[1:].T
-        return bool((np.hypot(cast[:, 0], cast[:, 1]) > _MAX_WHITE_SHIFT).any())
+        if not (light.rims and lifted.any()):
+            return np.zeros(ref.shape[:-2], bool)
+        cast = (ref[..., lifted, :] - self._white) @ OPPONENT[1:].T
+        return np.asarray((np.hypot(cast[..., 0], cast[..., 1]) > _MAX_WHITE_SHIFT).any(axis=-1))
 
     def _refine(
         self, scene: Scene, starts: Sequence[_Tried], bare: Scene | None, steady: Steady | None,
@@ -436,10 +436,12 @@ class Palette:
         d2 = comparison.distances(self.weights)
         misfits = (np.minimum(d2.min(axis=-1), self.max_distance).sum(axis=-1) if len(scene)
                    else np.zeros(len(lights))).reshape(-1)
+        refused = self._no_white(lights[0], cells.ref).reshape(-1)
+        surprise = _surprises(lights)
         out: list[_Tried] = []
         for b, light in enumerate(lights):
             seen = (cells, comparison) if len(lights) == 1 else (cells.at(b), comparison.at(b))
-            if light.rims and self._no_white(light):
+            if refused[b]:
                 out.append((math.inf, light, *seen))
                 continue
             misfit = float(misfits[b])
@@ -448,7 +450,7 @@ class Palette:
                 far = compare(self._cells(bare, [self._light_for(bare, light.shift)]),
                               self._means[table], self._scales[table], self._cards[table])
                 misfit += float(np.minimum(far.distances(self.weights), self.max_distance).sum())
-            out.append((misfit + light.surprise(), light, *seen))
+            out.append((misfit + surprise[b], light, *seen))
         return out
 
     @property
@@ -573,6 +575,20 @@ class Palette:
     def load(cls, path: str | os.PathLike[str]) -> Palette:
         """Read a palette file; PaletteError saying what is wrong otherwise."""
         return load_json_file(path, "palette", PaletteError, cls.from_json)
+
+
+def _surprises(lights: Sequence[_Light]) -> list[float]:
+    """:meth:`_Light.surprise` of each light; of lights with white rims, all at once."""
+    if len(lights) == 1 or not lights[0].rims:
+        return [light.surprise() for light in lights]
+    return _rim_surprise(np.array([light.shift for light in lights])).tolist()  # type: ignore[no-any-return]
+
+
+def _rim_surprise(shift: np.ndarray) -> np.ndarray:
+    """The prior's cost of shifts (..., 3) of a light whose white rims were read: a clipped
+    white only hides a brighter light, never a darker one."""
+    scale = np.where(shift < 0, _RIM_SCALE, _CENSORED_SCALE)
+    return np.asarray(((shift / scale) ** 2).sum(axis=-1))
 
 
 def _clip50(x: np.ndarray) -> np.ndarray:
