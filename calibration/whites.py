@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,15 +75,18 @@ class SceneWhites:
     has_rims: bool = False
     censored: np.ndarray | None = None  # (3,) the scene light's channels known only as "at least"
 
-    @property
+    @functools.cached_property
     def scene_white(self) -> np.ndarray:
-        """Log RGB of white in the scene's typical light (the median cell's)."""
+        """Log RGB of white in the scene's typical light (the median cell's). Read-only."""
         if not len(self.refs):
-            return np.full(3, np.log(255.0))
-        picked = self.refs[self.rim] if self.rim.any() else self.refs
-        return np.asarray(median(picked, axis=0), dtype=np.float64)
+            white = np.full(3, np.log(255.0))
+        else:
+            picked = self.refs[self.rim] if self.rim.any() else self.refs
+            white = np.asarray(median(picked, axis=0), dtype=np.float64)
+        white.flags.writeable = False
+        return white
 
-    @property
+    @functools.cached_property
     def light_read(self) -> bool:
         """The rims show the scene's light in every channel: most of them read each channel
         unclipped, and its white lies within what the camera shows (not carried past the
