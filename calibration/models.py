@@ -219,6 +219,8 @@ class Comparison:
         return Comparison(*(np.concatenate([a, b], axis=1) for a, b in pairs))
 
     def only(self, keep: np.ndarray) -> Comparison:
+        if keep.all():
+            return self
         return Comparison(self.z2[:, keep], self.var[:, keep], self.shade[:, keep])
 
     def at(self, b: int) -> Comparison:

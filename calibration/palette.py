@@ -259,7 +259,7 @@ class Palette:
         models = self._models
         if len(bare):
             bare_light = self._light_for(bare, light.shift)
-            empty = _bare_table(self._cells(bare, bare_light).x)
+            empty = _bare_table(bare.features(bare_light.ref))
             table_model = fit_class(EMPTY, empty, prior=_TABLE_PRIOR)
             # The bare table is read in the scene's typical light, and so is each cell when
             # held against it: an empty cell's own "white" is only cloth whose hue happens
