@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ._stats import sum3
 from .colour import FLOOR, OPPONENT, OPPONENT_INV, encode, frame_distance
 from .features import COLOUR, FEATURES, LIGHT
 
@@ -356,7 +357,7 @@ def _leaning(cells: Cells, k: Classes) -> tuple[np.ndarray, np.ndarray]:
     rgb, cap = cells.rgb[..., None, :], cells.cap[..., None, :]
     free = (rgb < cap - 1e-6) & (k.rgb < cap)
     count = free.sum(axis=-1)
-    lean = np.where(free, rgb - k.rgb, 0.0).sum(axis=-1) / np.maximum(count, 1)
+    lean = sum3(np.where(free, rgb - k.rgb, 0.0)) / np.maximum(count, 1)
     return lean, np.where(lean > 0, cells.lift[:, None], cells.shade[:, None])
 
 
@@ -419,8 +420,9 @@ def _compare_flat(cells: Cells, k: Classes, fixed: Steady) -> Comparison:
     x = cells.x[..., None, :]
     z2 = np.empty(cells.x.shape[:-1] + k.means.shape)
     z2[..., COLOUR] = 0.0
-    hue = x[..., HUE] - k.means[:, HUE]
-    z2[..., HUE] = hue**2 / k.var[:, HUE] * _INK_REPEATS
+    for f in range(HUE.start, HUE.stop):  # one plane at a time: numpy is slow along short axes
+        hue = cells.x[..., f, None] - k.means[:, f]
+        z2[..., f] = hue**2 / k.var[:, f] * _INK_REPEATS
     z2[..., 5:9] = fixed.z2
     framed = x[..., FRAME] - _foreseen(cells, k)
     z2[..., FRAME] = np.where(framed > 0, 0.0, framed**2 / k.frame_var)
@@ -491,6 +493,7 @@ class _LightFit:
     channel is no part of the fit)."""
 
     c: np.ndarray  # (K, 3) the classes' colours as light
+    planes: tuple[np.ndarray, np.ndarray, np.ndarray]  # ... each channel's (K,)
     weights: np.ndarray  # (8, 3) per way of clipping, each channel's weight in the fit
     cc: np.ndarray  # (8, K) sum of w c c
     c1: np.ndarray  # (8, K) sum of w c
@@ -500,21 +503,23 @@ class _LightFit:
     def of(cls, c: np.ndarray) -> _LightFit:
         """Of classes' colours as light (K, 3)."""
         w = np.where(_CLIPS, 0.0, 1.0) / LIGHT_NOISE**2
-        return cls(c, w, (w[:, None, :] * c * c).sum(axis=2), (w[:, None, :] * c).sum(axis=2),
-                   w.sum(axis=1) + 1.0 / LIGHT_VEIL**2)
+        planes = (c[:, 0].copy(), c[:, 1].copy(), c[:, 2].copy())
+        return cls(c, planes, w, sum3(w[:, None, :] * c * c), sum3(w[:, None, :] * c),
+                   sum3(w) + 1.0 / LIGHT_VEIL**2)
 
     def cost(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray) -> np.ndarray:
         """(..., N, K) the misfit of colours ``seen`` (..., N, 3; ``low``: clipped) to the
         classes, ``ps`` (N, K, or one for all) the prior on each brightness."""
         clip = low @ _CLIP_BITS if low.any() else np.zeros(low.shape[:-1], int)
-        x = seen[..., None, :]
-        c = self.c
-        wx = (self.weights[clip] * seen)[..., None, :]
+        # channel by channel, each (..., N, K): numpy is slow along an axis of three
+        wx = self.weights[clip] * seen
+        w0, w1, w2 = wx[..., 0, None], wx[..., 1, None], wx[..., 2, None]
+        c0, c1, c2 = self.planes
         scc = self.cc[clip] + ps
         sc1 = self.c1[clip]
         s11 = self.s11[clip][..., None]
-        bxc = (wx * c).sum(axis=-1) + ps
-        bx1 = wx.sum(axis=-1)
+        bxc = (w0 * c0 + w1 * c1) + w2 * c2 + ps
+        bx1 = (w0 + w1) + w2
         det = scc * s11 - sc1**2
         s = (bxc * s11 - bx1 * sc1) / det
         a = (scc * bx1 - sc1 * bxc) / det
@@ -522,12 +527,15 @@ class _LightFit:
         away = a < 0
         s = np.where(away, bxc / scc, s)
         a = np.where(away, 0.0, a)
-        r = x - (s[..., None] * c + a[..., None])
-        # "at least what is seen": only a class foreseen darker misfits there
-        if low.any():
-            r = np.where(low[..., None, :], np.maximum(r, 0.0), r)
+        misfit = np.zeros(())
+        for ch, c in enumerate(self.planes):
+            r = seen[..., ch, None] - (s * c + a)
+            clipped = low[..., ch, None]
+            if clipped.any():  # "at least what is seen": only a class foreseen darker misfits
+                r = np.where(clipped, np.maximum(r, 0.0), r)
+            misfit = r * r if ch == 0 else misfit + r * r
         pa = 1.0 / LIGHT_VEIL**2
-        return np.asarray((r**2).sum(axis=-1) / LIGHT_NOISE**2 + (s - 1.0) ** 2 * ps + a**2 * pa)
+        return np.asarray(misfit / LIGHT_NOISE**2 + (s - 1.0) ** 2 * ps + a**2 * pa)
 
 
 def _as_light(z2: np.ndarray, var: np.ndarray, paid: np.ndarray, cells: Cells, k: Classes) -> None:
