@@ -41,9 +41,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._stats import median
-from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
+from .colour import OPPONENT, PURE_WHITE
 from .errors import CameraError
-from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
+from .features import FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
 from .models import (
     EDGES,
@@ -434,6 +434,7 @@ class Palette:
         cells = self._cells(scene, lights)
         comparison = compare_classes(cells, self._classes, steady)
         d2 = comparison.distances(self.weights)
+        comparison = comparison.knowing(self.weights, d2)
         misfits = (np.minimum(d2.min(axis=-1), self.max_distance).sum(axis=-1) if len(scene)
                    else np.zeros(len(lights))).reshape(-1)
         refused = self._no_white(lights[0], cells.ref).reshape(-1)
@@ -465,15 +466,16 @@ class Palette:
         """How to move the light so the well-read cells sit, in the median, on their classes'
         colours (channels clipped in the cell or in the class, or already known, left out)."""
         d2 = comparison.distances(self.weights)
-        d2[:, ~self._cards] = np.inf
+        if not self._classes.every:
+            d2[:, ~self._cards] = np.inf
         best = d2.argmin(axis=1)
         # a shaded class's colour runs from faint to full: it cannot say what the light is
         good = (d2[np.arange(len(d2)), best] < self.max_distance) & ~self._shaded[best]
         if not good.any():
             return np.zeros(3)
-        target = self._means[best[good]][:, COLOUR] @ OPPONENT_INV.T
+        target = self._classes.rgb[best[good]]  # each class's colour, as log RGB
         seen, cap = cells.rgb[good], cells.cap[good]
-        residual = np.clip(seen - target, -_REFINE_CLIP, _REFINE_CLIP)
+        residual = np.minimum(np.maximum(seen - target, -_REFINE_CLIP), _REFINE_CLIP)
         unknown = (seen >= cap - 1e-6) | (target >= cap) | (light.free[good] == 0)
         return _column_medians(np.where(unknown, np.inf, residual), (~unknown).sum(axis=0))
 
