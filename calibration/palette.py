@@ -407,8 +407,10 @@ class Palette:
         best = list(starts)
         moving: list[int] = list(range(len(best)))
         for _ in range(steps):
-            pulls = [(i, self._step(*best[i][1:])) for i in moving]
-            pulls = [(i, step) for i, step in pulls if step.any()]
+            if not moving:
+                break
+            steps_ = self._steps([best[i] for i in moving])
+            pulls = [(i, step) for i, step in zip(moving, steps_, strict=True) if step.any()]
             if not pulls:
                 break
             # The median pull of the cells points the way, but cells read as the wrong class
@@ -462,22 +464,24 @@ class Palette:
         going missing says "something over the card" only where cards have white rims."""
         return stranger_weights(self.weights, self.white_borders)
 
-    def _step(self, light: _Light, cells: Cells, comparison: Comparison) -> np.ndarray:
-        """How to move the light so the well-read cells sit, in the median, on their classes'
-        colours (channels clipped in the cell or in the class, or already known, left out)."""
-        d2 = comparison.distances(self.weights)
+    def _steps(self, tried: Sequence[_Tried]) -> np.ndarray:
+        """(C, 3) for each light tried (lights that differ only in their shift), how to move
+        it so its well-read cells sit, in the median, on their classes' colours (channels
+        clipped in the cell or in the class, or already known, left out)."""
+        d2 = np.stack([t[3].distances(self.weights) for t in tried])  # (C, N, K)
         if not self._classes.every:
-            d2[:, ~self._cards] = np.inf
-        best = d2.argmin(axis=1)
+            d2[..., ~self._cards] = np.inf
+        best = d2.argmin(axis=-1)
         # a shaded class's colour runs from faint to full: it cannot say what the light is
-        good = (d2[np.arange(len(d2)), best] < self.max_distance) & ~self._shaded[best]
-        if not good.any():
-            return np.zeros(3)
-        target = self._classes.rgb[best[good]]  # each class's colour, as log RGB
-        seen, cap = cells.rgb[good], cells.cap[good]
+        good = (np.take_along_axis(d2, best[..., None], -1)[..., 0] < self.max_distance) & (
+            ~self._shaded[best])
+        target = self._classes.rgb[best]  # each class's colour, as log RGB
+        seen = np.stack([t[2].rgb for t in tried])
+        cap = np.stack([t[2].cap for t in tried])
         residual = np.minimum(np.maximum(seen - target, -_REFINE_CLIP), _REFINE_CLIP)
-        unknown = (seen >= cap - 1e-6) | (target >= cap) | (light.free[good] == 0)
-        return _column_medians(np.where(unknown, np.inf, residual), (~unknown).sum(axis=0))
+        unknown = ((seen >= cap - 1e-6) | (target >= cap) | (tried[0][1].free == 0)
+                   | ~good[..., None])
+        return _column_medians(np.where(unknown, np.inf, residual), (~unknown).sum(axis=-2))
 
     def _decide(self, comparison: Comparison, models: Sequence[ClassModel]) -> CellReads:
         d2 = comparison.distances(self.weights)
@@ -599,12 +603,13 @@ def _clip50(x: np.ndarray) -> np.ndarray:
 
 
 def _column_medians(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """(K,) the median of each column of ``values`` (N, K) over its first ``counts`` smallest
-    entries (the rest are +inf: left out); 0 for a column with none."""
-    ordered = np.sort(values, axis=0)
-    cols = np.arange(values.shape[1])
-    low = ordered[np.maximum(counts - 1, 0) // 2, cols]
-    high = ordered[np.minimum(counts // 2, len(values) - 1), cols]
+    """(..., K) the median of each column of ``values`` (..., N, K) over its first ``counts``
+    (..., K) smallest entries (the rest are +inf: left out); 0 for a column with none."""
+    ordered = np.sort(values, axis=-2)
+    low = np.take_along_axis(ordered, (np.maximum(counts - 1, 0) // 2)[..., None, :], -2)
+    high = np.take_along_axis(
+        ordered, np.minimum(counts // 2, values.shape[-2] - 1)[..., None, :], -2)
+    low, high = low[..., 0, :], high[..., 0, :]
     return np.where(counts > 0, 0.5 * (low + np.where(counts > 1, high, low)), 0.0)
 
 
