@@ -224,6 +224,8 @@ class Palette:
         self._table_scale = self._scales[self._cards].max(axis=0)
         self._classes = classes(self._means, self._scales, self._cards, self._shaded,
                                 as_light=bool(self.weights[LIGHT_COST] > 0))
+        self._stranger = stranger_weights(self.weights, self.white_borders)
+        self._stranger.flags.writeable = False
 
     # -- what it holds -------------------------------------------------------------------
 
@@ -461,8 +463,9 @@ class Palette:
         """Feature weights for telling a stranger (a hand) from every class: a feature that
         does not tell the classes apart (a flat deck's smoothness) still tells a card from
         what is no card, so none counts for less than STRANGER_WEIGHT here. A white rim
-        going missing says "something over the card" only where cards have white rims."""
-        return stranger_weights(self.weights, self.white_borders)
+        going missing says "something over the card" only where cards have white rims.
+        Worked out once (read-only)."""
+        return self._stranger
 
     def _steps(self, tried: Sequence[_Tried]) -> np.ndarray:
         """(C, 3) for each light tried (lights that differ only in their shift), how to move
