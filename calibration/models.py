@@ -318,7 +318,7 @@ def compare(
 
 def compare_classes(cells: Cells, k: Classes, steady: Steady | None = None) -> Comparison:
     """:func:`compare` with classes worked out beforehand (and, for :attr:`Classes.flat`
-    ones, what no light changes: :func:`steady`, worked out once per scene)."""
+    ones, what no light changes: :func:`steady_of`, worked out once per scene)."""
     if k.flat:
         return _compare_flat(cells, k, _steady(cells, k) if steady is None else steady)
     cards, every, some = k.cards, k.every, k.some

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._stats import median
+from ._stats import median, sum3
 from .colour import OPPONENT, PURE_WHITE
 from .errors import CameraError
 from .features import FEATURES, LIGHT, Scene, prepare_with_table
@@ -597,7 +597,7 @@ def _rim_surprise(shift: np.ndarray) -> np.ndarray:
     """The prior's cost of shifts (..., 3) of a light whose white rims were read: a clipped
     white only hides a brighter light, never a darker one."""
     scale = np.where(shift < 0, _RIM_SCALE, _CENSORED_SCALE)
-    return np.asarray(((shift / scale) ** 2).sum(axis=-1))
+    return sum3((shift / scale) ** 2)
 
 
 def _clip50(x: np.ndarray) -> np.ndarray:
