@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._stats import sum3
+
 FLOOR = 0.04
 """Colours are read as log(colour / white + FLOOR): a channel far darker than its white (the
 blue of a yellow card under a warm lamp) is mostly sensor noise, not a colour to trust."""
@@ -92,7 +94,7 @@ def frame_distance(rim: np.ndarray, body: np.ndarray) -> np.ndarray:
     0.0
     """
     d = np.log((rim + PIXEL_OFFSET) / (body + PIXEL_OFFSET))
-    return np.asarray(np.sqrt(np.add.reduce(d * d, axis=-1)))  # np.linalg.norm's own sum
+    return np.asarray(np.sqrt(sum3(d * d)))  # np.linalg.norm's own sum
 
 
 def as_patches(patches: np.ndarray) -> np.ndarray:

@@ -89,7 +89,7 @@ class Scene:
         """Log reflectance (N, 3) of each body against ``reference`` (log RGB, (3,) or (N, 3)),
         the highest value a channel could show before the camera clips (N, 3), and the
         variance of each value from camera noise (N, 3)."""
-        return self.read(reference)[1:]
+        return self.read(reference)[1:4]
 
     def features(self, reference: np.ndarray | None = None) -> np.ndarray:
         """(N, len(FEATURES)) features against ``reference`` (log RGB white; None: 255)."""
@@ -97,25 +97,32 @@ class Scene:
 
     def read(
         self, reference: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`features` and :meth:`colour` against one ``reference`` at once (the body's
-        reflectance is in both): a palette reads a scene so under every light it tries."""
+        reflectance is in both), and the reference as light (decoded, a share of full
+        scale): a palette reads a scene so under every light it tries. ``reference`` may
+        also be several, (B, N, 3): then so is each result (B, N, ...)."""
         ref = np.asarray(reference, dtype=np.float64)
-        if ref.shape != self.body.shape:
+        if ref.shape[-2:] != self.body.shape:
             ref = np.broadcast_to(ref, self.body.shape)
         scale = np.exp(-ref)
         value = self.body * scale + FLOOR
         rgb = np.log(value)  # reflectance(self.body, ref)
         cap = np.log(_NEAR_CLIP * scale + FLOOR)
         var = (NOISE * scale / value) ** 2
-        x = np.empty((len(self), len(FEATURES)), dtype=np.float64)
-        x[:, COLOUR] = rgb @ OPPONENT.T
+        x = np.empty(ref.shape[:-1] + (len(FEATURES),), dtype=np.float64)
+        x[..., COLOUR] = rgb @ OPPONENT.T
         ink = np.log(self.ink * scale + FLOOR)  # reflectance(self.ink, ref)
-        x[:, 3:5] = squash(ink @ OPPONENT[1:].T, _INK_SQUASH)
-        x[:, 5:10] = self.fixed
-        white = np.exp(ref) / 255.0
-        x[:, LIGHT] = decode(self.body / 255.0) / np.maximum(decode(white), 1e-6)
-        return x, rgb, cap, var
+        x[..., 3:5] = squash(ink @ OPPONENT[1:].T, _INK_SQUASH)
+        x[..., 5:10] = self.fixed
+        white = decode(np.exp(ref) / 255.0)
+        x[..., LIGHT] = self._body_light / np.maximum(white, 1e-6)
+        return x, rgb, cap, var, white
+
+    @functools.cached_property
+    def _body_light(self) -> np.ndarray:
+        """(N, 3) the bodies as light: the same under any white."""
+        return decode(self.body / 255.0)
 
     @functools.cached_property
     def table_rims(self) -> np.ndarray:

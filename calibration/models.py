@@ -9,12 +9,14 @@ from each class once the camera's clipping and noise are taken into account.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .colour import FLOOR, OPPONENT, OPPONENT_INV, decode, encode, frame_distance
+from ._stats import sum3
+from .colour import FLOOR, OPPONENT, OPPONENT_INV, encode, frame_distance
 from .features import COLOUR, FEATURES, LIGHT
 
 EMPTY = "."
@@ -153,7 +155,11 @@ class Cells:
     log reflectance per camera channel (N, 3) with the highest value each channel could
     show unclipped (N, 3), the variance of each feature that the camera's noise and the
     guess of the light add (N, F); and, to foresee how each class would stand out from the
-    table around it, each cell's rim colour (N, 3 linear RGB) and white (N, 3 log RGB)."""
+    table around it, each cell's rim colour (N, 3 linear RGB) and white (N, 3 log RGB; as
+    light, a share of full scale: ``white``).
+
+    Cells read under several lights at once carry one more axis in front of each array that
+    the light changes (x, rgb, cap, var, ref, white: (B, N, ...)); :meth:`at` picks one."""
 
     x: np.ndarray
     rgb: np.ndarray
@@ -163,33 +169,54 @@ class Cells:
     ref: np.ndarray
     shade: np.ndarray  # (N,) variance of each cell's brightness below its white's
     lift: np.ndarray  # (N,) ... and above it (a white clipped all over is a lower bound)
+    white: np.ndarray  # (N, 3) decode(exp(ref) / 255): the white as light
 
     def __len__(self) -> int:
-        return len(self.x)
+        return int(self.x.shape[-2])
+
+    def at(self, b: int) -> Cells:
+        """The cells under the ``b``-th of the lights they were read under."""
+        return Cells(self.x[b], self.rgb[b], self.cap[b], self.var[b], self.rim, self.ref[b],
+                     self.shade, self.lift, self.white[b])
 
 
 def extra_variance(noise_rgb: np.ndarray, hue: np.ndarray) -> np.ndarray:
     """(N, F) variance added to each feature by camera noise on the colour (N, 3 per log
     channel) and by doubt about the hue of the light on each cell (N, 2: u, v)."""
-    var = np.zeros((len(noise_rgb), len(FEATURES)))
-    var[:, COLOUR] = noise_rgb @ _OPP_SQUARED.T
-    var[:, 1:3] += hue
+    var = np.zeros(noise_rgb.shape[:-1] + (len(FEATURES),))
+    var[..., COLOUR] = noise_rgb @ _OPP_SQUARED.T
+    var[..., 1:3] += hue
     return var
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Comparison:
     """How cells compare with classes: per cell, class and feature the squared distance in
-    spreads (N, K, F) and the variance it was measured in (N, K, F); and the price each
+    spreads (N, K, F) and the variance it was measured in (N, K, F: ``var``, worked out
+    when first asked for; ``variances`` is it or what works it out); and the price each
     class paid for the brightness it assumed on each cell (N, K; see :func:`compare`)."""
 
     z2: np.ndarray
-    var: np.ndarray
+    variances: np.ndarray | Callable[[], np.ndarray]
     shade: np.ndarray
+    known: tuple[np.ndarray, np.ndarray] | None = None  # weights and the distances they give
+
+    @functools.cached_property
+    def var(self) -> np.ndarray:
+        # only the light finally read needs them, not every light tried
+        v = self.variances
+        return v() if callable(v) else v
 
     def distances(self, weights: np.ndarray) -> np.ndarray:
-        """(N, K) weighted squared distances."""
+        """(N, K) weighted squared distances (a copy of those :meth:`knowing` said)."""
+        if self.known is not None and self.known[0] is weights:
+            return self.known[1].copy()
         return np.asarray(self.z2 @ weights + weights[0] * self.shade)
+
+    def knowing(self, weights: np.ndarray, distances: np.ndarray) -> Comparison:
+        """This comparison, its :meth:`distances` by these very ``weights`` already worked
+        out (a palette asks for them again of the light it moves on from)."""
+        return Comparison(self.z2, self.variances, self.shade, (weights, distances))
 
     def log_norms(self, weights: np.ndarray) -> np.ndarray:
         """(N, K) half the weighted log variances: the normaliser of each likelihood."""
@@ -197,11 +224,22 @@ class Comparison:
 
     def joined(self, other: Comparison) -> Comparison:
         """These classes and then ``other``'s, for the same cells."""
-        pairs = ((self.z2, other.z2), (self.var, other.var), (self.shade, other.shade))
-        return Comparison(*(np.concatenate([a, b], axis=1) for a, b in pairs))
+        z2, var, shade = (np.concatenate([a, b], axis=1) for a, b in
+                          ((self.z2, other.z2), (self.var, other.var), (self.shade, other.shade)))
+        return Comparison(z2, var, shade)
 
     def only(self, keep: np.ndarray) -> Comparison:
+        if keep.all():
+            return self
         return Comparison(self.z2[:, keep], self.var[:, keep], self.shade[:, keep])
+
+    def at(self, b: int) -> Comparison:
+        """Of cells read under several lights at once (see :class:`Cells`): under the
+        ``b``-th."""
+        v = self.variances
+        var = v.at(b) if isinstance(v, _FlatVariances) else self.var[b]
+        known = None if self.known is None else (self.known[0], self.known[1][b])
+        return Comparison(self.z2[b], var, self.shade[b], known)
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,6 +259,15 @@ class Classes:
     some: bool  # ... or some are
     as_light: bool = False  # the cards' colours compared by light_cost ...
     light_spread: np.ndarray | None = None  # (K,) ... with this spread of their brightness
+    fit: _LightFit | None = None  # ... by these sums (every one a card, none shaded)
+    frame_var: np.ndarray | None = None  # (K,) the frame's variance in a flat comparison
+    steady_var: np.ndarray | None = None  # (K, 4) ... texture's, ink's, mixed's, edges'
+
+    @property
+    def flat(self) -> bool:
+        """Every class a card, compared as light: what :func:`steady_of` and the short way of
+        :func:`compare_classes` are for."""
+        return self.fit is not None
 
 
 def classes(
@@ -230,9 +277,20 @@ def classes(
     """:class:`Classes` of these (see :func:`compare`); ``as_light``: the cards' colours are
     compared by :func:`light_cost`."""
     rgb = means[:, COLOUR] @ OPPONENT_INV.T
-    return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, scales**2,
-                   np.minimum(means[:, EDGES], _EDGES_SHOWN), bool(cards.all()), bool(cards.any()),
-                   as_light, _brightness_seen(means, scales) if as_light else None)
+    var = scales**2
+    every = bool(cards.all())
+    flat = as_light and every and (shaded is None or not shaded.any())
+    return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, var,
+                   np.minimum(means[:, EDGES], _EDGES_SHOWN), every, bool(cards.any()),
+                   as_light, _brightness_seen(means, scales) if as_light else None,
+                   *_flat(means, var) if flat else (None, None, None))
+
+
+def _flat(means: np.ndarray, var: np.ndarray) -> tuple[_LightFit, np.ndarray, np.ndarray]:
+    """What flat classes hold for :func:`compare_classes`' short way: the light fit, the
+    frame's variance, and the variances of what no light changes."""
+    return (_LightFit.of(means[:, LIGHT]), np.maximum(var[:, FRAME], _FRAME_SCALE**2),
+            np.column_stack([var[:, 5:8], np.full(len(var), _EDGES_SCALE**2)]))
 
 
 def _brightness_seen(means: np.ndarray, scales: np.ndarray) -> np.ndarray:
@@ -258,23 +316,19 @@ def compare(
     return compare_classes(cells, classes(means, scales, cards, shaded))
 
 
-def compare_classes(cells: Cells, k: Classes) -> Comparison:
-    """:func:`compare` with classes worked out beforehand."""
+def compare_classes(cells: Cells, k: Classes, steady: Steady | None = None) -> Comparison:
+    """:func:`compare` with classes worked out beforehand (and, for :attr:`Classes.flat`
+    ones, what no light changes: :func:`steady_of`, worked out once per scene)."""
+    if k.flat:
+        return _compare_flat(cells, k, _steady(cells, k) if steady is None else steady)
     cards, every, some = k.cards, k.every, k.some
-    diff = cells.x[:, None, :] - k.means[None]
-    class_rgb = k.rgb  # (K, 3)
-    cap = cells.cap[:, None, :]
-    rgb = cells.rgb[:, None, :]
-    # The light on a cell may be dimmer or brighter than its white says (a shadow over a
-    # cell with no white of its own): each class gets the brightness that suits it best,
-    # as far as the cell's doubt allows, and pays for it. Clipped channels say nothing here.
-    free = (rgb < cap - 1e-6) & (class_rgb[None] < cap)
-    count = free.sum(axis=2)
-    lean = np.where(free, rgb - class_rgb[None], 0.0).sum(axis=2) / np.maximum(count, 1)
-    shade = np.where(lean > 0, cells.lift[:, None], cells.shade[:, None])
-    delta = lean * shade / (shade + k.var[None, :, 0])
-    expected = np.minimum(class_rgb[None] + delta[..., None], cap)
-    diff[..., COLOUR] = (np.minimum(rgb, cap) - expected) @ OPPONENT.T
+    x = cells.x[..., None, :]
+    diff = x - k.means
+    lean, shade = _leaning(cells, k)
+    delta = lean * shade / (shade + k.var[:, 0])
+    cap = cells.cap[..., None, :]
+    expected = np.minimum(k.rgb + delta[..., None], cap)
+    diff[..., COLOUR] = (np.minimum(cells.rgb[..., None, :], cap) - expected) @ OPPONENT.T
     paid = delta**2 / np.maximum(shade, 1e-9)
     if k.shaded is not None and k.shaded.any():
         _on_the_way(diff, paid, cells.x, k.means, k.shaded)
@@ -283,22 +337,12 @@ def compare_classes(cells: Cells, k: Classes) -> Comparison:
     # table) is no sign of a stranger, standing out less is (a hand covers rim and card
     # alike). The bare table stands out from nothing, and more counts against it.
     if some:
-        if k.as_light:  # the class's colour as light, in this cell's white, as the camera shows it
-            white = np.exp(cells.ref)[:, None, :] / 255.0
-            body = 255.0 * encode(k.means[None, :, LIGHT] * decode(white))
-        else:
-            body = k.linear[None] * np.exp(cells.ref)[:, None, :]
-        foreseen = frame_distance(cells.rim[:, None, :], np.minimum(np.maximum(body, 0.0), 255.0))
-        framed = cells.x[:, None, FRAME] - foreseen
+        framed = x[..., FRAME] - _foreseen(cells, k)
         diff[..., FRAME] = framed if every else np.where(cards, framed, diff[..., FRAME])
     # A card shows some white paper on each side, whatever the table: less than a little
     # (not less than its class showed, which depends on the cloth) is a hand over it.
-    diff[..., EDGES] = cells.x[:, None, EDGES] - k.edges[None]
-    var = k.var[None] + cells.var[:, None, :]
-    if some:
-        least = np.maximum(var[..., FRAME], _FRAME_SCALE**2)
-        var[..., FRAME] = least if every else np.where(cards, least, var[..., FRAME])
-    var[..., EDGES] = _EDGES_SCALE**2
+    diff[..., EDGES] = x[..., EDGES] - k.edges
+    var = _variances(cells, k)
     z2 = diff**2 / var
     # Only falling short counts: standing out from the table less than a card would, more
     # than one colour all over (a card half under a sleeve), less of a white rim showing
@@ -314,6 +358,106 @@ def compare_classes(cells: Cells, k: Classes) -> Comparison:
     return Comparison(z2, var, paid)
 
 
+def _leaning(cells: Cells, k: Classes) -> tuple[np.ndarray, np.ndarray]:
+    """(N, K) the brightness each class would take on each cell (log, as its white says it),
+    and how much that may differ (its variance: a shade, or a lift)."""
+    # The light on a cell may be dimmer or brighter than its white says (a shadow over a
+    # cell with no white of its own): each class gets the brightness that suits it best,
+    # as far as the cell's doubt allows, and pays for it. Clipped channels say nothing here.
+    rgb, cap = cells.rgb[..., None, :], cells.cap[..., None, :]
+    free = (rgb < cap - 1e-6) & (k.rgb < cap)
+    count = free.sum(axis=-1)
+    lean = sum3(np.where(free, rgb - k.rgb, 0.0)) / np.maximum(count, 1)
+    return lean, np.where(lean > 0, cells.lift[:, None], cells.shade[:, None])
+
+
+def _variances(cells: Cells, k: Classes) -> np.ndarray:
+    """(N, K, F) the variance each feature is measured in, but for the brightness doubt."""
+    var = k.var + cells.var[..., None, :]
+    if k.some:
+        least = np.maximum(var[..., FRAME], _FRAME_SCALE**2)
+        var[..., FRAME] = least if k.every else np.where(k.cards, least, var[..., FRAME])
+    var[..., EDGES] = _EDGES_SCALE**2
+    return var
+
+
+def _foreseen(cells: Cells, k: Classes) -> np.ndarray:
+    """(N, K) how far a card of each class would stand out from the table round each cell."""
+    if k.as_light:  # the class's colour as light, in this cell's white, as the camera shows it
+        body = 255.0 * encode(k.means[:, LIGHT] * cells.white[..., None, :])
+    else:
+        body = k.linear * np.exp(cells.ref)[..., None, :]
+    return frame_distance(cells.rim[:, None, :], np.minimum(np.maximum(body, 0.0), 255.0))
+
+
+@dataclass(frozen=True, eq=False)
+class Steady:
+    """What of a scene's comparison with flat classes no light changes (texture, ink share,
+    mixed, edges: N, K, 4) and the prior on each class's brightness on each cell (N, K):
+    a palette tries many lights on one scene."""
+
+    z2: np.ndarray
+    ps: np.ndarray
+
+
+def _steady(cells: Cells, k: Classes) -> Steady:
+    """:class:`Steady` of these cells (their first light, if several) and flat classes."""
+    x = cells.x.reshape(-1, *cells.x.shape[-2:])[0]
+    return steady_of(x[:, 5:9], cells.shade, cells.lift, k)
+
+
+def steady_of(fixed: np.ndarray, shade: np.ndarray, lift: np.ndarray, k: Classes) -> Steady:
+    """:class:`Steady` of cells' features that no light changes (``fixed``: texture, ink,
+    mixed, edges, N, 4) and doubt about their brightness (``shade``, ``lift``: N)."""
+    assert k.light_spread is not None and k.steady_var is not None  # flat classes
+    d = np.empty((len(fixed), len(k.means), 4))
+    d[..., 0:3] = fixed[:, None, 0:3] - k.means[:, 5:8]
+    d[..., 3] = fixed[:, None, 3] - k.edges
+    z2 = d**2 / k.steady_var
+    z2[..., 2] = np.where(d[..., 2] < 0, 0.0, z2[..., 2])  # more than one colour: only more
+    z2[..., 3] = np.where(d[..., 3] > 0, 0.0, z2[..., 3])  # less white paper: only less
+    doubt = np.sqrt(np.maximum(shade, lift))
+    cell = np.maximum(LIGHT_BRIGHTNESS, _LIGHT_PER_LOG * doubt)[:, None]
+    brightness = np.sqrt(cell**2 + k.light_spread[None, :] ** 2)
+    return Steady(z2, 1.0 / np.atleast_2d(brightness) ** 2)
+
+
+def _compare_flat(cells: Cells, k: Classes, fixed: Steady) -> Comparison:
+    """:func:`compare_classes` of flat classes (every one a card, compared as light): what
+    the long way works out and then sets to 0, left out."""
+    fit = k.fit
+    assert fit is not None and k.frame_var is not None
+    x = cells.x[..., None, :]
+    z2 = np.empty(cells.x.shape[:-1] + k.means.shape)
+    z2[..., COLOUR] = 0.0
+    for f in range(HUE.start, HUE.stop):  # one plane at a time: numpy is slow along short axes
+        hue = cells.x[..., f, None] - k.means[:, f]
+        z2[..., f] = hue**2 / k.var[:, f] * _INK_REPEATS
+    z2[..., 5:9] = fixed.z2
+    framed = x[..., FRAME] - _foreseen(cells, k)
+    z2[..., FRAME] = np.where(framed > 0, 0.0, framed**2 / k.frame_var)
+    z2[..., LIGHT] = 0.0
+    z2[..., LIGHT_COST] = fit.cost(cells.x[..., LIGHT], cells.rgb >= cells.cap - 1e-6, fixed.ps)
+    return Comparison(z2, _FlatVariances(cells, k), np.zeros(z2.shape[:-1]))
+
+
+@dataclass(frozen=True, eq=False)
+class _FlatVariances:
+    """The variances of a comparison with flat classes, worked out when asked for."""
+
+    cells: Cells
+    k: Classes
+
+    def __call__(self) -> np.ndarray:
+        var = _variances(self.cells, self.k)
+        var[..., 0] += _leaning(self.cells, self.k)[1]
+        var[..., LIGHT] = 1.0
+        return var
+
+    def at(self, b: int) -> _FlatVariances:
+        return _FlatVariances(self.cells.at(b), self.k)
+
+
 # A flat card's colour as light against its own white is its class's colour times a
 # brightness near 1 (its white read a little off, a shade across the card), plus some white
 # light (a veil over the picture, the sheen of a glossy card), plus what differs from card
@@ -327,6 +471,9 @@ _LIGHT_PER_LOG = 2.4  # light goes as the camera's value to this power: a log ch
 _DARK = 0.05  # a class no brighter than this in any channel has no brightness to speak of
 _INK_REPEATS = 0.5  # what the ink's hue adds beside the light cost, on flat cards
 HUE = slice(3, 5)  # hue_u, hue_v
+# each of the 8 ways a cell's three channels can be clipped (bit c: channel c), as weights
+_CLIPS = (np.arange(8)[:, None] >> np.arange(3)) & 1 == 1
+_CLIP_BITS = np.array([1, 2, 4])
 
 
 def light_cost(
@@ -344,28 +491,61 @@ def light_cost(
     [[0.5, 48.7]]
     """
     low = np.zeros(seen.shape, bool) if low is None else low
-    x = seen[:, None, :]  # (N, 1, 3)
-    c = colours[None, :, :]  # (1, K, 3)
-    w = np.where(low, 0.0, 1.0)[:, None, :] / LIGHT_NOISE**2  # a bound is not in the fit
-    # the least squares of x = s * c + a + noise, with s ~ 1 and a ~ 0
     ps = 1.0 / np.atleast_2d(np.asarray(brightness, dtype=np.float64)) ** 2  # (N|1, K|1)
-    pa = 1.0 / LIGHT_VEIL**2
-    scc = (w * c * c).sum(axis=2) + ps
-    sc1 = (w * c).sum(axis=2)
-    s11 = np.broadcast_to(w.sum(axis=2), scc.shape) + pa
-    bxc = (w * x * c).sum(axis=2) + ps
-    bx1 = np.broadcast_to((w * x).sum(axis=2), scc.shape)
-    det = scc * s11 - sc1**2
-    s = (bxc * s11 - bx1 * sc1) / det
-    a = (scc * bx1 - sc1 * bxc) / det
-    # white light only adds: where the best veil would take light away, fit without one
-    away = a < 0
-    s = np.where(away, bxc / scc, s)
-    a = np.where(away, 0.0, a)
-    r = x - (s[..., None] * c + a[..., None])
-    # "at least what is seen": only a class foreseen darker misfits there
-    r = np.where(low[:, None, :], np.maximum(r, 0.0), r)
-    return np.asarray((r**2).sum(axis=2) / LIGHT_NOISE**2 + (s - 1.0) ** 2 * ps + a**2 * pa)
+    return _LightFit.of(np.asarray(colours, dtype=np.float64)).cost(seen, low, ps)
+
+
+@dataclass(frozen=True, eq=False)
+class _LightFit:
+    """:func:`light_cost` against one set of classes: the least squares of
+    ``x = s * c + a + noise`` (s ~ 1, a ~ 0) for each cell and class, its sums over the
+    classes' colours ``c`` worked out once for each way a cell can be clipped (a clipped
+    channel is no part of the fit)."""
+
+    c: np.ndarray  # (K, 3) the classes' colours as light
+    planes: tuple[np.ndarray, np.ndarray, np.ndarray]  # ... each channel's (K,)
+    weights: np.ndarray  # (8, 3) per way of clipping, each channel's weight in the fit
+    cc: np.ndarray  # (8, K) sum of w c c
+    c1: np.ndarray  # (8, K) sum of w c
+    s11: np.ndarray  # (8,) sum of w, and the veil's prior
+
+    @classmethod
+    def of(cls, c: np.ndarray) -> _LightFit:
+        """Of classes' colours as light (K, 3)."""
+        w = np.where(_CLIPS, 0.0, 1.0) / LIGHT_NOISE**2
+        planes = (c[:, 0].copy(), c[:, 1].copy(), c[:, 2].copy())
+        return cls(c, planes, w, sum3(w[:, None, :] * c * c), sum3(w[:, None, :] * c),
+                   sum3(w) + 1.0 / LIGHT_VEIL**2)
+
+    def cost(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray) -> np.ndarray:
+        """(..., N, K) the misfit of colours ``seen`` (..., N, 3; ``low``: clipped) to the
+        classes, ``ps`` (N, K, or one for all) the prior on each brightness."""
+        clip = low @ _CLIP_BITS if low.any() else np.zeros(low.shape[:-1], int)
+        # channel by channel, each (..., N, K): numpy is slow along an axis of three
+        wx = self.weights[clip] * seen
+        w0, w1, w2 = wx[..., 0, None], wx[..., 1, None], wx[..., 2, None]
+        c0, c1, c2 = self.planes
+        scc = self.cc[clip] + ps
+        sc1 = self.c1[clip]
+        s11 = self.s11[clip][..., None]
+        bxc = (w0 * c0 + w1 * c1) + w2 * c2 + ps
+        bx1 = (w0 + w1) + w2
+        det = scc * s11 - sc1**2
+        s = (bxc * s11 - bx1 * sc1) / det
+        a = (scc * bx1 - sc1 * bxc) / det
+        # white light only adds: where the best veil would take light away, fit without one
+        away = a < 0
+        s = np.where(away, bxc / scc, s)
+        a = np.where(away, 0.0, a)
+        misfit = np.zeros(())
+        for ch, c in enumerate(self.planes):
+            r = seen[..., ch, None] - (s * c + a)
+            clipped = low[..., ch, None]
+            if clipped.any():  # "at least what is seen": only a class foreseen darker misfits
+                r = np.where(clipped, np.maximum(r, 0.0), r)
+            misfit = r * r if ch == 0 else misfit + r * r
+        pa = 1.0 / LIGHT_VEIL**2
+        return np.asarray(misfit / LIGHT_NOISE**2 + (s - 1.0) ** 2 * ps + a**2 * pa)
 
 
 def _as_light(z2: np.ndarray, var: np.ndarray, paid: np.ndarray, cells: Cells, k: Classes) -> None:
@@ -378,16 +558,16 @@ def _as_light(z2: np.ndarray, var: np.ndarray, paid: np.ndarray, cells: Cells, k
     cell = np.maximum(LIGHT_BRIGHTNESS, _LIGHT_PER_LOG * doubt)[:, None]
     assert k.light_spread is not None  # worked out with as_light
     brightness = np.sqrt(cell**2 + k.light_spread[None, :] ** 2)
-    cost = light_cost(cells.x[:, LIGHT], k.means[:, LIGHT], low, brightness)
+    cost = light_cost(cells.x[..., LIGHT], k.means[:, LIGHT], low, brightness)
     cards = k.cards
     # their spreads stay: the odds against the bare table, held in I, u, v, keep their scale
-    z2[:, cards, COLOUR] = 0.0
-    var[:, cards, LIGHT] = 1.0
-    z2[:, cards, LIGHT_COST] = cost[:, cards]
+    z2[..., cards, COLOUR] = 0.0
+    var[..., cards, LIGHT] = 1.0
+    z2[..., cards, LIGHT_COST] = cost[..., cards]
     # a flat card's ink is its field: its hue repeats what the light cost says of the body,
     # and evidence counted twice would make a close call look sure
-    z2[:, cards, HUE] *= _INK_REPEATS
-    paid[:, cards] = 0.0
+    z2[..., cards, HUE] *= _INK_REPEATS
+    paid[..., cards] = 0.0
 
 
 def _on_the_way(
@@ -398,14 +578,14 @@ def _on_the_way(
     hue = means[shaded][:, 3:5]
     way = hue / np.maximum(np.hypot(hue[:, 0], hue[:, 1]), 1e-9)[:, None]  # (S, 2)
     across = np.stack([-way[:, 1], way[:, 0]], axis=1)
-    body = x[:, 1:3]
+    body = x[..., 1:3]
     along = body @ way.T  # (N, S)
-    off = body @ across.T - (means[shaded][:, 1:3] * across).sum(axis=1)[None]
+    off = body @ across.T - (means[shaded][:, 1:3] * across).sum(axis=1)
     on_way = along > -_PALE_BODY
     k = np.flatnonzero(shaded)
-    part = diff[:, k]
+    part = diff[..., k, :]
     part[..., 0] = np.where(on_way, 0.0, part[..., 0])
     part[..., 1] = np.where(on_way, off, part[..., 1])
     part[..., 2] = np.where(on_way, 0.0, part[..., 2])
-    diff[:, k] = part
-    paid[:, k] = np.where(on_way, 0.0, paid[:, k])
+    diff[..., k, :] = part
+    paid[..., k] = np.where(on_way, 0.0, paid[..., k])

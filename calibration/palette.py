@@ -40,10 +40,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._stats import median
-from .colour import OPPONENT, OPPONENT_INV, PURE_WHITE
+from ._stats import median, sum3
+from .colour import OPPONENT, PURE_WHITE
 from .errors import CameraError
-from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
+from .features import FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
 from .models import (
     EDGES,
@@ -53,11 +53,13 @@ from .models import (
     Cells,
     ClassModel,
     Comparison,
+    Steady,
     classes,
     compare,
     compare_classes,
     extra_variance,
     fit_class,
+    steady_of,
 )
 
 VERSION = 1
@@ -145,9 +147,11 @@ class _Light:
         d = self.shift
         if not self.rims:
             return float((((OPPONENT @ d) / _SHIFT_SCALE) ** 2).sum())
-        # a clipped white only hides a brighter light, never a darker one
-        scale = np.where(d < 0, _RIM_SCALE, _CENSORED_SCALE)
-        return float(((d / scale) ** 2).sum())
+        return float(_rim_surprise(d))
+
+
+_Tried = tuple[float, _Light, Cells, Comparison]
+"""A light tried: how badly the cells fit under it, it, the cells seen in it, their comparison."""
 
 
 def stranger_floor(weights: np.ndarray) -> np.ndarray:
@@ -220,6 +224,8 @@ class Palette:
         self._table_scale = self._scales[self._cards].max(axis=0)
         self._classes = classes(self._means, self._scales, self._cards, self._shaded,
                                 as_light=bool(self.weights[LIGHT_COST] > 0))
+        self._stranger = stranger_weights(self.weights, self.white_borders)
+        self._stranger.flags.writeable = False
 
     # -- what it holds -------------------------------------------------------------------
 
@@ -255,7 +261,7 @@ class Palette:
         models = self._models
         if len(bare):
             bare_light = self._light_for(bare, light.shift)
-            empty = _bare_table(self._cells(bare, bare_light).x)
+            empty = _bare_table(bare.features(bare_light.ref))
             table_model = fit_class(EMPTY, empty, prior=_TABLE_PRIOR)
             # The bare table is read in the scene's typical light, and so is each cell when
             # held against it: an empty cell's own "white" is only cloth whose hue happens
@@ -296,11 +302,19 @@ class Palette:
         """The scene's features (N, F) in the light this palette reads it under."""
         return self._read_light(scene)[1].x
 
-    def _cells(self, scene: Scene, light: _Light) -> Cells:
-        ref = light.ref
-        x, rgb, cap, noise = scene.read(ref)
+    def _cells(self, scene: Scene, lights: _Light | Sequence[_Light]) -> Cells:
+        """The scene's cells under a light; under several (that differ only in their shift),
+        read at once (see :class:`Cells`), or under the one if only one."""
+        if isinstance(lights, _Light):
+            light, ref = lights, lights.ref
+        elif len(lights) == 1:
+            light, ref = lights[0], lights[0].ref
+        else:
+            light = lights[0]
+            ref = light.base + light.free * np.array([t.shift for t in lights])[:, None, :]
+        x, rgb, cap, noise, white = scene.read(ref)
         var = extra_variance(noise, light.doubt[:, 1:])
-        return Cells(x, rgb, cap, var, scene.table_rims, ref, light.doubt[:, 0], light.lift)
+        return Cells(x, rgb, cap, var, scene.table_rims, ref, light.doubt[:, 0], light.lift, white)
 
     def _rims(self, scene: Scene) -> bool:
         return self.white_borders and scene.whites.has_rims
@@ -353,99 +367,124 @@ class Palette:
             # cells' pull finds the rest only from a start near enough.
             clipped = start.free.all(axis=0).astype(float)
             candidates += [lift * clipped for lift in _CLIPPED_STARTS]
-        tried = [self._try(scene, start.moved(c), bare) for c in candidates]
+        steady = (steady_of(scene.fixed[:, :4], start.doubt[:, 0], start.lift, self._classes)
+                  if self._classes.flat else None)  # the same under every light tried
+        tried = self._tries(scene, [start.moved(c) for c in candidates], bare, steady)
         best = min(tried, key=lambda t: t[0])
         # With rims clipped each start is refined: they differ only in what the clipped
         # channels hide. Without rims only the best one: a finer search would make it look
         # surer than its rivals, which carry the doubt there (a cube read under another
         # camera: 1 wrong instead of 0).
         if start.rims and guess:
-            tried = [self._refine(scene, t, bare) for t in tried]
+            tried = self._refine(scene, tried, bare, steady)
             best = min(tried, key=lambda t: t[0])
         elif guess:
-            best = self._refine(scene, best, bare, steps=2, parts=(1.0,))
+            best = self._refine(scene, [best], bare, steady, steps=2, parts=(1.0,))[0]
         # whites clipped in every channel tell no more of the light than no whites at all
         some_read = start.rims and not start.free.all(axis=0).all()
         near = _CLIPPED_RIVAL_MISFIT if some_read else _RIVAL_MISFIT
         rivals = [t[3] for t in tried if t is not best and t[0] <= near * best[0]]
         return best[1], best[2], best[3], rivals
 
-    def _no_white(self, light: _Light) -> bool:
+    def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:
         """Whether a light guessed brighter in channels the camera clipped on the whites makes
         any of them a white of no lamp: a cast further from the palette's own white than
         any light it could be under (the cells of a hand under a red guess fit better than
-        under the true light, so the fit alone would not refuse it)."""
+        under the true light, so the fit alone would not refuse it). ``ref``: the light's
+        whites (N, 3), or those of several lights that differ only in their shift (B, N, 3):
+        then a bool for each."""
         lifted = light.free.any(axis=1)
-        if not lifted.any():
-            return False
-        cast = (light.ref[lifted] - self._white) @ OPPONENT[1:].T
-        return bool((np.hypot(cast[:, 0], cast[:, 1]) > _MAX_WHITE_SHIFT).any())
+        if not (light.rims and lifted.any()):
+            return np.zeros(ref.shape[:-2], bool)
+        cast = (ref[..., lifted, :] - self._white) @ OPPONENT[1:].T
+        return np.asarray((np.hypot(cast[..., 0], cast[..., 1]) > _MAX_WHITE_SHIFT).any(axis=-1))
 
     def _refine(
-        self, scene: Scene, best: tuple[float, _Light, Cells, Comparison], bare: Scene | None,
+        self, scene: Scene, starts: Sequence[_Tried], bare: Scene | None, steady: Steady | None,
         steps: int = _REFINE_STEPS, parts: Sequence[float] = _STEP_PARTS,
-    ) -> tuple[float, _Light, Cells, Comparison]:
-        """A light guess moved, step by step (at most ``steps``), the way its cells pull it
-        (a ``part`` of the pull, whichever fits best) while the fit gets better."""
+    ) -> list[_Tried]:
+        """Light guesses each moved, step by step (at most ``steps``), the way its cells pull
+        it (a ``part`` of the pull, whichever fits best) while the fit gets better. The
+        guesses take their steps side by side, each step's lights all tried at once."""
+        best = list(starts)
+        moving: list[int] = list(range(len(best)))
         for _ in range(steps):
-            step = self._step(*best[1:])
-            if not step.any():
+            if not moving:
+                break
+            steps_ = self._steps([best[i] for i in moving])
+            pulls = [(i, step) for i, step in zip(moving, steps_, strict=True) if step.any()]
+            if not pulls:
                 break
             # The median pull of the cells points the way, but cells read as the wrong class
             # (a pink as violet under a white guessed too red) pull past the light that
             # explains them best: go only as far along it as the fit keeps getting better.
-            again = min(
-                (self._try(scene, best[1].moved(best[1].shift + part * step), bare)
-                 for part in parts),
-                key=lambda t: t[0],
-            )
-            if again[0] >= best[0] - 1e-6:
-                break
-            best = again
+            tried = self._tries(scene, [best[i][1].moved(best[i][1].shift + part * step)
+                                        for i, step in pulls for part in parts], bare, steady)
+            moving = []
+            for j, (i, _) in enumerate(pulls):
+                again = min(tried[j * len(parts) : (j + 1) * len(parts)], key=lambda t: t[0])
+                if not again[0] >= best[i][0] - 1e-6:
+                    best[i] = again
+                    moving.append(i)
         return best
 
-    def _try(
-        self, scene: Scene, light: _Light, bare: Scene | None = None
-    ) -> tuple[float, _Light, Cells, Comparison]:
-        """How badly the cells fit the classes under a light (lower is better: each cell's
+    def _tries(
+        self, scene: Scene, lights: Sequence[_Light], bare: Scene | None, steady: Steady | None
+    ) -> list[_Tried]:
+        """How badly the cells fit the classes under each light (lower is better: each cell's
         distance to its nearest class, each bare table patch's to the table, plus how
-        surprising that light is)."""
-        cells = self._cells(scene, light)
-        comparison = compare_classes(cells, self._classes)
-        if light.rims and self._no_white(light):
-            return math.inf, light, cells, comparison
+        surprising that light is). The lights differ only in their shift: the cells are
+        read under all of them at once."""
+        cells = self._cells(scene, lights)
+        comparison = compare_classes(cells, self._classes, steady)
         d2 = comparison.distances(self.weights)
-        misfit = float(np.minimum(d2.min(axis=1), self.max_distance).sum()) if len(d2) else 0.0
-        if bare is not None and len(bare) and not self._cards.all():
-            table = ~self._cards
-            seen = self._cells(bare, self._light_for(bare, light.shift))
-            far = compare(seen, self._means[table], self._scales[table], self._cards[table])
-            misfit += float(np.minimum(far.distances(self.weights), self.max_distance).sum())
-        return misfit + light.surprise(), light, cells, comparison
+        comparison = comparison.knowing(self.weights, d2)
+        misfits = (np.minimum(d2.min(axis=-1), self.max_distance).sum(axis=-1) if len(scene)
+                   else np.zeros(len(lights))).reshape(-1)
+        refused = self._no_white(lights[0], cells.ref).reshape(-1)
+        surprise = _surprises(lights)
+        out: list[_Tried] = []
+        for b, light in enumerate(lights):
+            seen = (cells, comparison) if len(lights) == 1 else (cells.at(b), comparison.at(b))
+            if refused[b]:
+                out.append((math.inf, light, *seen))
+                continue
+            misfit = float(misfits[b])
+            if bare is not None and len(bare) and not self._cards.all():
+                table = ~self._cards
+                far = compare(self._cells(bare, [self._light_for(bare, light.shift)]),
+                              self._means[table], self._scales[table], self._cards[table])
+                misfit += float(np.minimum(far.distances(self.weights), self.max_distance).sum())
+            out.append((misfit + surprise[b], light, *seen))
+        return out
 
     @property
     def stranger_weights(self) -> np.ndarray:
         """Feature weights for telling a stranger (a hand) from every class: a feature that
         does not tell the classes apart (a flat deck's smoothness) still tells a card from
         what is no card, so none counts for less than STRANGER_WEIGHT here. A white rim
-        going missing says "something over the card" only where cards have white rims."""
-        return stranger_weights(self.weights, self.white_borders)
+        going missing says "something over the card" only where cards have white rims.
+        Worked out once (read-only)."""
+        return self._stranger
 
-    def _step(self, light: _Light, cells: Cells, comparison: Comparison) -> np.ndarray:
-        """How to move the light so the well-read cells sit, in the median, on their classes'
-        colours (channels clipped in the cell or in the class, or already known, left out)."""
-        d2 = comparison.distances(self.weights)
-        d2[:, ~self._cards] = np.inf
-        best = d2.argmin(axis=1)
+    def _steps(self, tried: Sequence[_Tried]) -> np.ndarray:
+        """(C, 3) for each light tried (lights that differ only in their shift), how to move
+        it so its well-read cells sit, in the median, on their classes' colours (channels
+        clipped in the cell or in the class, or already known, left out)."""
+        d2 = np.stack([t[3].distances(self.weights) for t in tried])  # (C, N, K)
+        if not self._classes.every:
+            d2[..., ~self._cards] = np.inf
+        best = d2.argmin(axis=-1)
         # a shaded class's colour runs from faint to full: it cannot say what the light is
-        good = (d2[np.arange(len(d2)), best] < self.max_distance) & ~self._shaded[best]
-        if not good.any():
-            return np.zeros(3)
-        target = self._means[best[good]][:, COLOUR] @ OPPONENT_INV.T
-        seen, cap = cells.rgb[good], cells.cap[good]
-        residual = np.clip(seen - target, -_REFINE_CLIP, _REFINE_CLIP)
-        unknown = (seen >= cap - 1e-6) | (target >= cap) | (light.free[good] == 0)
-        return _column_medians(np.where(unknown, np.inf, residual), (~unknown).sum(axis=0))
+        good = (np.take_along_axis(d2, best[..., None], -1)[..., 0] < self.max_distance) & (
+            ~self._shaded[best])
+        target = self._classes.rgb[best]  # each class's colour, as log RGB
+        seen = np.stack([t[2].rgb for t in tried])
+        cap = np.stack([t[2].cap for t in tried])
+        residual = np.minimum(np.maximum(seen - target, -_REFINE_CLIP), _REFINE_CLIP)
+        unknown = ((seen >= cap - 1e-6) | (target >= cap) | (tried[0][1].free == 0)
+                   | ~good[..., None])
+        return _column_medians(np.where(unknown, np.inf, residual), (~unknown).sum(axis=-2))
 
     def _decide(self, comparison: Comparison, models: Sequence[ClassModel]) -> CellReads:
         d2 = comparison.distances(self.weights)
@@ -547,18 +586,33 @@ class Palette:
         return load_json_file(path, "palette", PaletteError, cls.from_json)
 
 
+def _surprises(lights: Sequence[_Light]) -> list[float]:
+    """:meth:`_Light.surprise` of each light; of lights with white rims, all at once."""
+    if len(lights) == 1 or not lights[0].rims:
+        return [light.surprise() for light in lights]
+    return _rim_surprise(np.array([light.shift for light in lights])).tolist()  # type: ignore[no-any-return]
+
+
+def _rim_surprise(shift: np.ndarray) -> np.ndarray:
+    """The prior's cost of shifts (..., 3) of a light whose white rims were read: a clipped
+    white only hides a brighter light, never a darker one."""
+    scale = np.where(shift < 0, _RIM_SCALE, _CENSORED_SCALE)
+    return sum3((shift / scale) ** 2)
+
+
 def _clip50(x: np.ndarray) -> np.ndarray:
     """np.clip(x, -50, 50), without np.clip's own overhead (a palette reads every frame)."""
     return np.minimum(np.maximum(x, -50.0), 50.0)
 
 
 def _column_medians(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """(K,) the median of each column of ``values`` (N, K) over its first ``counts`` smallest
-    entries (the rest are +inf: left out); 0 for a column with none."""
-    ordered = np.sort(values, axis=0)
-    cols = np.arange(values.shape[1])
-    low = ordered[np.maximum(counts - 1, 0) // 2, cols]
-    high = ordered[np.minimum(counts // 2, len(values) - 1), cols]
+    """(..., K) the median of each column of ``values`` (..., N, K) over its first ``counts``
+    (..., K) smallest entries (the rest are +inf: left out); 0 for a column with none."""
+    ordered = np.sort(values, axis=-2)
+    low = np.take_along_axis(ordered, (np.maximum(counts - 1, 0) // 2)[..., None, :], -2)
+    high = np.take_along_axis(
+        ordered, np.minimum(counts // 2, values.shape[-2] - 1)[..., None, :], -2)
+    low, high = low[..., 0, :], high[..., 0, :]
     return np.where(counts > 0, 0.5 * (low + np.where(counts > 1, high, low)), 0.0)
 
 

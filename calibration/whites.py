@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,15 +75,18 @@ class SceneWhites:
     has_rims: bool = False
     censored: np.ndarray | None = None  # (3,) the scene light's channels known only as "at least"
 
-    @property
+    @functools.cached_property
     def scene_white(self) -> np.ndarray:
-        """Log RGB of white in the scene's typical light (the median cell's)."""
+        """Log RGB of white in the scene's typical light (the median cell's). Read-only."""
         if not len(self.refs):
-            return np.full(3, np.log(255.0))
-        picked = self.refs[self.rim] if self.rim.any() else self.refs
-        return np.asarray(median(picked, axis=0), dtype=np.float64)
+            white = np.full(3, np.log(255.0))
+        else:
+            picked = self.refs[self.rim] if self.rim.any() else self.refs
+            white = np.asarray(median(picked, axis=0), dtype=np.float64)
+        white.flags.writeable = False
+        return white
 
-    @property
+    @functools.cached_property
     def light_read(self) -> bool:
         """The rims show the scene's light in every channel: most of them read each channel
         unclipped, and its white lies within what the camera shows (not carried past the
@@ -94,7 +98,9 @@ class SceneWhites:
         return not (clipped_on_most or (self.scene_white > _LOG_CLIP).any())
 
     def subset(self, index: np.ndarray | slice) -> SceneWhites:
-        return self._with_cells(tuple(a[index] for a in self._cells()))
+        # a run of cells holding every white rim shows the same typical white
+        every_rim = isinstance(index, slice) and self.rim[index].sum() == self.rim.sum()
+        return self._with_cells(tuple(a[index] for a in self._cells()), every_rim)
 
     def with_typical(self, extra: int) -> SceneWhites:
         """These cells' whites, then the typical light on ``extra`` more patches."""
@@ -102,7 +108,8 @@ class SceneWhites:
             return self
         more = self.typical(extra)
         return self._with_cells(tuple(
-            np.concatenate([a, b]) for a, b in zip(self._cells(), more._cells(), strict=True)))
+            np.concatenate([a, b]) for a, b in zip(self._cells(), more._cells(), strict=True)),
+            every_rim=True)
 
     def typical(self, n: int) -> SceneWhites:
         """The scene's typical light on ``n`` more patches of it (bare table beside the grid)."""
@@ -119,10 +126,15 @@ class SceneWhites:
     def _cells(self) -> tuple[np.ndarray, ...]:
         return (self.refs, self.bound, self.rim, self.own)
 
-    def _with_cells(self, cells: tuple[np.ndarray, ...]) -> SceneWhites:
-        """Other cells (in ``_cells`` order) in this scene's light."""
+    def _with_cells(self, cells: tuple[np.ndarray, ...], every_rim: bool = False) -> SceneWhites:
+        """Other cells (in ``_cells`` order) in this scene's light; ``every_rim``: among them
+        every one of these cells with a white rim (then the scene's white and whether the rims
+        show its light are these cells', known already)."""
         refs, bound, rim, own = cells
-        return SceneWhites(refs, bound, rim, own, has_rims=self.has_rims, censored=self.censored)
+        out = SceneWhites(refs, bound, rim, own, has_rims=self.has_rims, censored=self.censored)
+        if every_rim and self.rim.any():
+            out.__dict__.update(scene_white=self.scene_white, light_read=self.light_read)
+        return out
 
 
 def read_whites(candidates: np.ndarray) -> SceneWhites:
