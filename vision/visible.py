@@ -210,7 +210,7 @@ def like_table(patches: np.ndarray, table: np.ndarray | TableLook) -> np.ndarray
     look = table if isinstance(table, TableLook) else TableLook(table)
     if len(patches) == 0 or len(look.surface) == 0:
         return np.ones(len(patches), bool)
-    return _alike(_surface(patches), look.surface).any(axis=1)
+    return np.any(_alike(_surface(patches), look.surface), axis=1)
 
 
 def _alike(cell: np.ndarray, ref: np.ndarray) -> np.ndarray:
