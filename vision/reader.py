@@ -170,9 +170,9 @@ def read_cells(
     outlined = partial(cards_in_view, frame, geometry, edges=False)
     distrust |= like_cloth & ~_look(looks, "region", like_cloth, outlined)
     # A hand is one piece: where it hides a card, table-coloured skin beside it may pass for
-    # an empty cell. Such a reading never counts anyway (it has a "?"), so nothing is lost.
-    unsure = distrust | (labels == UNSURE)
-    distrust |= empty & _beside(unsure)
+    # an empty cell, and so may the skin beside that (an arm across a row). Such a reading
+    # never counts anyway (it has a "?"), so nothing is lost.
+    distrust |= empty & _reached(distrust | (labels == UNSURE), empty)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
     doubt = _line_in_doubt(frame, geometry, labels, sides)
@@ -215,6 +215,25 @@ def _line_in_doubt(
             return "a line at the grid's edge shows no card and the other side is hidden: " \
                    "its place is in doubt"
     return ""
+
+
+def _reached(marked: np.ndarray, through: np.ndarray) -> np.ndarray:
+    """(rows, cols) bool: the ``through`` cells joined to a marked one by a path of
+    ``through`` cells, step by step left, right, up or down.
+
+    >>> m = np.array([[True, False, False, False], [False, False, True, False]])
+    >>> t = np.array([[False, True, True, False], [True, False, False, True]])
+    >>> _reached(m, t).astype(int).tolist()
+    [[0, 1, 1, 0], [1, 0, 0, 1]]
+    """
+    reached = np.zeros_like(marked)
+    front = marked
+    while True:
+        more = through & _beside(front) & ~reached
+        if not more.any():
+            return reached
+        reached |= more
+        front = more
 
 
 def _beside(marked: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.synthetic import Conditions, random_conditions, render_scene
+from tools.synthetic import Conditions, random_conditions, render_scene, widened_conditions
 from vision.reader import read_grid
 from vision.tracker import GridTracker
 
@@ -67,3 +67,28 @@ def test_a_table_coloured_hand_next_to_hidden_cards_is_no_empty_cell():
     for r, c in zip(*np.nonzero(scene.covered > 0.5), strict=True):
         if scene.labels[r][c] != ".":
             assert reading.cells[r][c] == "?", (r, c, reading.cells[r][c])
+
+
+def test_an_arm_across_a_row_is_no_run_of_empty_cells():
+    # A pale arm across the second row of a gingham, with the rest of the table out of the
+    # frame but one side: its skin matches one of the two table samples there, so it reads
+    # like bare table all along the row. A hand is one piece: every cell it joins to what
+    # it hides reads "?", not only the next one. (A scene the widened generator drew:
+    # seed 7000, the 40th; its state is set here so the test draws just this one.)
+    rng = np.random.default_rng()
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": 97722742197045342027968909628373203833,
+                  "inc": 243370909585270774436545750675754934523},
+        "has_uint32": 1, "uinteger": 2588790769,
+    }
+    conditions = widened_conditions(rng, hand=True)
+    assert conditions.cloth == "gingham" and conditions.hand
+    scene = render_scene(rng, GEMS, 5, 5, conditions)
+    reading = read_grid(scene.image, gem_palette(), 5, 5)
+    assert reading.cells is not None
+    hidden = [(r, c) for r, c in zip(*np.nonzero(scene.covered > 0.5), strict=True)
+              if scene.labels[r][c] != "."]
+    assert len(hidden) >= 3
+    for r, c in hidden:
+        assert reading.cells[r][c] == "?", (r, c, reading.cells[r][c])
