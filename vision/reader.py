@@ -186,9 +186,9 @@ def _line_in_doubt(
     frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray, sides: dict[str, np.ndarray]
 ) -> str:
     """Why the grid's place is in doubt, or "". A line at the grid's edge with no card in it
-    (none read, and a card outline seen in one cell at most: a cloth's pattern or a prop may
-    show one where the lattice runs on past the cards) while the line just past the
-    opposite edge is hidden
+    (a card read or outlined in one cell at most: a cloth's pattern or a deck beside the
+    grid may show one where the lattice runs on past the cards) while the line just past
+    the opposite edge is hidden
     (not bare table: an arm over a line of cards) means the lattice may sit a line or two
     off the cards, and every card would be read as its neighbour's. A grid really missing
     a line, or a hand over its edge, has bare table past the other side, bar a pile of cards
@@ -202,7 +202,7 @@ def _line_in_doubt(
         "right": (labels[:, -1], seen[:, -1], "left", [(-0.5, r + 0.5) for r in range(rows)]),
     }
     for line, outlines, far, past in edges.values():
-        if outlines.sum() > 1 or not np.all((line == EMPTY) | (line == UNSURE)):
+        if np.sum(outlines | ((line != EMPTY) & (line != UNSURE))) > 1:
             continue
         # the table as the other sides show it: the far side may be under the same arm
         table = np.concatenate([p for side, p in sides.items() if side != far])

@@ -68,6 +68,29 @@ def test_a_lattice_off_past_a_hidden_column_is_not_reported_despite_a_stray_outl
     assert off.cells is None and "doubt" in off.reason
 
 
+def _a_card_beside(image: np.ndarray, geometry, row: int, like: int) -> np.ndarray:
+    """The card of cell (``row``, ``like``) once more, lying just right of the grid at
+    ``row`` (a face-up card left beside the grid)."""
+    h = geometry.homography
+    move = h @ np.array([[1.0, 0, 5 - like], [0, 1.0, 0], [0, 0, 1.0]]) @ np.linalg.inv(h)
+    moved = cv2.warpPerspective(image, move, image.shape[1::-1])
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cell = np.array([[5.0, row], [6.0, row], [6.0, row + 1.0], [5.0, row + 1.0]])
+    cv2.fillConvexPoly(mask, np.round(geometry.to_image(cell)).astype(np.int32), 1)
+    return np.where(mask[..., None] == 1, moved, image)
+
+
+def test_a_lattice_off_past_a_hidden_column_is_not_reported_despite_a_card_beside_it():
+    # A card lying beside the grid falls in the column the lattice runs on into, and reads
+    # as a card there; the rest of that column is bare table, the other side hidden.
+    scene = render_scene(np.random.default_rng(7), GEMS, 5, 5, CALM, labels=LAYOUT)
+    truth = find_grid(scene.image, 5, 5)
+    assert truth is not None
+    armed = _a_card_beside(_arm_over_the_first_column(scene.image, truth), truth, 1, 2)
+    off = read_cells(armed, _one_column_right(truth, stray=(1, 4)), gem_palette())
+    assert off.cells is None and "doubt" in off.reason
+
+
 def test_a_grid_really_missing_its_last_column_is_still_read():
     # Cards cleared from a whole column: bare table there and past the other edge too.
     layout = tuple(row[:4] + "." for row in LAYOUT)
