@@ -190,9 +190,9 @@ def _line_in_doubt(
     grid may show one where the lattice runs on past the cards) while the line just past
     the opposite edge is hidden (not bare table: an arm over a line of cards) means the
     lattice may sit a line or two off the cards, and every card would be read as its
-    neighbour's. A grid really missing
-    a line, or a hand over its edge, has bare table past the other side, bar a pile of cards
-    beside it. ``sides``: the table's patches on each side of the grid."""
+    neighbour's. A grid really missing a line, or a hand over its edge, has bare table past
+    the other side, bar a pile of cards beside it. ``sides``: the table's patches on each
+    side of the grid."""
     rows, cols = geometry.rows, geometry.cols
     seen = geometry.seen
     edges = {  # each edge line, its outlines, the opposite side and the line just past it
