@@ -39,6 +39,7 @@ MIN_CELL_FILL = 0.3  # a card covers at least this share of its cell (gaps up to
 RING_PATTERN = 0.4  # this share of the cells around the grid alike to its cards: a pattern
 MAX_SEEDS = 12
 SAME_LOOK = 2.0  # close-look pixels a look may move and still count as taken
+STRAY = 0.2  # a card this far (grid units) from where the other cards put its cell is not in it
 AXIS_COS = 0.9  # a neighbour lies along a side of the seed card within 25 degrees
 SQUARE_DEGREES = 15.0  # a card's sides run this close to the lattice's axes in grid units
 CARD_SIZE = (0.7, 1.4)  # a card's width and height to the grid's cards' (each)
@@ -484,11 +485,11 @@ def _window(
     to_lattice[row_axis, 2] = sr * (wr - 0.5)
     to_lattice[2, 2] = 1.0
     model = g.model @ to_lattice
+    refit = _fit_without_strays(cells, c.centres)
+    if refit is not None:
+        model, cells = refit
     grid_pts = np.array([[cc + 0.5, r + 0.5] for (r, cc) in cells], float)
     img_pts = c.centres[list(cells.values())]
-    refit = fit_model(grid_pts, img_pts)
-    if refit is not None:
-        model = refit
     res = np.hypot(*(apply(model, grid_pts) - img_pts).T)
     cell_area = jacobian_area(model, grid_pts)
     residual = float(median(res) / math.sqrt(median(cell_area)))
@@ -501,6 +502,39 @@ def _window(
         return None, why
     score = n + 0.01 * votes - 2.0 * residual
     return _Fit(model, cells, score, residual), ""
+
+
+def _fit_without_strays(
+    cells: dict[tuple[int, int], int], centres: np.ndarray
+) -> tuple[np.ndarray, dict[tuple[int, int], int]] | None:
+    """The lattice fitted to the cards of ``cells`` (grid units -> work pixels), without
+    any card that does not lie where the others put its cell: one held just above the grid
+    on its way to another cell is nearer the camera and off its cell by a third of a card
+    or more, yet a fit that takes it in shifts its neighbours towards it. A card is left
+    out when the lattice of the others puts it further than ``STRAY`` from its cell's
+    centre; None when no lattice can be fitted."""
+    cells = dict(cells)
+    while True:
+        keys = list(cells)
+        grid_pts = np.array([[cc + 0.5, r + 0.5] for (r, cc) in keys], float)
+        img_pts = centres[list(cells.values())]
+        model = fit_model(grid_pts, img_pts)
+        if model is None:
+            return None
+        off = np.hypot(*(apply(np.linalg.inv(model), img_pts) - grid_pts).T)
+        worst = int(np.argmax(off))
+        # Sloppy placements and a lattice's own error stay well below this; ask the rest
+        # of the lattice only about a card that stands out.
+        if off[worst] < STRAY / 3 or len(cells) <= 6:
+            return model, cells
+        rest = np.arange(len(keys)) != worst
+        without = fit_model(grid_pts[rest], img_pts[rest])
+        if without is None:
+            return model, cells
+        alone = apply(np.linalg.inv(without), img_pts[worst : worst + 1])[0]
+        if np.hypot(*(alone - grid_pts[worst])) <= STRAY:
+            return model, cells
+        del cells[keys[worst]]
 
 
 def _doubts(

@@ -70,3 +70,18 @@ def test_a_card_held_over_the_grids_edge_covers_the_cell_below_it() -> None:
         assert covered[0, 1], covered
         reading = read_grid(image, palette)
         assert reading.cells is not None and reading.cells[0][1] == "?", reading.cells
+
+
+def test_a_card_held_just_off_its_cell_at_the_grids_edge_is_in_no_cell() -> None:
+    # Lifted from its cell at the grid's edge and held a quarter of a card further out:
+    # close enough that a lattice taking it in would call it that cell's card, its
+    # neighbours shifted a little towards it. The other cards put the cell elsewhere.
+    palette = gem_palette()
+    for seed in (3, 4, 5):
+        scene = render_scene(np.random.default_rng(seed), GEMS, 5, 5, CALM, labels=LAYOUT)
+        reading = read_grid(_lift_a_card(scene.image, centre=(1.5, 0.25)), palette)
+        assert reading.cells is not None
+        assert reading.cells[0][1] == "?", (seed, reading.cells)
+        for r, row in enumerate(reading.cells):
+            for c, got in enumerate(row):
+                assert got in ("?", LAYOUT[r][c]), (seed, r, c, reading.cells)
