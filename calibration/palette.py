@@ -81,6 +81,10 @@ _RIVAL_CONFIDENCE = 0.3
 # light is read but for how much brighter those channels are, and the starts tried for that
 # differ in nothing else; two that explain the scene this nearly as well leave real doubt
 _CLIPPED_RIVAL_MISFIT = 1.1
+# Cells surely holding a card guess the light alone where there are at least this many of
+# them, and this share of the cells: fewer cannot outvote chance.
+_MIN_VOTERS = 6
+_VOTER_SHARE = 0.5
 _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white is no white
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
 _AMBIGUOUS = 0.45  # a cell this far of the way from its nearest class to the next is unsure
@@ -248,16 +252,27 @@ class Palette:
 
     # -- reading cells -------------------------------------------------------------------
 
-    def classify(self, patches: np.ndarray, table: np.ndarray | None = None) -> CellReads:
+    def classify(
+        self, patches: np.ndarray, table: np.ndarray | None = None,
+        cards: np.ndarray | None = None,
+    ) -> CellReads:
         """Read each patch (one scene: (N, P, P, 3) BGR, or (N, 3) BGR colours).
 
         ``table``: patches of bare table from the same scene (may be None or empty); with
-        them, a cell showing the table reads ``.``.
+        them, a cell showing the table reads ``.``. ``cards``: (N,) bool, the cells where a
+        card is surely seen (its outline found): where there are enough of them, only they
+        guess the light, so that a hand over other cells cannot pull the light towards
+        making it look like a card (skin fits a red card better under a redder light).
         """
         cells, bare = prepare_with_table(patches, table)
         if not len(cells):
             return CellReads((), np.zeros(0))
-        light, seen, comparison, rivals = self._read_light(cells, bare)
+        voters = None
+        if cards is not None:
+            voters = np.asarray(cards, bool).reshape(-1)
+            if voters.all() or voters.sum() < max(_MIN_VOTERS, _VOTER_SHARE * len(voters)):
+                voters = None
+        light, seen, comparison, rivals = self._read_light(cells, bare, voters)
         models = self._models
         if len(bare):
             bare_light = self._light_for(bare, light.shift)
@@ -344,7 +359,7 @@ class Palette:
         return self._white if self.white_borders else PURE_WHITE
 
     def _read_light(
-        self, scene: Scene, bare: Scene | None = None
+        self, scene: Scene, bare: Scene | None = None, voters: np.ndarray | None = None
     ) -> tuple[_Light, Cells, Comparison, list[Comparison]]:
         """The light on a scene, its cells seen in it, and how they compare with the classes;
         and how they compare in the other lights tried that explain the scene nearly as well
@@ -369,17 +384,17 @@ class Palette:
             candidates += [lift * clipped for lift in _CLIPPED_STARTS]
         steady = (steady_of(scene.fixed[:, :4], start.doubt[:, 0], start.lift, self._classes)
                   if self._classes.flat else None)  # the same under every light tried
-        tried = self._tries(scene, [start.moved(c) for c in candidates], bare, steady)
+        tried = self._tries(scene, [start.moved(c) for c in candidates], bare, steady, voters)
         best = min(tried, key=lambda t: t[0])
         # With rims clipped each start is refined: they differ only in what the clipped
         # channels hide. Without rims only the best one: a finer search would make it look
         # surer than its rivals, which carry the doubt there (a cube read under another
         # camera: 1 wrong instead of 0).
         if start.rims and guess:
-            tried = self._refine(scene, tried, bare, steady)
+            tried = self._refine(scene, tried, bare, steady, voters)
             best = min(tried, key=lambda t: t[0])
         elif guess:
-            best = self._refine(scene, [best], bare, steady, steps=2, parts=(1.0,))[0]
+            best = self._refine(scene, [best], bare, steady, voters, steps=2, parts=(1.0,))[0]
         # whites clipped in every channel tell no more of the light than no whites at all
         some_read = start.rims and not start.free.all(axis=0).all()
         near = _CLIPPED_RIVAL_MISFIT if some_read else _RIVAL_MISFIT
@@ -401,7 +416,8 @@ class Palette:
 
     def _refine(
         self, scene: Scene, starts: Sequence[_Tried], bare: Scene | None, steady: Steady | None,
-        steps: int = _REFINE_STEPS, parts: Sequence[float] = _STEP_PARTS,
+        voters: np.ndarray | None = None, steps: int = _REFINE_STEPS,
+        parts: Sequence[float] = _STEP_PARTS,
     ) -> list[_Tried]:
         """Light guesses each moved, step by step (at most ``steps``), the way its cells pull
         it (a ``part`` of the pull, whichever fits best) while the fit gets better. The
@@ -411,7 +427,7 @@ class Palette:
         for _ in range(steps):
             if not moving:
                 break
-            steps_ = self._steps([best[i] for i in moving])
+            steps_ = self._steps([best[i] for i in moving], voters)
             pulls = [(i, step) for i, step in zip(moving, steps_, strict=True) if step.any()]
             if not pulls:
                 break
@@ -419,7 +435,8 @@ class Palette:
             # (a pink as violet under a white guessed too red) pull past the light that
             # explains them best: go only as far along it as the fit keeps getting better.
             tried = self._tries(scene, [best[i][1].moved(best[i][1].shift + part * step)
-                                        for i, step in pulls for part in parts], bare, steady)
+                                        for i, step in pulls for part in parts], bare, steady,
+                               voters)
             moving = []
             for j, (i, _) in enumerate(pulls):
                 again = min(tried[j * len(parts) : (j + 1) * len(parts)], key=lambda t: t[0])
@@ -429,7 +446,8 @@ class Palette:
         return best
 
     def _tries(
-        self, scene: Scene, lights: Sequence[_Light], bare: Scene | None, steady: Steady | None
+        self, scene: Scene, lights: Sequence[_Light], bare: Scene | None, steady: Steady | None,
+        voters: np.ndarray | None = None,
     ) -> list[_Tried]:
         """How badly the cells fit the classes under each light (lower is better: each cell's
         distance to its nearest class, each bare table patch's to the table, plus how
@@ -439,8 +457,10 @@ class Palette:
         comparison = compare_classes(cells, self._classes, steady)
         d2 = comparison.distances(self.weights)
         comparison = comparison.knowing(self.weights, d2)
-        misfits = (np.minimum(d2.min(axis=-1), self.max_distance).sum(axis=-1) if len(scene)
-                   else np.zeros(len(lights))).reshape(-1)
+        nearest = np.minimum(d2.min(axis=-1), self.max_distance)
+        if voters is not None:
+            nearest = nearest[..., voters]
+        misfits = (nearest.sum(axis=-1) if len(scene) else np.zeros(len(lights))).reshape(-1)
         refused = self._no_white(lights[0], cells.ref).reshape(-1)
         surprise = _surprises(lights)
         out: list[_Tried] = []
@@ -467,10 +487,11 @@ class Palette:
         Worked out once (read-only)."""
         return self._stranger
 
-    def _steps(self, tried: Sequence[_Tried]) -> np.ndarray:
+    def _steps(self, tried: Sequence[_Tried], voters: np.ndarray | None = None) -> np.ndarray:
         """(C, 3) for each light tried (lights that differ only in their shift), how to move
-        it so its well-read cells sit, in the median, on their classes' colours (channels
-        clipped in the cell or in the class, or already known, left out)."""
+        it so its well-read cells (of the ``voters``, if given) sit, in the median, on their
+        classes' colours (channels clipped in the cell or in the class, or already known,
+        left out)."""
         d2 = np.stack([t[3].distances(self.weights) for t in tried])  # (C, N, K)
         if not self._classes.every:
             d2[..., ~self._cards] = np.inf
@@ -478,6 +499,8 @@ class Palette:
         # a shaded class's colour runs from faint to full: it cannot say what the light is
         good = (np.take_along_axis(d2, best[..., None], -1)[..., 0] < self.max_distance) & (
             ~self._shaded[best])
+        if voters is not None:
+            good &= voters
         target = self._classes.rgb[best]  # each class's colour, as log RGB
         seen = np.stack([t[2].rgb for t in tried])
         cap = np.stack([t[2].cap for t in tried])

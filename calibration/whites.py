@@ -90,12 +90,23 @@ class SceneWhites:
     def light_read(self) -> bool:
         """The rims show the scene's light in every channel: most of them read each channel
         unclipped, and its white lies within what the camera shows (not carried past the
-        clip from the other channels: a guess, and so are its ratios to them)."""
+        clip from the other channels: a guess, and so are its ratios to them); or, where the
+        camera clipped most rims all over (a bright lamp), enough rims to tell a light read
+        every channel unclipped: the light's colour is theirs, and a rim clipped all over is
+        that light, brighter."""
         rims = self.bound[self.rim] if self.rim.any() else self.bound
         if not len(rims):
             return False
         clipped_on_most = (rims.mean(axis=0) > _CENSORED_SHARE).any()
-        return not (clipped_on_most or (self.scene_white > _LOG_CLIP).any())
+        if not (clipped_on_most or (self.scene_white > _LOG_CLIP).any()):
+            return True
+        read = np.count_nonzero(~rims.any(axis=1))
+        clipped_all_over = np.count_nonzero(rims.all(axis=1))
+        return bool(
+            (self.censored is None or not self.censored.any())
+            and read + clipped_all_over == len(rims)
+            and read >= max(_MIN_RIMS, _RIM_SHARE * len(self.bound))
+        )
 
     def subset(self, index: np.ndarray | slice) -> SceneWhites:
         # a run of cells holding every white rim shows the same typical white

@@ -139,7 +139,7 @@ def read_cells(
     patches = extract_patches(frame, geometry)
     sides = extract_table_sides(frame, geometry)
     table = np.concatenate(list(sides.values()))
-    reads = palette.classify(patches, table)
+    reads = palette.classify(patches, table, geometry.seen.ravel())
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
     in_frame = inside_frame(frame, geometry)

@@ -164,3 +164,28 @@ def test_green_clipped_on_nearly_half_the_rims_is_read_from_the_white_not_odd_pi
     whites = read_whites(pixels)
     green_to_red = whites.refs[0, 1] - whites.refs[0, 0]
     assert abs(green_to_red - np.log(236 / 240)) < 0.08, np.exp(green_to_red)
+
+
+def test_most_rims_clipped_all_over_take_the_light_read_on_the_others():
+    # A bright lamp clips most rims in every channel; the rest read it unclipped. Those
+    # rims show the lamp's colour, so a rim clipped all over is that light, brighter: the
+    # scene's light counts as read, and no colour is left to guess for the clipped ones
+    # (once guessed redder to fit a hand, it turned every violet on them pink).
+    rng = np.random.default_rng(8)
+    pixels = rims(np.tile([[235.0, 228.0, 214.0]], (25, 1)), rng)
+    pixels[:, :15, :12] = 255.0  # under the lamp's hot spot: most of these rims clipped
+    whites = read_whites(pixels)
+    assert whites.rim.all() and whites.bound[:15].all() and not whites.bound[15:].any()
+    assert whites.light_read
+    # a clipped rim's white keeps the read light's hue
+    np.testing.assert_allclose(hue(whites.refs[:15]), hue(whites.refs[15:16]).repeat(15, 0),
+                               atol=0.05)
+
+
+def test_too_few_rims_read_unclipped_leave_the_light_a_guess():
+    rng = np.random.default_rng(9)
+    pixels = rims(np.tile([[235.0, 228.0, 214.0]], (25, 1)), rng)
+    pixels[:, :21, :11] = 255.0  # four rims read unclipped: under a third of the cells
+    whites = read_whites(pixels)
+    assert whites.rim.all() and whites.bound[:21].all() and not whites.bound[21:].any()
+    assert not whites.light_read
