@@ -105,7 +105,7 @@ def read_grid(
     kept = tracker.kept_reading(palette)
     if kept is None:
         kept = _without_cards_in_the_air(
-            read_cells(frame, geometry, palette, tracker.looks), search
+            read_cells(frame, geometry, palette, tracker.looks, followed=search.followed), search
         )
         tracker.keep_reading(kept, palette)
     return kept
@@ -130,11 +130,13 @@ just edges) or "table", row, col) -> whether it was seen."""
 
 
 def read_cells(
-    frame: np.ndarray, geometry: GridGeometry, palette: Palette, looks: Looks | None = None
+    frame: np.ndarray, geometry: GridGeometry, palette: Palette, looks: Looks | None = None,
+    *, followed: bool = False,
 ) -> GridReading:
     """Read the cells of a grid already found in ``frame``. ``looks``: close looks already
     taken at this very picture (a tracker keeps them while nothing moves); those taken here
-    are added."""
+    are added. ``followed``: the lattice is an earlier frame's (a tracker's), which keeps
+    its place over a line the players emptied."""
     rows, cols = geometry.rows, geometry.cols
     patches = extract_patches(frame, geometry)
     sides = extract_table_sides(frame, geometry)
@@ -173,6 +175,8 @@ def read_cells(
     # an empty cell, and so may the skin beside that (an arm across a row). Such a reading
     # never counts anyway (it has a "?"), so nothing is lost.
     distrust |= empty & _reached(distrust | (labels == UNSURE), empty)
+    if not followed:
+        distrust |= _empty_edge_lines(empty & ~distrust)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
     doubt = _line_in_doubt(frame, geometry, labels, sides)
@@ -215,6 +219,24 @@ def _line_in_doubt(
             return "a line at the grid's edge shows no card and the other side is hidden: " \
                    "its place is in doubt"
     return ""
+
+
+def _empty_edge_lines(empty: np.ndarray) -> np.ndarray:
+    """(rows, cols) bool: the cells of each line at the grid's edge that reads empty
+    throughout. In a lattice searched for in one frame, cards span a line less than such a
+    grid: it reached over that line only through a stray outline, or an arm the colour of
+    the table lies along it. (A line a combination cleared is refilled at once; only a
+    tracked lattice, from the frames before, knows where it was.)
+
+    >>> e = np.array([[True, True, True], [False, True, False], [True, True, True]])
+    >>> _empty_edge_lines(e).astype(int).tolist()
+    [[1, 1, 1], [0, 0, 0], [1, 1, 1]]
+    """
+    out = np.zeros_like(empty)
+    for line in ((0, slice(None)), (-1, slice(None)), (slice(None), 0), (slice(None), -1)):
+        if empty[line].all():
+            out[line] = True
+    return out
 
 
 def _reached(marked: np.ndarray, through: np.ndarray) -> np.ndarray:

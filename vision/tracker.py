@@ -116,7 +116,7 @@ class GridTracker:
             # same lattice, the same card outlines.
             self.still += 1
             self._was_still = True
-            return GridSearch(g)
+            return GridSearch(g, followed=True)
         else:
             self.looks = {}
             followed = self._follow(frame, g)  # sets ``doubt`` when it returns None
@@ -125,7 +125,7 @@ class GridTracker:
                 self.geometry = followed
                 self._reading = None
                 self._measured = (small, _grid_area(followed, small.shape))
-                return GridSearch(followed)
+                return GridSearch(followed, followed=True)
         self.searched += 1
         self.looks = {}
         search = search_grid(frame, rows, cols)
@@ -138,7 +138,7 @@ class GridTracker:
             self.geometry = kept
             self._reading = None
             self._measured = (small, _grid_area(kept, small.shape))
-            return GridSearch(kept)
+            return GridSearch(kept, followed=True)
         g = self.geometry = search.geometry
         self._shape = frame.shape
         self._best_seen = 0 if g is None else int(g.seen.sum())

@@ -92,3 +92,25 @@ def test_an_arm_across_a_row_is_no_run_of_empty_cells():
     assert len(hidden) >= 3
     for r, c in hidden:
         assert reading.cells[r][c] == "?", (r, c, reading.cells[r][c])
+
+
+def test_an_arm_the_tables_colour_along_the_grids_edge_is_no_empty_line():
+    # A bare arm the colour of the table lies along the top row and hides all of it; a
+    # finger's outline put the lattice over that row, and every cell of it looked like
+    # bare table. A whole line at the grid's edge read empty reads "?": no cards span it.
+    # (A scene the widened generator drew: seed 11000 of bench_hands, the 188th.)
+    rng = np.random.default_rng()
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": 137787279296372053865973044992860199738,
+                  "inc": 193020079551015734593006695126516842161},
+        "has_uint32": 0, "uinteger": 660955014,
+    }
+    conditions = widened_conditions(rng, hand=True)
+    assert conditions.hand
+    scene = render_scene(rng, GEMS, 5, 5, conditions)
+    reading = read_grid(scene.image, gem_palette(), 5, 5)
+    assert reading.cells is not None
+    assert (scene.covered[0] > 0.9).all()
+    assert reading.cells[0] == "?????"
+    assert reading.cells[1:] == tuple(scene.labels[1:])
