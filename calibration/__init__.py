@@ -9,11 +9,13 @@
   :mod:`calibration.measure`: from pixels to measures; :mod:`calibration.colour`: colour
   arithmetic);
 - :mod:`calibration.lens`: chessboard lens calibration and undistortion;
-- :mod:`calibration.store`: where the files live.
+- :mod:`calibration.store`: where the files live;
+- ``median``: ``np.median``'s numbers, fast on short arrays (vision's search uses it too).
 
 Never imports vision or companion.
 """
 
+from ._stats import median
 from .lens import LensError, LensModel, calibrate_camera
 from .palette import (
     CellReads,
@@ -34,4 +36,5 @@ __all__ = [
     "default_palette",
     "learn_palette",
     "learn_palette_from_counts",
+    "median",
 ]

@@ -1,9 +1,11 @@
 """Small statistics, fast on the short arrays of one scene.
 
-``numpy.median`` costs ten times a partition on arrays of a few hundred values, and
-``numpy.quantile`` more still; ``numpy.count_nonzero`` along rows of a few hundred and
-``numpy.where`` cost several times OpenCV's row sums and masked copies. A palette reads
-every frame, so these give the very same numbers with one partition or one OpenCV call.
+``numpy.median`` costs ten times a partition (of 8-bit values, a radix sort) on arrays of a
+few hundred values, and ``numpy.quantile`` more still; ``numpy.count_nonzero`` along rows of
+a few hundred and ``numpy.where`` cost several times OpenCV's row sums and masked copies. A
+palette reads every frame, and vision's grid search takes many medians per frame, so these
+give the very same numbers with one partition, one sort or one OpenCV call. ``median`` is
+the package's (``calibration.median``): vision's search uses it too.
 
 >>> import numpy as np
 >>> median(np.array([[3.0, 1.0], [2.0, 5.0], [9.0, 4.0]]), axis=0).tolist()
@@ -29,16 +31,32 @@ import numpy as np
 
 
 def median(values: np.ndarray, axis: int = 0) -> np.ndarray:
-    """The median along ``axis`` (the mean of the two middle values for an even count)."""
+    """``np.median(values, axis=axis)``, the same numbers: the mean of the two middle values
+    for an even count, in the array's own float type; integers give float64, their two
+    middle values added as such (in 8 bits 250 + 252 would wrap round to 246).
+
+    >>> median(np.array([[250], [252], [10], [254]], np.uint8)).tolist()
+    [251.0]
+    >>> median(np.array([3, 1, 2], np.uint8)).tolist()
+    2.0
+    """
     a = np.asarray(values)
     n = a.shape[axis]
     if n == 0:
         raise ValueError("median of nothing")
     k = (n - 1) // 2
+    exact = a.dtype.kind in "biu"
+    if exact and a.dtype.itemsize <= 2:
+        # a stable sort of 8- or 16-bit values is a radix sort: many times a partition's speed
+        part = np.sort(a, axis=axis, kind="stable")
+    else:
+        part = np.partition(a, k if n % 2 else [k, k + 1], axis=axis)
+    low = np.take(part, k, axis=axis)
+    if exact:
+        low = low.astype(np.float64)
     if n % 2:
-        return np.asarray(np.take(np.partition(a, k, axis=axis), k, axis=axis))
-    part = np.partition(a, [k, k + 1], axis=axis)
-    return np.asarray(0.5 * (np.take(part, k, axis=axis) + np.take(part, k + 1, axis=axis)))
+        return np.asarray(low)
+    return np.asarray(0.5 * (low + np.take(part, k + 1, axis=axis)))
 
 
 def quantile(values: np.ndarray, q: float) -> float:

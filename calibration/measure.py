@@ -186,7 +186,10 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
         white, refs = whites.scene_white, whites.refs
     else:
         white = _brightest(_planes(pixels)[:, :n])
-        refs = np.broadcast_to(white, (m, 3))
+        # Fields are picked against a grey as bright as those pixels, not against their
+        # colour: with no white in the scene they are a sticker's own (a face of red and
+        # orange, a yellow stone), and against its own colour a sticker shows none.
+        refs = np.broadcast_to(np.full(3, white.max()), (m, 3))
 
     # the body against its patch's white, as colour.reflectance() reads a colour
     scale = np.exp(-refs.T[::-1]).astype(np.float32)[:, :, None]  # (3, M, 1) B, G, R

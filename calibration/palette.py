@@ -86,6 +86,12 @@ _CLIPPED_RIVAL_MISFIT = 1.1
 _MIN_VOTERS = 6
 _VOTER_SHARE = 0.5
 _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white is no white
+# Lamps differ along one line, from warm to cool (Planck's law at the camera's primaries,
+# 2700 to 10000 K: v about twice u). A guessed change of light further than this off it (a
+# green or magenta cast) is no lamp's: it would read a face of one colour the palette does
+# not know as white stickers under a light of that colour.
+_LAMP_LINE = np.array([1.0, 2.05]) / np.hypot(1.0, 2.05)
+_OFF_LAMP = 0.5
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
 _AMBIGUOUS = 0.45  # a cell this far of the way from its nearest class to the next is unsure
 _EMPTY_STRICTNESS = 0.35  # "." needs a cell within this share of max_distance of the table
@@ -146,6 +152,14 @@ class _Light:
 
     def moved(self, shift: np.ndarray) -> _Light:
         return _Light(self.base, self.free, shift, self.doubt, self.lift, self.rims)
+
+    def of_a_lamp(self) -> bool:
+        """Whether the change of light guessed could be a lamp's (the white rims show the
+        light's colour: only a brightness is guessed there)."""
+        if self.rims:
+            return True
+        u, v = OPPONENT[1:] @ self.shift
+        return bool(abs(u * _LAMP_LINE[1] - v * _LAMP_LINE[0]) <= _OFF_LAMP)
 
     def surprise(self) -> float:
         d = self.shift
@@ -466,7 +480,7 @@ class Palette:
         out: list[_Tried] = []
         for b, light in enumerate(lights):
             seen = (cells, comparison) if len(lights) == 1 else (cells.at(b), comparison.at(b))
-            if refused[b]:
+            if refused[b] or not light.of_a_lamp():
                 out.append((math.inf, light, *seen))
                 continue
             misfit = float(misfits[b])

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from calibration import median
 from calibration.errors import CameraError
 
 from .candidates import STAGES, CandidateFinder, Candidates
 from .plane import apply, convex, fit_model, jacobian_area
-from .small import median
 from .visible import LOOK, card_in_cell
 
 WORK_PIXELS = 512 * 288  # size of the image the lattice is searched in

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from calibration import median
+
 from .candidates import CandidateFinder, outlines
 from .lattice import (
     CARD_SIZE,
@@ -40,7 +42,6 @@ from .lattice import (
     shape_in_grid,
 )
 from .plane import apply, convex, fit_model, jacobian_area
-from .small import median
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from calibration import median
+
 from .candidates import canny, extents
-from .small import median
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
