@@ -116,10 +116,13 @@ class PaletteError(CameraError):
 
 @dataclass(frozen=True)
 class CellReads:
-    """Per cell, in the order given: a class letter, ``.`` or ``?``; and a confidence 0..1."""
+    """Per cell, in the order given: a class letter, ``.`` or ``?``; and a confidence 0..1.
+    ``features``: each cell's features (N, F) in the light the palette read the scene
+    under, what a palette learns from (:mod:`calibration.adapt`); None when not worked out."""
 
     labels: tuple[str, ...]
     confidence: np.ndarray
+    features: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -238,6 +241,13 @@ class Palette:
     def models(self) -> tuple[ClassModel, ...]:
         return self._models
 
+    def with_models(self, models: Iterable[ClassModel]) -> Palette:
+        """This palette with other class models (the same letters, say, moved a little:
+        :func:`calibration.adapt.adapt`), its white, weights and thresholds kept."""
+        return Palette(models, white=self._white, grey=self._grey, max_distance=self.max_distance,
+                       min_confidence=self.min_confidence, white_borders=self.white_borders,
+                       weights=self.weights)
+
     @property
     def samples(self) -> int:
         """How many cells the palette learned from (0 for the default deck profile)."""
@@ -274,7 +284,8 @@ class Palette:
                         np.zeros(1, bool))
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        return self._doubt_rivals(self._decide(comparison, models), rivals)
+        reads = self._doubt_rivals(self._decide(comparison, models), rivals)
+        return CellReads(reads.labels, reads.confidence, seen.x)  # worked out anyway: free
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
