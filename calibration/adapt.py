@@ -14,8 +14,8 @@ Within bounds, and reversibly:
   colour feature, and never as far as ``TOWARDS`` of the way to another class's colour: the
   moved colour stays nearer its own calibrated colour than any other class's (in its own
   spreads), so no flood of samples can make one class into another.
-- A sample that disagrees with its label badly (nearer another class's colour than its
-  own, or far from every class: a hand over a cell the rules "confirmed") is ignored.
+- A sample that disagrees with its label badly (much nearer another class's colour than
+  its own, or far from every class: a hand over a cell the rules "confirmed") is ignored.
 - :class:`Confirmed` keeps the samples of the last ``window`` confirmations (ADAPT_WINDOW):
   old ones age out, so the colours follow the light both ways; a confirmation the players
   take back (an undo, a fixed card) is dropped with :meth:`Confirmed.keeping`.
@@ -33,21 +33,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .features import FEATURES
+from .features import FEATURES, LIGHT
 from .models import LIGHT_COST, ClassModel
 from .palette import Palette
-
-_AS_LIGHT = np.array([FEATURES.index(f) for f in ("hue_u", "hue_v", "light_r", "light_g", "light_b")])
-_AS_LOG = np.array([FEATURES.index(f) for f in ("u", "v", "hue_u", "hue_v")])
-
-
-def adapted_features(palette: Palette) -> np.ndarray:
-    """The features that adapt: those of a card's colour the palette tells classes by (its
-    ink's hue, and its colour as light where it compares cards so, else its log colour
-    without brightness); texture, ink share, edges and frame are the card's own, and the
-    brightness a light's level."""
-    return _AS_LIGHT if palette.weights[LIGHT_COST] > 0 else _AS_LOG
-
 
 ADAPT_BOUND = 3.0
 """How far a class's colour may follow the cells confirmed, in its own learned spreads, in
@@ -57,8 +45,22 @@ ADAPT_WINDOW = 6
 TOWARDS = 0.35
 """The share of the way to another class's colour a class may move at most (below a half:
 it stays nearer its own)."""
+# A sample this many times further from its own class than from another disagrees with its
+# label badly (an orange "confirmed" as a ruby); one between the two (a card the palette
+# was unsure of, fixed by a player) teaches its class.
+_DISAGREE = 1.5
 _STRANGER = 4.0  # a sample further than this (root mean square, own spreads) is no card of it
 _PRIOR_SAMPLES = 2.0  # the calibrated colour counts as this many samples against today's
+_AS_LIGHT = np.array([FEATURES.index(f) for f in ("hue_u", "hue_v", *FEATURES[LIGHT])])
+_AS_LOG = np.array([FEATURES.index(f) for f in ("u", "v", "hue_u", "hue_v")])
+
+
+def adapted_features(palette: Palette) -> np.ndarray:
+    """The features that adapt: those of a card's colour the palette tells classes by (its
+    ink's hue, and its colour as light where it compares cards so, else its log colour
+    without brightness); texture, ink share, edges and frame are the card's own, and the
+    brightness is the light's level."""
+    return _AS_LIGHT if palette.weights[LIGHT_COST] > 0 else _AS_LOG
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,9 +120,10 @@ class Confirmed:
 
 
 def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
-    """(M,) bool: which samples (M, F) of ``letter`` agree with the palette's class: nearer
-    its colour than any other class's (each in that class's own spreads, over
-    :func:`adapted_features`), and not far from it (a hand over the cell)."""
+    """(M,) bool: which samples (M, F) of ``letter`` agree with the palette's class: not
+    ``_DISAGREE`` times further from its colour than from any other class's (each in that
+    class's own spreads, over :func:`adapted_features`), and not far from it (a hand over
+    the cell)."""
     f = adapted_features(palette)
     models = {m.letter: m for m in palette.models if m.letter != "."}
     own = models[letter]
@@ -132,7 +135,7 @@ def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
     ok = d <= _STRANGER
     for other in models.values():
         if other is not own:
-            ok &= d < spreads(other)
+            ok &= d <= _DISAGREE * spreads(other)
     return ok
 
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from calibration.palette import Palette, learn_palette
 from companion.errors import CompanionError, DamagedFile
-from companion.live.recording import Recording, open_recording
 from companion.live.learning import LEARN_COLOURS
+from companion.live.recording import Recording, open_recording
 from companion.live.watcher import GridFollower
 from companion.rules.setup import GameSetup
 from companion.session.events import Shifts

@@ -72,28 +72,29 @@ class GridFollower:
         return None
 
     def follow(self, reading: GridReading | None) -> bool:
-        """Pass a new stable reading to the session; True when one was passed."""
+        """Pass a new stable reading to the session; True when one was passed. With
+        learning, what the session confirmed (or took back since) is learned first, and
+        the next frames are read with it."""
         learner = self.learner
-        if learner is not None:
-            learner.catch_up(reading)  # taps since the last frame: an undo, a fixed card
+        if learner is None:
+            return self._pass(reading)
+        learner.catch_up(reading)  # taps since the last frame: an undo, a fixed card
+        before = learner.mark()
+        passed = self._pass(reading)
+        if passed and reading is not None and self.last is not None:
+            learner.passed(before, reading, self.last)
+        self.palette = learner.palette
+        return passed
+
+    def _pass(self, reading: GridReading | None) -> bool:
         if reading is None:
             return False
         stable = self.stability.push(reading.cells)
         if stable is None or stable == self.last:
-            self._learnt()
             return False
         self.last = stable
-        before = learner.mark() if learner is not None else None
         self.session.on_reading(stable)
-        if learner is not None and before is not None:
-            learner.passed(before, reading, stable)
-        self._learnt()
         return True
-
-    def _learnt(self) -> None:
-        """Read the next frames with what was learned (the tracker reads again)."""
-        if self.learner is not None:
-            self.palette = self.learner.palette
 
 
 class TableWatcher(WatcherThread):
