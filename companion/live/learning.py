@@ -62,6 +62,11 @@ class ColourLearner:
         """The session was given ``rows`` (read in ``reading``) when its history stood at
         ``before`` (:meth:`mark`): learn from every cell if it took them in (an event
         logged) or they show the grid it holds, the rules naming the cells read ``?``."""
+        with self.session.lock:  # taps change the history from the screen's thread
+            self._passed(before, reading, rows)
+
+    def _passed(self, before: tuple[int, TableState], reading: GridReading,
+                rows: tuple[str, ...]) -> None:
         self.catch_up(reading)
         length, state = self._newest()
         grid = state.grid
@@ -91,6 +96,10 @@ class ColourLearner:
         """Follow what changed in the session since last asked (taps: an undo, a fixed
         card): drop what no longer holds; learn a fixed card from ``reading`` (the newest
         frame's)."""
+        with self.session.lock:  # taps change the history from the screen's thread
+            self._catch_up(reading)
+
+    def _catch_up(self, reading: GridReading | None) -> None:
         now = self._newest()
         if now[0] == self._seen[0] and now[1] is self._seen[1]:
             return
