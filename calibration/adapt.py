@@ -122,17 +122,21 @@ class Confirmed:
 def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
     """(M,) bool: which samples (M, F) of ``letter`` agree with the palette's class: not
     ``_DISAGREE`` times further from its colour than from any other class's (each in that
-    class's own spreads, over :func:`adapted_features`), and not far from it (a hand over
-    the cell)."""
+    class's own spreads, over the :func:`adapted_features` the camera did not clip), and
+    not far from it (a hand over the cell)."""
     f = adapted_features(palette)
+    x = features[:, f]
+    seen = ~np.isnan(x)
+    count = seen.sum(axis=1)
     models = {m.letter: m for m in palette.models if m.letter != "."}
     own = models[letter]
 
     def spreads(m: ClassModel) -> np.ndarray:
-        return np.sqrt((((features[:, f] - m.mean[f]) / m.scale[f]) ** 2).mean(axis=1))
+        z2 = np.where(seen, (x - m.mean[f]) / m.scale[f], 0.0) ** 2
+        return np.sqrt(z2.sum(axis=1) / np.maximum(count, 1))
 
     d = spreads(own)
-    ok = d <= _STRANGER
+    ok = (d <= _STRANGER) & (count > 0)
     for other in models.values():
         if other is not own:
             ok &= d <= _DISAGREE * spreads(other)
@@ -141,10 +145,11 @@ def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
 
 def adapt(calibrated: Palette, confirmed: Confirmed, bound: float = ADAPT_BOUND) -> Palette:
     """The calibrated palette with each class's colour moved towards the samples confirmed
-    for it (their median, weighed against the calibration as ``_PRIOR_SAMPLES``), at most
-    ``bound`` of its own spread in each feature and less than ``TOWARDS`` of the way to any
-    other class; classes with no agreeing sample, and the bare table, stay as calibrated.
-    ``calibrated`` itself when nothing moves."""
+    for it (their median in each feature the camera did not clip, weighed against the
+    calibration as ``_PRIOR_SAMPLES``), at most ``bound`` of its own spread in each feature
+    and less than ``TOWARDS`` of the way to any other class; classes with no agreeing
+    sample, and the bare table, stay as calibrated. ``calibrated`` itself when nothing
+    moves."""
     f = adapted_features(calibrated)
     models = list(calibrated.models)
     cards = [m for m in models if m.letter != "."]
@@ -154,11 +159,13 @@ def adapt(calibrated: Palette, confirmed: Confirmed, bound: float = ADAPT_BOUND)
             continue
         mine = np.array([ch == m.letter for ch in confirmed.letters])
         x = confirmed.features[mine]
-        x = x[agreeing(calibrated, m.letter, x)]
-        if not len(x):
-            continue
-        w = len(x) / (len(x) + _PRIOR_SAMPLES)
-        step = w * (np.median(x[:, f], axis=0) - m.mean[f]) / m.scale[f]
+        x = x[agreeing(calibrated, m.letter, x)][:, f]
+        step = np.zeros(len(f))
+        for j in range(len(f)):
+            seen = x[~np.isnan(x[:, j]), j]
+            if len(seen):
+                w = len(seen) / (len(seen) + _PRIOR_SAMPLES)
+                step[j] = w * (float(np.median(seen)) - m.mean[f[j]]) / m.scale[f[j]]
         step = np.clip(step, -bound, bound)  # in its own spreads
         for other in cards:
             if other is m:

@@ -43,7 +43,7 @@ import numpy as np
 from ._stats import median, sum3
 from .colour import OPPONENT, PURE_WHITE
 from .errors import CameraError
-from .features import FEATURES, LIGHT, Scene, prepare_with_table
+from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
 from .models import (
     EDGES,
@@ -118,7 +118,8 @@ class PaletteError(CameraError):
 class CellReads:
     """Per cell, in the order given: a class letter, ``.`` or ``?``; and a confidence 0..1.
     ``features``: each cell's features (N, F) in the light the palette read the scene
-    under, what a palette learns from (:mod:`calibration.adapt`); None when not worked out."""
+    under, NaN in its colour where the camera clipped the card: what a palette learns from
+    (:mod:`calibration.adapt`); None when not worked out."""
 
     labels: tuple[str, ...]
     confidence: np.ndarray
@@ -285,7 +286,7 @@ class Palette:
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
         reads = self._doubt_rivals(self._decide(comparison, models), rivals)
-        return CellReads(reads.labels, reads.confidence, seen.x)  # worked out anyway: free
+        return CellReads(reads.labels, reads.confidence, _as_seen(seen))
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
@@ -595,6 +596,18 @@ class Palette:
     def load(cls, path: str | os.PathLike[str]) -> Palette:
         """Read a palette file; PaletteError saying what is wrong otherwise."""
         return load_json_file(path, "palette", PaletteError, cls.from_json)
+
+
+def _as_seen(cells: Cells) -> np.ndarray:
+    """The cells' features (worked out anyway), NaN where the camera clipped the card: its
+    colour there is only a lower bound, nothing to learn it by."""
+    low = cells.rgb >= cells.cap - 1e-6
+    if not low.any():
+        return cells.x
+    x = cells.x.copy()
+    x[:, LIGHT] = np.where(low, np.nan, x[:, LIGHT])
+    x[low.any(axis=1), COLOUR] = np.nan
+    return x
 
 
 def _surprises(lights: Sequence[_Light]) -> list[float]:
