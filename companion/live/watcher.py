@@ -73,8 +73,9 @@ class GridFollower:
 
     def follow(self, reading: GridReading | None) -> bool:
         """Pass a new stable reading to the session; True when one was passed. With
-        learning, what the session confirmed (or took back since) is learned first, and
-        the next frames are read with it."""
+        learning, taps since the last frame (an undo, a fixed card) are followed first, the
+        reading's cells are learned if the session took it in, and the next frames are read
+        with what was learned."""
         learner = self.learner
         if learner is None:
             return self._pass(reading)
@@ -99,7 +100,8 @@ class GridFollower:
 
 class TableWatcher(WatcherThread):
     """Watches one game. ``feed`` yields (frame number, image or None); ``taps`` are taps
-    scripted at frame numbers (a recording's), applied after that frame is read."""
+    scripted at frame numbers (a recording's), applied after that frame is read. ``learn``:
+    the colours keep learning from the cells the game confirms (``GridFollower``)."""
 
     kind: Literal["table"] = TABLE_SCREEN
 
