@@ -15,7 +15,8 @@ Within bounds, and reversibly:
   moved colour stays nearer its own calibrated colour than any other class's (in its own
   spreads), so no flood of samples can make one class into another.
 - A sample that disagrees with its label badly (much nearer another class's colour than
-  its own, or far from every class: a hand over a cell the rules "confirmed") is ignored.
+  its own, or far from every class: a hand over a cell the rules "confirmed") is ignored;
+  a colour the camera clipped (NaN in ``CellReads.features``) teaches nothing.
 - :class:`Confirmed` keeps the samples of the last ``window`` confirmations (ADAPT_WINDOW):
   old ones age out, so the colours follow the light both ways; a confirmation the players
   take back (an undo, a fixed card) is dropped with :meth:`Confirmed.keeping`.

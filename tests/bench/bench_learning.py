@@ -58,6 +58,7 @@ def follow(frames: list, palette, learn: bool, counts: Counter, settle: int = 0)
                 counts[key] += 1
                 counts[f"{key} wrong"] += got not in ("?", want)
                 counts[f"{key} unsure"] += got == "?"
+                counts[f"{key} unsure empty"] += got == "?" and want == "."
         stable = stability.push(reading.cells)
         if not learn or stable is None or stable == last:
             continue
@@ -74,7 +75,8 @@ def said(c: Counter) -> str:
     pct = (lambda a: f"{100.0 * a / n:.2f}%") if n else (lambda a: "-")
     return (f"{c['frames']} frames, a reading in {c['found']}; uncovered cells {n}: wrong "
             f"{c['cells wrong']} = {pct(c['cells wrong'])}, '?' {c['cells unsure']} = "
-            f"{pct(c['cells unsure'])}; covered cells read as another card {c['covered wrong']}"
+            f"{pct(c['cells unsure'])} ({c['cells unsure empty']} of them empty); covered "
+            f"cells read as another card {c['covered wrong']}"
             + (f"; readings confirmed {c['confirmed']}" if "confirmed" in c else ""))
 
 
