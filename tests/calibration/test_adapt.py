@@ -158,3 +158,17 @@ def test_N1_a_card_fixed_once_does_not_ask_again(palette):
     cells, table = frame(6)
     assert palette.classify(cells, table).labels[at] == "?"
     assert "".join(fixed.classify(cells, table).labels) == truth
+
+
+def test_a_colour_the_camera_clipped_teaches_nothing(palette):
+    # A yellow under a brighter lamp: its red clips, so what the camera shows there is only
+    # a lower bound (the palette gives NaN). Its other channels still teach.
+    f = adapted_features(palette)
+    yellow = {m.letter: m for m in palette.models}["Y"]
+    x = np.repeat(yellow.mean[None], 6, axis=0)
+    x[:, f] += 0.8 * yellow.scale[f]
+    red = f[2]  # light_r
+    x[:, red] = np.nan
+    moved = {m.letter: m for m in adapt(palette, Confirmed().add(0, "Y" * 6, x)).models}["Y"]
+    assert moved.mean[red] == yellow.mean[red]
+    assert all(moved.mean[j] > yellow.mean[j] for j in f if j != red)
