@@ -43,7 +43,7 @@ import numpy as np
 from ._stats import median, sum3
 from .colour import OPPONENT, PURE_WHITE
 from .errors import CameraError
-from .features import FEATURES, LIGHT, Scene, prepare_with_table
+from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
 from .models import (
     EDGES,
@@ -126,10 +126,14 @@ class PaletteError(CameraError):
 
 @dataclass(frozen=True)
 class CellReads:
-    """Per cell, in the order given: a class letter, ``.`` or ``?``; and a confidence 0..1."""
+    """Per cell, in the order given: a class letter, ``.`` or ``?``; and a confidence 0..1.
+    ``features``: each cell's features (N, F) in the light the palette read the scene
+    under, NaN in its colour where the camera clipped the card: what a palette learns from
+    (:mod:`calibration.adapt`); None when not worked out."""
 
     labels: tuple[str, ...]
     confidence: np.ndarray
+    features: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -256,6 +260,13 @@ class Palette:
     def models(self) -> tuple[ClassModel, ...]:
         return self._models
 
+    def with_models(self, models: Iterable[ClassModel]) -> Palette:
+        """This palette with other class models (the same letters, say, moved a little:
+        :func:`calibration.adapt.adapt`), its white, weights and thresholds kept."""
+        return Palette(models, white=self._white, grey=self._grey, max_distance=self.max_distance,
+                       min_confidence=self.min_confidence, white_borders=self.white_borders,
+                       weights=self.weights)
+
     @property
     def samples(self) -> int:
         """How many cells the palette learned from (0 for the default deck profile)."""
@@ -303,7 +314,8 @@ class Palette:
                         np.zeros(1, bool))
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        return self._doubt_rivals(self._decide(comparison, models), rivals)
+        reads = self._doubt_rivals(self._decide(comparison, models), rivals)
+        return CellReads(reads.labels, reads.confidence, _as_seen(seen))
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
@@ -621,6 +633,18 @@ class Palette:
     def load(cls, path: str | os.PathLike[str]) -> Palette:
         """Read a palette file; PaletteError saying what is wrong otherwise."""
         return load_json_file(path, "palette", PaletteError, cls.from_json)
+
+
+def _as_seen(cells: Cells) -> np.ndarray:
+    """The cells' features (worked out anyway), NaN where the camera clipped the card: its
+    colour there is only a lower bound, nothing to learn it by."""
+    low = cells.rgb >= cells.cap - 1e-6
+    if not low.any():
+        return cells.x
+    x = cells.x.copy()
+    x[:, LIGHT] = np.where(low, np.nan, x[:, LIGHT])
+    x[low.any(axis=1), COLOUR] = np.nan
+    return x
 
 
 def _surprises(lights: Sequence[_Light]) -> list[float]:

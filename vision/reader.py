@@ -36,6 +36,8 @@ class GridReading:
     ``cells``: one string per row (class letters, ``.`` empty, ``?`` unsure), or None when
     no grid was found (``reason`` says why). ``confidence``: (rows, cols) floats 0..1
     (zeros without a grid). ``corners``: TL TR BR BL of the grid in frame pixels, or None.
+    ``features``: each cell's colour features in reading order (rows * cols, F: the
+    palette's, ``CellReads.features``), what a palette learns from; None without a grid.
     """
 
     rows: int
@@ -45,6 +47,7 @@ class GridReading:
     confidence: np.ndarray
     reason: str = ""
     geometry: GridGeometry | None = field(default=None, repr=False)
+    features: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def found(self) -> bool:
@@ -183,7 +186,8 @@ def read_cells(
     if doubt:
         return no_reading(rows, cols, doubt)
     cells = tuple("".join(row) for row in labels)
-    return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry)
+    return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry,
+                       reads.features)
 
 
 def _line_in_doubt(

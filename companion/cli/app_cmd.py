@@ -25,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", metavar="WxH", help="window size, e.g. 800x480")
     p.add_argument("--fullscreen", action=argparse.BooleanOptionalAction, default=None,
                    help="fill the screen (default: on a Raspberry Pi)")
+    p.add_argument("--no-learning", dest="learn", action="store_false",
+                   help="read cards with the calibrated colours alone (by default they keep "
+                   "learning from the cells the game confirms)")
     p.add_argument("--seconds", type=finite_positive,
                    help="close the app after this many seconds")
 
@@ -44,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.ui.hooks import CalibrationHooks
 
     size = _size(args.size)
-    companion = open_companion()
+    companion = open_companion(learn_colours=args.learn)
     camera = None if args.demo else companion.camera()
     initial = (lambda: demo_watcher("nizam").start()) if camera is None else None
     run_app(companion.start_game, games=companion.games, resume_game=companion.resume_game,

@@ -21,6 +21,9 @@ def register(sub: Any) -> None:
     p.add_argument("--palette", help="palette file (default: learned from calib.jpg)")
     p.add_argument("--store", default=":memory:",
                    help="game database to log to; a replay killed part way resumes from it")
+    p.add_argument("--no-learning", dest="learn", action="store_false",
+                   help="read every frame with the calibrated colours alone (by default they "
+                   "keep learning from the cells the game confirms)")
     p.add_argument("--json", action="store_true", help="JSON lines")
     p.set_defaults(handler=run)
 
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     palette = Palette.load(args.palette) if args.palette is not None else None
     with GameStore(store_path) as store:
         emit = print_json if args.json else (lambda line: print(_describe(line)))
-        result = open_and_play(args.recording, palette, store, emit)
+        result = open_and_play(args.recording, palette, store, emit, learn=args.learn)
     if args.json:
         print_json(result)
     else:

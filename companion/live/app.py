@@ -32,6 +32,7 @@ from calibration.store import (
 from companion import paths
 from companion.demo import RECORDINGS
 from companion.errors import BadInput, CameraError
+from companion.live.learning import LEARN_COLOURS
 from companion.live.playback import palette_from_calibration, recording_setup
 from companion.live.recording import open_recording
 from companion.live.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
@@ -135,6 +136,8 @@ class Companion:
     demo_games: bool = False
     """Start games on the demo recordings (screenshots, shows) instead of the camera."""
     palette: Palette = field(default_factory=lambda: usable_palette()[0])
+    learn_colours: bool = LEARN_COLOURS
+    """Cards read with colours that keep learning from the cells the game confirms."""
     palette_problem: str = ""
     """Why the saved palette or lens is not used (shown on the table screen), or ""."""
     stone_spot_file: Path = field(default_factory=spot_path)
@@ -167,7 +170,7 @@ class Companion:
         source = self.camera()
         feed = camera_feed(source) if source is not None else _no_frames
         lens, lens_problem = usable_lens()
-        watcher = TableWatcher(session, feed, self.palette, lens=lens)
+        watcher = TableWatcher(session, feed, self.palette, lens=lens, learn=self.learn_colours)
         watcher.note = " ".join(p for p in (self.palette_problem, lens_problem) if p)
         return watcher.start()
 
@@ -248,9 +251,9 @@ class Companion:
         return spot, palette, f"Stones saved to {self.stone_palette_file.parent}"
 
 
-def open_companion(demo_games: bool = False) -> Companion:
+def open_companion(demo_games: bool = False, learn_colours: bool = LEARN_COLOURS) -> Companion:
     palette, problem = usable_palette()
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
     return Companion(GameStore(paths.database_path()), demo_games=demo_games, palette=palette,
-                     palette_problem=problem)
+                     palette_problem=problem, learn_colours=learn_colours)

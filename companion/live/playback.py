@@ -17,6 +17,7 @@ import numpy as np
 
 from calibration.palette import Palette, learn_palette
 from companion.errors import CompanionError, DamagedFile
+from companion.live.learning import LEARN_COLOURS
 from companion.live.recording import Recording, open_recording
 from companion.live.watcher import GridFollower
 from companion.rules.setup import GameSetup
@@ -82,9 +83,10 @@ def _frames(rec: Recording, start: int) -> Iterator[tuple[int, np.ndarray | None
 
 def play(
     rec: Recording, palette: Palette, store: GameStore,
-    emit: Callable[[dict[str, Any]], None] = lambda line: None,
+    emit: Callable[[dict[str, Any]], None] = lambda line: None, learn: bool = LEARN_COLOURS,
 ) -> tuple[TableSession, Playback]:
-    """Run the recording through vision and the session, resuming a game already begun."""
+    """Run the recording through vision and the session, resuming a game already begun
+    (``learn``: the colours learn from confirmed cells, :mod:`companion.live.learning`)."""
     setup = recording_setup(rec)
     key = str(rec.root.resolve())
     session = None
@@ -98,7 +100,7 @@ def play(
     start = max((int(e["frame"]) for e in done), default=0)
     taps_done = max((int(e["tap"]) for e in done if "tap" in e), default=-1)
     out = Playback()
-    follower = GridFollower(session, palette)
+    follower = GridFollower(session, palette, learn=learn)
     for number, frame in _frames(rec, start):
         out.frames_read += 1
         if frame is None:
@@ -172,8 +174,9 @@ def summary(session: TableSession, playback: Playback) -> dict[str, Any]:
 
 
 def open_and_play(path: str | Path, palette: Palette | None, store: GameStore,
-                  emit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+                  emit: Callable[[dict[str, Any]], None], learn: bool = LEARN_COLOURS
+                  ) -> dict[str, Any]:
     rec = open_recording(path)
     recording_setup(rec)  # a wrong game.json is said before any colours are learned
-    session, playback = play(rec, palette or palette_from_calibration(rec), store, emit)
+    session, playback = play(rec, palette or palette_from_calibration(rec), store, emit, learn)
     return summary(session, playback)

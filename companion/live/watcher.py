@@ -20,10 +20,11 @@ import numpy as np
 
 from calibration.lens import LensModel
 from calibration.palette import Palette
+from companion.live.learning import LEARN_COLOURS, ColourLearner
 from companion.live.recording import Recording
 from companion.live.threads import Stopped, WatcherThread
 from companion.session.kinds import TABLE_SCREEN
-from companion.session.nizam import TableSession
+from companion.session.nizam import SETTLE_AT_MOST, TableSession
 from companion.view import TableView
 from vision.reader import GridReading
 from vision.sources import FrameSource, LatestFrame, SourceError
@@ -39,14 +40,18 @@ FrameFeed = Callable[[Callable[[str], None]], Iterator[tuple[int, np.ndarray | N
 
 
 class GridFollower:
-    """Reads the grid in each frame and gives the session every new stable reading."""
+    """Reads the grid in each frame and gives the session every new stable reading.
+    ``learn``: the colours keep learning from the cells the session confirms
+    (:mod:`companion.live.learning`); ``palette`` is then the calibrated one adapted."""
 
     def __init__(self, session: TableSession, palette: Palette, lens: LensModel | None = None,
-                 stable_frames: int = STABLE_FRAMES) -> None:
+                 stable_frames: int = STABLE_FRAMES, learn: bool = LEARN_COLOURS) -> None:
         self.session = session
+        self.learner = ColourLearner(session, palette) if learn else None
         self.palette = palette
         self.lens = lens
-        self.stability = StabilityFilter(stable_frames)
+        # a reading with a cell or two unsure counts too: the rules may settle them in play
+        self.stability = StabilityFilter(stable_frames, unsure=SETTLE_AT_MOST)
         self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
         self.problem = ""
@@ -67,7 +72,22 @@ class GridFollower:
         return None
 
     def follow(self, reading: GridReading | None) -> bool:
-        """Pass a new stable reading to the session; True when one was passed."""
+        """Pass a new stable reading to the session; True when one was passed. With
+        learning, taps since the last frame (an undo, a fixed card) are followed first, the
+        reading's cells are learned if the session took it in, and the next frames are read
+        with what was learned."""
+        learner = self.learner
+        if learner is None:
+            return self._pass(reading)
+        learner.catch_up(reading)  # taps since the last frame: an undo, a fixed card
+        before = learner.mark()
+        passed = self._pass(reading)
+        if passed and reading is not None and self.last is not None:
+            learner.passed(before, reading, self.last)
+        self.palette = learner.palette
+        return passed
+
+    def _pass(self, reading: GridReading | None) -> bool:
         if reading is None:
             return False
         stable = self.stability.push(reading.cells)
@@ -80,7 +100,8 @@ class GridFollower:
 
 class TableWatcher(WatcherThread):
     """Watches one game. ``feed`` yields (frame number, image or None); ``taps`` are taps
-    scripted at frame numbers (a recording's), applied after that frame is read."""
+    scripted at frame numbers (a recording's), applied after that frame is read. ``learn``:
+    the colours keep learning from the cells the game confirms (``GridFollower``)."""
 
     kind: Literal["table"] = TABLE_SCREEN
 
@@ -88,8 +109,10 @@ class TableWatcher(WatcherThread):
         self, session: TableSession, feed: FrameFeed, palette: Palette, *,
         lens: LensModel | None = None, taps: dict[int, list[tuple[str, tuple[Any, ...]]]] | None
         = None, pace: float = 0.0, restart: Callable[[], TableSession] | None = None,
+        learn: bool = LEARN_COLOURS,
     ) -> None:
         self.session = session
+        self.learn = learn
         self.feed = feed
         self.palette = palette
         self.lens = lens
@@ -150,7 +173,7 @@ class TableWatcher(WatcherThread):
                 self.session = self.restart()
 
     def _watch(self) -> None:
-        follower = GridFollower(self.session, self.palette, self.lens)
+        follower = GridFollower(self.session, self.palette, self.lens, learn=self.learn)
         trouble = ""  # a frame's own problem, shown until a frame is read again
         try:
             for number, image in self.feed(self._report):

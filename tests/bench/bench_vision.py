@@ -28,6 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from calibration import learn_palette  # noqa: E402
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
+from tests.bench.bench_learning import follow  # noqa: E402
+from tests.bench.bench_learning import said as learning_said  # noqa: E402
 from tests.vision.scenes import (  # noqa: E402
     GEMS,
     corner_error,
@@ -178,14 +180,18 @@ def drifting(args: argparse.Namespace, palette) -> None:
     tracker as the app reads them; random camera, cloth and light per video."""
     found = frames = 0
     cells: Counter = Counter()
+    learning: Counter = Counter()
     for v in range(args.videos):
         tracker = GridTracker()
-        for scene in video(args.seed + 900 + v, 2 * args.video_frames, (1280, 720),
-                           drift=0.35):
+        shots = video(args.seed + 900 + v, 2 * args.video_frames, (1280, 720), drift=0.35)
+        for scene in shots:
             frames += 1
             found += count_cells(cells, tracker.read(scene.image, palette), scene)
+        follow(shots, palette, True, learning, settle=2)
     say(f"videos with a drifting light (exposure +-35%, colour +-700 K): {args.videos} videos,"
         f" {frames} frames, a reading in {found}; {cells_said(cells)}")
+    say(f"  the same, colours learning from confirmed readings (bench_learning.py): "
+        f"{learning_said(learning)}")
 
 
 def count_cells(counts: Counter, reading, scene) -> bool:

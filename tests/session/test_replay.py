@@ -17,8 +17,10 @@ def truth():
     return json.loads((RECORDING / "truth.json").read_text())
 
 
-def test_N9_N10_demo_recording_replays_to_its_exact_final_state(capsys):
-    assert main(["replay", str(RECORDING), "--json"]) == 0
+@pytest.mark.parametrize("learning", [[], ["--no-learning"]])
+def test_N9_N10_demo_recording_replays_to_its_exact_final_state(capsys, learning):
+    # colours learning from confirmed cells (the default) or the calibrated ones alone
+    assert main(["replay", str(RECORDING), "--json", *learning]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     result = json.loads(out[-1])
     expected = truth()

@@ -97,6 +97,7 @@ def video(
     reach: int = 3,
     conditions: Conditions | None = None,
     drift: float = 0.0,
+    veil: float = 0.0,
 ) -> list[Scene]:
     """Frames of one 5 x 5 table seen by a fixed camera, in the rhythm of a game: ``quiet``
     frames of a still table, then ``reach`` frames with a hand over the grid, then still
@@ -105,7 +106,9 @@ def video(
     ``render_scene`` from the same seed with given labels draws the same scene up to the
     cards, the glare and the hand. ``drift``: the light changes over the video (a cloud
     passing the window, a lamp warming up): over one swing, the exposure by up to this share
-    and the colour temperature by up to 2000 K times it."""
+    and the colour temperature by up to 2000 K times it. ``veil``: a veil of flare (the
+    light's own colour over the picture, a share of full scale) growing to this over the
+    video and going again."""
     shot = np.random.default_rng(seed)
     if conditions is None:
         conditions = random_conditions(shot, hand=False)
@@ -123,7 +126,9 @@ def video(
         shot_k = replace(conditions, hand=False, empty=0,
                          exposure=conditions.exposure * (1 + drift * swing),
                          kelvin=float(np.clip(conditions.kelvin + 2000 * drift * swing,
-                                              2500, 7500)))
+                                              2500, 7500)),
+                         veil=conditions.veil + veil * (1 - math.cos(2 * math.pi * k / max(
+                             1, frames - 1))) / 2)
         if k % turn >= quiet:
             # The hand moves from frame to frame: it is drawn last, so drawing another
             # number of glare spots first puts it elsewhere.

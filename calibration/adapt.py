@@ -1,0 +1,184 @@
+"""Colours that follow the light through a game: a palette adapted to cells the game confirmed.
+
+A palette is calibrated once; then the lamp, the daylight, the camera's white balance and
+exposure drift. Each card is read against its own white, which takes most of that away,
+but not all (a veil of flare, a lamp's sheen, the camera's own colour processing). Cells
+whose true card the game confirmed (a grid the rules accepted, a cell a player fixed) show
+what each class looks like today: :func:`adapt` moves each class's colour towards them.
+
+Within bounds, and reversibly:
+
+- Always from the calibrated palette, never from an adapted one: what was learned never
+  piles up, and with no samples the calibrated palette comes back as it was.
+- A class's colour moves at most ``bound`` (ADAPT_BOUND) of its own learned spread in each
+  colour feature, and never as far as ``TOWARDS`` of the way to another class's colour: the
+  moved colour stays nearer its own calibrated colour than any other class's (in its own
+  spreads), so no flood of samples can make one class into another.
+- A sample that disagrees with its label badly (much nearer another class's colour than
+  its own, or far from every class: a hand over a cell the rules "confirmed") is ignored;
+  a colour the camera clipped (NaN in ``CellReads.features``) teaches nothing.
+- :class:`Confirmed` keeps the samples of the last ``window`` confirmations (ADAPT_WINDOW):
+  old ones age out, so the colours follow the light both ways; a confirmation the players
+  take back (an undo, a fixed card) is dropped with :meth:`Confirmed.keeping`.
+
+>>> from calibration.learning import deck_profile
+>>> p = deck_profile()
+>>> adapt(p, Confirmed()) is p
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .features import FEATURES, LIGHT
+from .models import LIGHT_COST, ClassModel
+from .palette import Palette
+
+ADAPT_BOUND = 3.0
+"""How far a class's colour may follow the cells confirmed, in its own learned spreads, in
+each feature: a class learned tight moves little."""
+ADAPT_WINDOW = 6
+"""How many confirmations (accepted grids, fixed cells) are kept: older ones age out."""
+TOWARDS = 0.35
+"""The share of the way to another class's colour a class may move at most (below a half:
+it stays nearer its own)."""
+# A sample this many times further from its own class than from another disagrees with its
+# label badly (an orange "confirmed" as a ruby); one between the two (a card the palette
+# was unsure of, fixed by a player) teaches its class.
+_DISAGREE = 1.5
+_STRANGER = 4.0  # a sample further than this (root mean square, own spreads) is no card of it
+_PRIOR_SAMPLES = 2.0  # the calibrated colour counts as this many samples against today's
+_AS_LIGHT = np.array([FEATURES.index(f) for f in ("hue_u", "hue_v", *FEATURES[LIGHT])])
+_AS_LOG = np.array([FEATURES.index(f) for f in ("u", "v", "hue_u", "hue_v")])
+
+
+def adapted_features(palette: Palette) -> np.ndarray:
+    """The features that adapt: those of a card's colour the palette tells classes by (its
+    ink's hue, and its colour as light where it compares cards so, else its log colour
+    without brightness); texture, ink share, edges and frame are the card's own, and the
+    brightness is the light's level."""
+    return _AS_LIGHT if palette.weights[LIGHT_COST] > 0 else _AS_LOG
+
+
+@dataclass(frozen=True, eq=False)
+class Confirmed:
+    """Cells whose true class the game confirmed, as samples: per sample its ``letters``
+    entry, its features (``features``: M, F, as ``CellReads.features`` gives them), the
+    confirmation it came from (``sources``: any hashable, one per accepted reading or fix)
+    and a ``tags`` entry its owner may use (which card it was). Immutable: every change
+    is a new value. Only the samples of the newest ``window`` sources are kept."""
+
+    letters: tuple[str, ...] = ()
+    features: np.ndarray = field(default_factory=lambda: np.zeros((0, len(FEATURES))))
+    sources: tuple[Hashable, ...] = ()
+    tags: tuple[Hashable, ...] = ()
+    window: int = ADAPT_WINDOW
+
+    def __post_init__(self) -> None:
+        n = len(self.letters)
+        if self.window < 1:
+            raise ValueError(f"a window keeps at least 1 confirmation, not {self.window}")
+        if self.features.shape != (n, len(FEATURES)) or len(self.sources) != n or (
+                len(self.tags) != n):
+            raise ValueError(f"{n} samples need {n} features of {len(FEATURES)}, sources, tags")
+
+    def __len__(self) -> int:
+        return len(self.letters)
+
+    def __repr__(self) -> str:
+        return (f"<Confirmed {len(self)} samples of {''.join(sorted(set(self.letters)))} from "
+                f"{len(set(self.sources))} confirmations, window {self.window}>")
+
+    def add(self, source: Hashable, letters: Sequence[str], features: np.ndarray,
+            tags: Sequence[Hashable] | None = None) -> Confirmed:
+        """These samples added as one confirmation (``source``); the oldest confirmation
+        beyond the window dropped. Cells with no class (``.`` empty, ``?``) are left out."""
+        x = np.asarray(features, dtype=np.float64).reshape(len(letters), len(FEATURES))
+        tags = tuple(tags) if tags is not None else (None,) * len(letters)
+        keep = [i for i, ch in enumerate(letters) if ch not in (".", "?")]
+        out = replace(self, letters=self.letters + tuple(letters[i] for i in keep),
+                      features=np.concatenate([self.features, x[keep]]),
+                      sources=self.sources + (source,) * len(keep),
+                      tags=self.tags + tuple(tags[i] for i in keep))
+        newest = list(dict.fromkeys(reversed(out.sources)))[: self.window]
+        return out.keeping(lambda s, tag, letter: s in newest)
+
+    def keeping(self, keep: Callable[[Hashable, Hashable, str], bool]) -> Confirmed:
+        """Only the samples ``keep(source, tag, letter)`` says (a confirmation taken back,
+        a card fixed since: dropped)."""
+        kept = [i for i, k in enumerate(zip(self.sources, self.tags, self.letters, strict=True))
+                if keep(*k)]
+        if len(kept) == len(self):
+            return self
+        return replace(self, letters=tuple(self.letters[i] for i in kept),
+                       features=self.features[kept],
+                       sources=tuple(self.sources[i] for i in kept),
+                       tags=tuple(self.tags[i] for i in kept))
+
+
+def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
+    """(M,) bool: which samples (M, F) of ``letter`` agree with the palette's class: not
+    ``_DISAGREE`` times further from its colour than from any other class's (each in that
+    class's own spreads, over the :func:`adapted_features` the camera did not clip), and
+    not far from it (a hand over the cell)."""
+    f = adapted_features(palette)
+    x = features[:, f]
+    seen = ~np.isnan(x)
+    count = seen.sum(axis=1)
+    models = {m.letter: m for m in palette.models if m.letter != "."}
+    own = models[letter]
+
+    def spreads(m: ClassModel) -> np.ndarray:
+        z2 = np.where(seen, (x - m.mean[f]) / m.scale[f], 0.0) ** 2
+        return np.sqrt(z2.sum(axis=1) / np.maximum(count, 1))
+
+    d = spreads(own)
+    ok = (d <= _STRANGER) & (count > 0)
+    for other in models.values():
+        if other is not own:
+            ok &= d <= _DISAGREE * spreads(other)
+    return ok
+
+
+def adapt(calibrated: Palette, confirmed: Confirmed, bound: float = ADAPT_BOUND) -> Palette:
+    """The calibrated palette with each class's colour moved towards the samples confirmed
+    for it (their median in each feature the camera did not clip, weighed against the
+    calibration as ``_PRIOR_SAMPLES``), at most ``bound`` of its own spread in each feature
+    and less than ``TOWARDS`` of the way to any other class; classes with no agreeing
+    sample, and the bare table, stay as calibrated. ``calibrated`` itself when nothing
+    moves."""
+    f = adapted_features(calibrated)
+    models = list(calibrated.models)
+    cards = [m for m in models if m.letter != "."]
+    moved = False
+    for i, m in enumerate(models):
+        if m.letter == "." or m.letter not in confirmed.letters:
+            continue
+        mine = np.array([ch == m.letter for ch in confirmed.letters])
+        x = confirmed.features[mine]
+        x = x[agreeing(calibrated, m.letter, x)][:, f]
+        step = np.zeros(len(f))
+        for j in range(len(f)):
+            seen = x[~np.isnan(x[:, j]), j]
+            if len(seen):
+                w = len(seen) / (len(seen) + _PRIOR_SAMPLES)
+                step[j] = w * (float(np.median(seen)) - m.mean[f[j]]) / m.scale[f[j]]
+        step = np.clip(step, -bound, bound)  # in its own spreads
+        for other in cards:
+            if other is m:
+                continue
+            way = (other.mean[f] - m.mean[f]) / m.scale[f]
+            part = float(step @ way) / max(float(way @ way), 1e-12)
+            if part > TOWARDS:
+                step *= TOWARDS / part
+        if not step.any():
+            continue
+        mean = m.mean.copy()
+        mean[f] += step * m.scale[f]
+        models[i] = replace(m, mean=mean)
+        moved = True
+    return calibrated.with_models(models) if moved else calibrated

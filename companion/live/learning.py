@@ -1,0 +1,144 @@
+"""Colours that keep learning through a game, from cells the game has confirmed.
+
+The palette is calibrated once; the light then drifts. A grid the session accepted (the
+opening grid, a move, cleared or refilled cells, the grid a reading agrees with) tells the
+true card in every cell, and so does a card a player fixed. ``ColourLearner`` keeps their
+cells' features (:class:`calibration.adapt.Confirmed`) and reads with the calibrated
+palette adapted to them (:func:`calibration.adapt.adapt`, bounded by each class's own
+spread), so oranges seen and confirmed under today's light read as oranges under it, and
+a card fixed once does not ask again in the next frames.
+
+What was learned is kept only while the game still holds it: an undo drops what the
+undone event taught, a card fixed drops what its misread had taught, and a reading the
+session refused teaches nothing. The game log is never changed by learning: what was
+learned is derived from the confirmations seen since this learner started, and starts
+fresh (the calibrated palette) after a restart or a resumed game.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from calibration.adapt import ADAPT_BOUND, ADAPT_WINDOW, Confirmed, adapt
+from calibration.palette import Palette
+from companion.rules.explain import settle
+from companion.session.nizam import SETTLE_AT_MOST, SETTLE_SHIFTS, TableSession
+from companion.session.table import PLAY, TableState
+from vision.reader import GridReading
+
+UNSURE = "?"
+LEARN_COLOURS = True
+"""Whether the reader learns from confirmed cells; off (``--no-learning``) on a table where
+the calibrated palette alone reads best."""
+
+
+class ColourLearner:
+    """The calibrated palette, adapted to the cells ``session`` has confirmed: ``palette``."""
+
+    def __init__(self, session: TableSession, calibrated: Palette,
+                 window: int = ADAPT_WINDOW, bound: float = ADAPT_BOUND) -> None:
+        self.session = session
+        self.calibrated = calibrated
+        self.palette = calibrated
+        self.bound = bound
+        self.confirmed = Confirmed(window=window)
+        self._counter = itertools.count()
+        self._sources: dict[int, tuple[int, TableState]] = {}
+        """Each confirmation: the state of the game it belongs to, by its place in history."""
+        self._seen = self._newest()
+
+    def __repr__(self) -> str:
+        return f"<ColourLearner {self.confirmed!r}>"
+
+    def _newest(self) -> tuple[int, TableState]:
+        history = self.session.history
+        return len(history), history[-1]
+
+    # -- what teaches ---------------------------------------------------------------------
+
+    def passed(self, before: tuple[int, TableState], reading: GridReading,
+               rows: tuple[str, ...]) -> None:
+        """The session was given ``rows`` (read in ``reading``) when its history stood at
+        ``before`` (:meth:`mark`): learn from every cell if it took them in (an event
+        logged) or they show the grid it holds, the rules naming the cells read ``?``."""
+        with self.session.lock:  # taps change the history from the screen's thread
+            self._passed(before, reading, rows)
+
+    def _passed(self, before: tuple[int, TableState], reading: GridReading,
+                rows: tuple[str, ...]) -> None:
+        self.catch_up(reading)
+        length, state = self._newest()
+        grid = state.grid
+        if grid is None or reading.features is None:
+            return
+        text = "/".join(rows)
+        truth = str(grid).replace("/", "")
+        read = text.replace("/", "")
+        if len(truth) != len(read) or len(read) != len(reading.features):
+            return
+        if length == before[0] and state is before[1]:  # no event: the grid it holds?
+            if read != truth and (state.phase != PLAY or read.count(UNSURE) > SETTLE_AT_MOST
+                                  or settle(grid, text, SETTLE_SHIFTS) != grid):
+                return
+        elif length <= before[0]:
+            return
+        # a cell read as another card than the game holds is not confirmed by it
+        letters = [t if r in (t, UNSURE) else UNSURE for t, r in zip(truth, read, strict=True)]
+        self._learn(letters, reading, state)
+
+    def mark(self) -> tuple[int, TableState]:
+        """Where the session's history stands, to give :meth:`passed`."""
+        self.catch_up(None)
+        return self._seen
+
+    def catch_up(self, reading: GridReading | None) -> None:
+        """Follow what changed in the session since last asked (taps: an undo, a fixed
+        card): drop what no longer holds; learn a fixed card from ``reading`` (the newest
+        frame's)."""
+        with self.session.lock:  # taps change the history from the screen's thread
+            self._catch_up(reading)
+
+    def _catch_up(self, reading: GridReading | None) -> None:
+        now = self._newest()
+        if now[0] == self._seen[0] and now[1] is self._seen[1]:
+            return
+        before, self._seen = self._seen, now
+        history = self.session.history
+        fixed = (now[0] == before[0] + 1 and history[-2] is before[1]
+                 and len(now[1].cards) == len(before[1].cards) and now[1].cards != before[1].cards)
+        self._keep_what_holds()
+        if fixed and reading is not None and reading.features is not None:
+            cards = now[1].cards
+            letters = [UNSURE] * len(now[1].origin)
+            for card, (was, fix) in enumerate(zip(before[1].cards, cards, strict=True)):
+                if was != fix and card in now[1].origin:
+                    letters[now[1].origin.index(card)] = fix
+            if len(letters) == len(reading.features):
+                self._learn(letters, reading, now[1])
+
+    def _learn(self, letters: list[str], reading: GridReading, state: TableState) -> None:
+        assert reading.features is not None
+        source = next(self._counter)
+        self._sources[source] = (len(self.session.history) - 1, state)
+        cards = [state.origin[i] if i < len(state.origin) else -1 for i in range(len(letters))]
+        self.confirmed = self.confirmed.add(source, letters, reading.features, cards)
+        self._sources = {s: v for s, v in self._sources.items() if s in self.confirmed.sources}
+        self.palette = adapt(self.calibrated, self.confirmed, self.bound)
+
+    def _keep_what_holds(self) -> None:
+        """Drop the confirmations of states no longer in the game's history (undone), and
+        the samples of cards the game now says are another card (fixed since)."""
+        history = self.session.history
+        cards = history[-1].cards
+
+        def holds(source: Any, card: Any, letter: str) -> bool:
+            place, state = self._sources.get(source, (-1, None))
+            return (0 <= place < len(history) and history[place] is state
+                    and 0 <= card < len(cards) and cards[card] == letter)
+
+        kept = self.confirmed.keeping(holds)
+        if kept is not self.confirmed:
+            self.confirmed = kept
+            self._sources = {s: v for s, v in self._sources.items() if s in kept.sources}
+            self.palette = adapt(self.calibrated, kept, self.bound)

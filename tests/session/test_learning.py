@@ -1,0 +1,155 @@
+"""The live follower keeps learning colours from the cells the game confirmed (issue 11,
+item 2; companion.live.learning): only from readings the session accepted, dropping what
+an undo or a fixed card takes back, and reading a drifted light right that the
+calibration alone asks about."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from calibration.palette import Palette
+from companion.live.watcher import GridFollower
+from companion.rules.game import Game, Options
+from companion.rules.grid import Grid
+from companion.rules.shift import Shift
+from companion.session.nizam import TableSession
+from companion.store import GameStore
+from tests.calibration.synth import learned_palette
+from tests.vision.scenes import CALM, GEMS, gem_palette
+from tools.synthetic import render_scene
+from vision.reader import GridReading
+
+OPENING = ("RROGY", "CBVPR", "GGYOC", "BVPRO", "YGCBV")
+
+
+def new_session() -> TableSession:
+    game = Game("classic", 2, Options(setup_lines="keep"))
+    return TableSession.new(GameStore(":memory:"), game, ["Ann", "Bob"])
+
+
+def test_N1_a_drifted_light_reads_right_only_with_learning():
+    # A warm lamp (3000 K), and a veil of flare growing over the game (0.02 when the
+    # opening grid is laid, 0.18 later): the calibrated palette asks about four cards;
+    # the follower that learned the opening grid's cells reads every card.
+    def frame(veil: float) -> np.ndarray:
+        conditions = replace(CALM, kelvin=3000.0, veil=veil, noise=2.0)
+        return render_scene(np.random.default_rng(7), GEMS, 5, 5, conditions,
+                            labels=OPENING).image
+
+    first, later = frame(0.02), frame(0.18)
+    cells = {}
+    for learn in (False, True):
+        session = new_session()
+        follower = GridFollower(session, gem_palette(), learn=learn)
+        for image in (first, first, first, later, later):
+            reading = follower.read(image)
+            follower.follow(reading)
+        assert session.state.grid == Grid("/".join(OPENING))
+        assert reading is not None
+        cells[learn] = reading.cells
+    assert sum(row.count("?") for row in cells[False]) >= 3
+    assert cells[False] != OPENING
+    assert cells[True] == OPENING
+
+
+def features_of(palette: Palette, rows: tuple[str, ...], off: float = 0.5) -> np.ndarray:
+    """Features a little off each cell's class (``off`` of its spread in every feature;
+    ``?`` cells as the ruby's): what a reading under today's light gives."""
+    models = {m.letter: m for m in palette.models}
+    return np.stack([models["R" if ch == "?" else ch].mean + off * models[
+        "R" if ch == "?" else ch].scale for ch in "".join(rows)])
+
+
+def reading_of(palette: Palette, rows: tuple[str, ...], truth: tuple[str, ...] | None = None
+               ) -> GridReading:
+    return GridReading(5, 5, np.zeros((4, 2)), rows, np.ones((5, 5)),
+                       features=features_of(palette, truth or rows))
+
+
+def show(follower: GridFollower, reading: GridReading, frames: int = 3) -> None:
+    for _ in range(frames):
+        follower.follow(reading)
+
+
+@pytest.fixture(scope="module")
+def palette() -> Palette:
+    return learned_palette(31)
+
+
+def test_the_follower_learns_only_from_readings_the_session_accepted(palette):
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    show(follower, reading_of(palette, OPENING))  # the opening grid: accepted
+    assert len(learner.confirmed) == 25 and follower.palette is not palette
+    taught = follower.palette
+    # two cards swapped: no shift makes it, the session refuses it; nothing is learned
+    swapped = ("ORRGY",) + OPENING[1:]
+    show(follower, reading_of(palette, swapped))
+    assert session.verdict is not None and not session.verdict.legal
+    assert len(learner.confirmed) == 25 and follower.palette is taught
+    # a legal shift: accepted, its 25 cells learned as one more confirmation
+    shifted = tuple(str(Shift.parse("r1<").apply(Grid("/".join(OPENING)))).split("/"))
+    show(follower, reading_of(palette, shifted))
+    assert session.verdict is not None and session.verdict.legal
+    assert len(learner.confirmed) == 50 and len(set(learner.confirmed.sources)) == 2
+    # the players undo it: what it taught is dropped on the next frame
+    session.tap("undo")
+    follower.follow(None)
+    assert len(learner.confirmed) == 25
+    assert all(np.array_equal(a.mean, b.mean)
+               for a, b in zip(follower.palette.models, taught.models, strict=True))
+
+
+def test_a_fixed_card_forgets_its_misread_and_teaches_its_card(palette):
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    # r1c3 is an orange the camera read as a yellow, and the rules took the grid in
+    misread = ("RRYGY",) + OPENING[1:]
+    show(follower, reading_of(palette, misread, OPENING))
+    card = session.state.origin[2]
+    assert [ch for ch, tag in zip(learner.confirmed.letters, learner.confirmed.tags,
+                                  strict=True) if tag == card] == ["Y"]
+    session.tap("fix", 1, 3, "O")
+    follower.follow(reading_of(palette, misread, OPENING))
+    taught = [ch for ch, tag in zip(learner.confirmed.letters, learner.confirmed.tags,
+                                    strict=True) if tag == card]
+    assert taught == ["O"] and len(learner.confirmed) == 25
+    # undoing the fix takes its lesson back too; what was once taken back is not taught
+    # again: the card teaches nothing until the game confirms it again
+    session.tap("undo")
+    follower.follow(None)
+    assert [ch for ch, tag in zip(learner.confirmed.letters, learner.confirmed.tags,
+                                  strict=True) if tag == card] == []
+    assert len(learner.confirmed) == 24
+
+
+def test_a_cell_the_rules_settle_is_learned(palette):
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    show(follower, reading_of(palette, OPENING))
+    before = len(learner.confirmed)
+    # one card asked about, the rest as the game holds them: the rules settle it
+    unsure = ("R?OGY",) + OPENING[1:]
+    show(follower, reading_of(palette, unsure, OPENING))
+    assert len(learner.confirmed) == before + 25
+    # more cards unsure than the rules settle: nothing learned
+    many = ("???GY",) + OPENING[1:]
+    show(follower, reading_of(palette, many, OPENING))
+    assert len(learner.confirmed) == before + 25
+
+
+def test_learning_turned_off_reads_with_the_calibrated_palette(palette):
+    session = new_session()
+    follower = GridFollower(session, palette, learn=False)
+    show(follower, reading_of(palette, OPENING))
+    assert follower.learner is None and follower.palette is palette
+    assert session.state.grid == Grid("/".join(OPENING))
