@@ -260,6 +260,24 @@ class Palette:
     def models(self) -> tuple[ClassModel, ...]:
         return self._models
 
+    def nearer_than_class(self, x: np.ndarray, other: np.ndarray, letters: Sequence[str]
+                          ) -> np.ndarray:
+        """(N,) bool: whether each cell of features ``x`` (N, F: ``CellReads.features``),
+        read as ``letters``, lies nearer the features ``other`` (N, F) than the centre of its
+        class, in that class's own spreads and the stranger weights (what tells a card from
+        what is none). False where either is unknown (NaN: clipped) or the class is shaded
+        (its depth of colour tells nothing)."""
+        by_letter = {m.letter: m for m in self._models}
+        out = np.zeros(len(letters), bool)
+        for i, letter in enumerate(letters):
+            m = by_letter.get(letter)
+            if m is None or m.shaded:
+                continue
+            own = float((self._stranger * ((x[i] - m.mean) / m.scale) ** 2).sum())
+            near = float((self._stranger * ((x[i] - other[i]) / m.scale) ** 2).sum())
+            out[i] = near < own  # NaN compares False
+        return out
+
     def with_models(self, models: Iterable[ClassModel]) -> Palette:
         """This palette with other class models (the same letters, say, moved a little:
         :func:`calibration.adapt.adapt`), its white, weights and thresholds kept."""

@@ -182,6 +182,10 @@ def read_cells(
         distrust |= _empty_edge_lines(empty & ~distrust)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
+    if reads.features is not None:
+        like = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
+        labels[like] = UNSURE
+        confidence[like] = 0.0
     doubt = _line_in_doubt(frame, geometry, labels, sides)
     if doubt:
         return no_reading(rows, cols, doubt)
@@ -223,6 +227,29 @@ def _line_in_doubt(
             return "a line at the grid's edge shows no card and the other side is hidden: " \
                    "its place is in doubt"
     return ""
+
+
+def _like_what_hides(
+    labels: np.ndarray, unoutlined: np.ndarray, features: np.ndarray, palette: Palette
+) -> np.ndarray:
+    """(rows, cols) bool: the cards read beside an unsure cell (a hand over it, most often),
+    with no outline of their own seen by the search (``unoutlined``), that look more like
+    that unsure cell than like a card of the class they read as. A hand is one piece in
+    colour too: skin over half a pink card reads orange, and it is the skin next door."""
+    rows, cols = labels.shape
+    unsure = labels == UNSURE
+    x = features.reshape(rows, cols, -1)
+    out = np.zeros((rows, cols), bool)
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        r, c = np.nonzero(unoutlined & (labels != UNSURE) & (labels != EMPTY))
+        nr, nc = r + dr, c + dc
+        ok = (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols)
+        r, c, nr, nc = r[ok], c[ok], nr[ok], nc[ok]
+        by = unsure[nr, nc]
+        r, c, nr, nc = r[by], c[by], nr[by], nc[by]
+        if len(r):
+            out[r, c] |= palette.nearer_than_class(x[r, c], x[nr, nc], labels[r, c].tolist())
+    return out
 
 
 def _empty_edge_lines(empty: np.ndarray) -> np.ndarray:

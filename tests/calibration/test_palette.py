@@ -309,3 +309,15 @@ def test_a_palette_with_a_damaged_setting_is_refused(palette, tmp_path, field, v
 def test_a_missing_palette_file_is_a_palette_error(tmp_path):
     with pytest.raises(PaletteError, match="does not exist"):
         Palette.load(tmp_path / "none.json")
+
+
+def test_a_cell_nearer_the_hidden_cell_beside_it_than_its_class_is_told(palette):
+    by = {m.letter: m for m in palette.models}
+    pink, orange = by["P"].mean, by["O"].mean
+    mostly_pink = pink + 0.2 * (orange - pink)  # read orange, say, but pink next door
+    mostly_orange = pink + 0.9 * (orange - pink)
+    unknown = np.full_like(pink, np.nan)  # a cell the camera clipped
+    got = palette.nearer_than_class(
+        np.stack([orange, mostly_orange, mostly_pink, mostly_pink]),
+        np.stack([pink, pink, pink, unknown]), ["O", "O", "O", "O"])
+    assert got.tolist() == [False, False, True, False]
