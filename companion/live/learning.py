@@ -110,7 +110,7 @@ class ColourLearner:
         if reading is None or reading.features is None:
             return
         grid = now[1].grid
-        if set_up and before[1].grid is None and grid is not None:
+        if set_up and before[1].grid is None and grid is not None and reading.cells:
             # set up by a tap (a card named on the opening layout): every cell confirmed
             truth, read = str(grid).replace("/", ""), "".join(reading.cells)
             if len(truth) == len(read) == len(reading.features):
