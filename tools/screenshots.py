@@ -53,13 +53,21 @@ def _advance(controller: Any) -> None:
 
 def _staged(shows: Any) -> dict[str, Any]:
     """Real games in the states players meet, for the screenshots (``tools.showcase``):
-    five players with long names, a move the rules refuse, a finished game."""
-    from tools.showcase import LONG_NAMES, finished_game, refused_move, staged_game
+    five players with long names, a move the rules refuse, an opening layout with a card
+    the camera cannot read, a finished game."""
+    from tools.showcase import (
+        LONG_NAMES,
+        finished_game,
+        opening_unsure,
+        refused_move,
+        staged_game,
+    )
 
     return {
         "staged": {
             "nizam_5_players": lambda: staged_game(shows.store, LONG_NAMES, seed=0, turns=6),
             "nizam_illegal": lambda: refused_move(shows.store, LONG_NAMES, seed=0),
+            "nizam_opening_unsure": lambda: opening_unsure(shows.store, ["Ann", "Bob"]),
             "pearl_5_players": lambda: staged_game(shows.store, LONG_NAMES, mode="pearl",
                                                    seed=2, turns=8),
         },

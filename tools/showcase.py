@@ -39,6 +39,8 @@ class StagedTable:
     def __init__(self, session: TableSession, seed: int = 3) -> None:
         self.session = session
         self.seed = seed
+        self.layout: str | None = None
+        """The cards as they lie, for the picture, when the reading has cells unsure."""
         self._picture: tuple[str, Any] | None = None
 
     def view(self) -> TableView:
@@ -55,6 +57,8 @@ class StagedTable:
 
     def camera(self) -> tuple[Any, Any]:
         rows = self.session.reading or "/".join(self.view().grid)
+        if "?" in rows and self.layout is not None:
+            rows = self.layout
         if self._picture is None or self._picture[0] != rows:
             self._picture = (rows, _shoot(rows.split("/"), self.seed))
         return self._picture[1]
@@ -147,6 +151,22 @@ def refused_move(store: GameStore, names: Sequence[str], seed: int = 0) -> Stage
     how to put it back."""
     table, wrong = before_refusal(store, names, seed)
     table.see(wrong)
+    return table
+
+
+def opening_unsure(store: GameStore, names: Sequence[str], seed: int = 0,
+                   unsure: tuple[tuple[int, int], ...] = ((3, 1),)) -> StagedTable:
+    """A new game whose opening layout the camera reads with the cards of ``unsure`` as
+    ``?`` on every frame (colours the calibration did not cover): the screen waits for a
+    player to tap each and name it."""
+    game = Game("classic", len(names))
+    layout = simulate(game, random.Random(seed), greedy, max_turns=1).states[0].grid
+    table = StagedTable(TableSession.new(store, game, names), seed)
+    table.layout = str(layout)
+    read = [list(row) for row in table.layout.split("/")]
+    for row, col in unsure:
+        read[row - 1][col - 1] = "?"
+    table.session.on_reading(["".join(row) for row in read])
     return table
 
 

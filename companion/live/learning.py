@@ -67,7 +67,7 @@ class ColourLearner:
 
     def _passed(self, before: tuple[int, TableState], reading: GridReading,
                 rows: tuple[str, ...]) -> None:
-        self.catch_up(reading)
+        self._catch_up(reading, set_up=False)  # an opening grid taken in is learned below
         length, state = self._newest()
         grid = state.grid
         if grid is None or reading.features is None:
@@ -83,9 +83,7 @@ class ColourLearner:
                 return
         elif length <= before[0]:
             return
-        # a cell read as another card than the game holds is not confirmed by it
-        letters = [t if r in (t, UNSURE) else UNSURE for t, r in zip(truth, read, strict=True)]
-        self._learn(letters, reading, state)
+        self._learn(_confirmed(truth, read), reading, state)
 
     def mark(self) -> tuple[int, TableState]:
         """Where the session's history stands, to give :meth:`passed`."""
@@ -94,12 +92,13 @@ class ColourLearner:
 
     def catch_up(self, reading: GridReading | None) -> None:
         """Follow what changed in the session since last asked (taps: an undo, a fixed
-        card): drop what no longer holds; learn a fixed card from ``reading`` (the newest
+        card, a card named on the opening layout): drop what no longer holds; learn a fixed
+        card, or the opening grid a named card completed, from ``reading`` (the newest
         frame's)."""
         with self.session.lock:  # taps change the history from the screen's thread
             self._catch_up(reading)
 
-    def _catch_up(self, reading: GridReading | None) -> None:
+    def _catch_up(self, reading: GridReading | None, set_up: bool = True) -> None:
         now = self._newest()
         if now[0] == self._seen[0] and now[1] is self._seen[1]:
             return
@@ -108,7 +107,15 @@ class ColourLearner:
         fixed = (now[0] == before[0] + 1 and history[-2] is before[1]
                  and len(now[1].cards) == len(before[1].cards) and now[1].cards != before[1].cards)
         self._keep_what_holds()
-        if fixed and reading is not None and reading.features is not None:
+        if reading is None or reading.features is None:
+            return
+        grid = now[1].grid
+        if set_up and before[1].grid is None and grid is not None and reading.cells:
+            # set up by a tap (a card named on the opening layout): every cell confirmed
+            truth, read = str(grid).replace("/", ""), "".join(reading.cells)
+            if len(truth) == len(read) == len(reading.features):
+                self._learn(_confirmed(truth, read), reading, now[1])
+        elif fixed:
             cards = now[1].cards
             letters = [UNSURE] * len(now[1].origin)
             for card, (was, fix) in enumerate(zip(before[1].cards, cards, strict=True)):
@@ -142,3 +149,9 @@ class ColourLearner:
             self.confirmed = kept
             self._sources = {s: v for s, v in self._sources.items() if s in kept.sources}
             self.palette = adapt(self.calibrated, kept, self.bound)
+
+
+def _confirmed(truth: str, read: str) -> list[str]:
+    """The letters the game confirms, cell by cell: its card where the camera read it or
+    was unsure; a cell read as another card than the game holds is not confirmed by it."""
+    return [t if r in (t, UNSURE) else UNSURE for t, r in zip(truth, read, strict=True)]

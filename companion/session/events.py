@@ -135,7 +135,8 @@ class Refill(Event, kind="refill"):
 
 @dataclass(frozen=True, repr=False)
 class Fix(Event, kind="fix"):
-    """A misread cell (row, col from 1) corrected by a tap."""
+    """A misread cell (row, col from 1) corrected by a tap; before the opening grid is set
+    up, the card named for a cell the camera is unsure of."""
 
     cell: tuple[int, int]
     letter: str

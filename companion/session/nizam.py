@@ -32,6 +32,7 @@ from .table import (
     PLAY,
     REFILL,
     TableState,
+    named_reading,
     record_lines,
     shifts_problem,
 )
@@ -39,6 +40,7 @@ from .table import apply as apply_event
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
+UNSURE = "?"
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
@@ -56,6 +58,11 @@ def _cells_differ(a: str, b: str) -> tuple[Cell, ...]:
 
 def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
     return " + ".join("3 cards" if s.wildcard else f"1 {grid.at(*s.edge)}" for s in shifts)
+
+
+def _unsure_cells(rows: Sequence[str]) -> tuple[Cell, ...]:
+    return tuple((r, c) for r, row in enumerate(rows, 1) for c, x in enumerate(row, 1)
+                 if x == UNSURE)
 
 
 class TableSession(SessionCore[TableState]):
@@ -117,6 +124,9 @@ class TableSession(SessionCore[TableState]):
                 row, col, letter = args
                 self.commit(ev.Fix((int(row), int(col)), str(letter)))
                 self.verdict = None
+                if self.state.phase == OPENING and self.reading is not None:
+                    # the camera has no new reading to give: the name may complete its last
+                    self._opening(self.reading)
             elif action == "confirm_misread":
                 if self.reading is None:
                     raise BadInput("no reading to set aside")
@@ -139,14 +149,18 @@ class TableSession(SessionCore[TableState]):
     @locked
     def on_reading(self, rows: Sequence[str]) -> None:
         """A stable reading of the grid, as row strings. A reading with unsure cells counts
-        only in play, when the rules settle them (one grid that shifts can make agrees with
-        every cell read): a misread or two need no tap."""
+        in play when the rules settle them (one grid that shifts can make agrees with every
+        cell read): a misread or two need no tap. Before the opening grid is set up, the
+        cards the players named complete it (``_opening``)."""
         text = "/".join(rows)
         if len(text) != SIZE * SIZE + SIZE - 1:
             return
         t = self.state
-        if "?" in text:
-            if t.phase != PLAY or t.grid is None or text.count("?") > SETTLE_AT_MOST:
+        if t.phase == OPENING:
+            self._opening(text)
+            return
+        if UNSURE in text:
+            if t.phase != PLAY or t.grid is None or text.count(UNSURE) > SETTLE_AT_MOST:
                 return
             settled = settle(t.grid, text, SETTLE_SHIFTS)
             if settled is None:
@@ -155,9 +169,6 @@ class TableSession(SessionCore[TableState]):
         if text in t.misreads:
             return
         self.reading = text
-        if t.phase == OPENING:
-            self._opening(text)
-            return
         if t.phase == OVER or t.grid is None:
             return
         expected = str(t.grid)
@@ -177,13 +188,20 @@ class TableSession(SessionCore[TableState]):
         self.verdict = Verdict(False, tuple(shifts), "", reason, cells, hint)
 
     def _opening(self, text: str) -> None:
-        if EMPTY in text:
+        """The opening layout read as ``text``: set up once it is whole, the cells a player
+        named (``Fix``) taking their names. A card unsure with no name keeps the game
+        waiting, but the reading is shown, so the players can tap and name it."""
+        if text in self.state.misreads:
+            return
+        self.reading = text
+        whole = named_reading(self.state, text)
+        if EMPTY in whole or UNSURE in whole:
             return
         try:
-            self.commit(ev.Setup(text))
+            self.commit(ev.Setup(whole))
             self.verdict = None
         except CompanionError as err:
-            grid = Grid.parse(text)
+            grid = Grid.parse(whole)
             cells = tuple(cleared_cells(find_combinations(grid, self.game.pearl)))
             self._refuse(str(err), cells)
 
@@ -292,8 +310,7 @@ class TableSession(SessionCore[TableState]):
             for r in rounds for c in r.combinations
         )
         grid = t.grid
-        rows = tuple(str(grid).split("/")) if grid else tuple(
-            (self.reading or "/".join(["." * SIZE] * SIZE)).split("/"))
+        rows = tuple(str(grid).split("/")) if grid else tuple(self._opening_shown(t).split("/"))
         pearl = next((cell for cell, x in grid.positions() if x == PEARL), None) if grid else None
         highlight: tuple[Cell, ...] = ()
         if t.phase == CLEAR:
@@ -302,6 +319,8 @@ class TableSession(SessionCore[TableState]):
             highlight = tuple(grid.empty_cells()[: _refill_count(game, rules)])
         elif self.verdict is not None:
             highlight = self.verdict.cells
+        elif t.phase == OPENING:
+            highlight = _unsure_cells(rows)
         return TableView(
             mode=self.setup.kind,
             players=players,
@@ -325,6 +344,10 @@ class TableSession(SessionCore[TableState]):
             game_id=self.game_id,
             actions=self._actions(t),
         )
+
+    def _opening_shown(self, t: TableState) -> str:
+        """The opening layout as the screen shows it: the last reading, named cells named."""
+        return named_reading(t, self.reading or "/".join([EMPTY * SIZE] * SIZE))
 
     def _actions(self, t: TableState) -> tuple[str, ...]:
         """The buttons that mean something now (N3, N5): the others are greyed."""
@@ -365,6 +388,10 @@ class TableSession(SessionCore[TableState]):
     def _prompt(self, t: TableState) -> str:
         notice = f" {t.notice}" if t.notice else ""
         if t.phase == OPENING:
+            unsure = len(_unsure_cells(self._opening_shown(t).split("/")))
+            if unsure:
+                cards = "a card" if unsure == 1 else f"{unsure} cards"
+                return f"The camera cannot read {cards}: tap each card marked ? and choose it."
             deal = ("Deal 3 cards of each gem and the pearl" if self.game.pearl
                     else "Deal 25 cards")
             return f"{deal} face up into the 5×5 grid."

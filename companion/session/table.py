@@ -3,9 +3,10 @@
 ``TableState`` is what the session knows at one moment: the rules' state, which phase of
 the turn the table is in (waiting for the opening layout, play, clearing scored cards,
 refilling), and where every card on the grid came from, so that a fixed misread can
-correct the record of the setup or refill that laid it. ``apply`` takes one event and
-returns the next state, or raises a ``CompanionError`` saying why the event cannot happen now;
-``fold`` replays a whole log, undo included.
+correct the record of the setup or refill that laid it. Before the opening grid is set up,
+a fix names the card of a cell the camera cannot read, and the names complete the readings.
+``apply`` takes one event and returns the next state, or raises a ``CompanionError`` saying
+why the event cannot happen now; ``fold`` replays a whole log, undo included.
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ class TableState:
     """Finished turns as game-record lines; ``refill`` as a (start, end) slice of ``cards``."""
     misreads: frozenset[str] = field(default_factory=frozenset)
     notice: str = ""
+    named: tuple[tuple[Cell, str], ...] = ()
+    """Before the opening grid is set up: the cells a player named (a ``Fix``), in reading
+    order, each with its card. A card the camera cannot read on any frame would otherwise
+    keep the game from starting; the names complete the readings (``named_reading``)."""
 
     @property
     def grid(self) -> Grid | None:
@@ -182,6 +187,8 @@ def apply(t: TableState, event: Event) -> TableState:
         return replace(t, misreads=t.misreads | {event.reading})
     if isinstance(event, Setup):
         return _setup(t, event.grid)
+    if isinstance(event, Fix) and t.phase == OPENING:
+        return _name(t, event.cell, event.letter)
     if t.rules is None or t.turn_start is None:
         raise EventError("lay out the opening grid first")
     if t.phase == OVER and not isinstance(event, Fix):
@@ -221,7 +228,34 @@ def _setup(t: TableState, text: str) -> TableState:
     rules = start(t.game, grid)
     origin = tuple(range(SIZE * SIZE))
     return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
-                   origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE)
+                   origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=())
+
+
+def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
+    """Raises why a tap cannot say the card in (row, col) is ``letter``; nothing when it can."""
+    if not (1 <= row <= SIZE and 1 <= col <= SIZE):
+        raise EventError(f"there is no cell r{row}c{col}")
+    allowed = GEMS + (PEARL if t.game.pearl else "")
+    if letter not in allowed:
+        raise EventError(f"{letter!r} is not a card letter ({allowed})")
+
+
+def _name(t: TableState, cell: Cell, letter: str) -> TableState:
+    """A card named before the opening grid is set up: kept for its cell (named again, the
+    newer name holds) until a reading it completes is set up."""
+    _check_fix(t, *cell, letter)
+    named = dict(t.named)
+    named[cell] = letter
+    return replace(t, named=tuple(sorted(named.items())))
+
+
+def named_reading(t: TableState, text: str) -> str:
+    """A reading (rows joined by "/") with the cards the players named in their cells: what
+    they said beats what the camera read, as a fix does in play."""
+    flat = list(text)
+    for (row, col), letter in t.named:
+        flat[(row - 1) * (SIZE + 1) + (col - 1)] = letter
+    return "".join(flat)
 
 
 def _as_tapped(t: TableState, moves: tuple[Shift, ...]) -> tuple[Shift, ...]:
@@ -311,11 +345,7 @@ def _refill(t: TableState, cards: str) -> TableState:
 
 def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     assert t.rules is not None and t.turn_start is not None
-    if not (1 <= row <= SIZE and 1 <= col <= SIZE):
-        raise EventError(f"there is no cell r{row}c{col}")
-    allowed = GEMS + (PEARL if t.game.pearl else "")
-    if letter not in allowed:
-        raise EventError(f"{letter!r} is not a card letter ({allowed})")
+    _check_fix(t, row, col, letter)
     was = t.rules.grid.at(row, col)
     if was == EMPTY:
         raise EventError(f"r{row}c{col} is empty: lay a card there and the camera reads it")

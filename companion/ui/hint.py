@@ -261,7 +261,8 @@ class HintPanel:
             self._set(None)
         elif self.hint is not None and self.hint.grid != view.grid:
             self._set(None)  # the grid changed: the players moved, the hint is spent
-        self.overlay.button.disabled = view.ended
+        # turn 0: no grid set up yet, nothing to hint
+        self.overlay.button.disabled = view.ended or view.turn == 0
 
     def pressed(self) -> None:
         if self.hint is not None:

@@ -171,6 +171,8 @@ class TableScreen(GameScreen[TableController, TableView]):
         header = self.ids.header
         if view.ended:
             header.title, header.player = "The game is over", -1
+        elif view.turn == 0:  # no turn before the opening grid is set up
+            header.title, header.player = "Lay out the opening grid", -1
         elif view.players:
             name = view.players[view.active].name
             header.title = f"[size={int(header.ids.title.max_font * 0.6)}]Turn {view.turn}" \
@@ -232,7 +234,7 @@ class TableScreen(GameScreen[TableController, TableView]):
             row.score = str(player.score)
             row.hand = f"{player.hand} card{'s' if player.hand != 1 else ''}"
             row.last = "" if pearl or player.last_turn is None else f"+{player.last_turn}"
-            row.active = int(i == view.active and not view.ended)
+            row.active = int(i == view.active and not view.ended and view.turn > 0)
             if pearl:
                 row.ids.tasks.show(player.tasks_left)
 

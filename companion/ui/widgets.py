@@ -239,8 +239,9 @@ class CellPicker(Sheet):
         body.add_widget(grid)
         name = theme.CELL_NAMES.get(current, current)
         kwargs.setdefault("size_hint", (0.57, 0.96) if picture is not None else (0.94, 0.94))
-        super().__init__(f"Row {row}, column {col} reads {name}. What card is there?",
-                         body, **kwargs)
+        said = (f"The camera cannot read row {row}, column {col}" if current == "?"
+                else f"Row {row}, column {col} reads {name}")
+        super().__init__(f"{said}. What card is there?", body, **kwargs)
         if picture is not None:
             self.ids.box.pos_hint = {"right": 0.99, "center_y": 0.5}
             self.shade = 0.3  # the grid stays readable beside it, the cell outlined

@@ -153,3 +153,26 @@ def test_learning_turned_off_reads_with_the_calibrated_palette(palette):
     show(follower, reading_of(palette, OPENING))
     assert follower.learner is None and follower.palette is palette
     assert session.state.grid == Grid("/".join(OPENING))
+
+
+def test_N1_an_opening_grid_a_named_card_completed_is_learned_with_that_card(palette):
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    # r1c3 is an orange the camera cannot read on any frame: the game waits, learns nothing
+    unsure = reading_of(palette, ("RR?GY",) + OPENING[1:], OPENING)
+    show(follower, unsure)
+    assert session.state.grid is None and len(learner.confirmed) == 0
+    session.tap("fix", 1, 3, "O")  # the camera has nothing new to say: the tap sets it up
+    assert session.state.grid == Grid("/".join(OPENING))
+    follower.follow(unsure)
+    card = session.state.origin[2]
+    assert len(learner.confirmed) == 25
+    assert [ch for ch, tag in zip(learner.confirmed.letters, learner.confirmed.tags,
+                                  strict=True) if tag == card] == ["O"]
+    show(follower, unsure)  # the same reading again teaches nothing twice
+    assert len(learner.confirmed) == 25
+    session.tap("undo")  # the set-up taken back: what it taught too
+    follower.follow(None)
+    assert len(learner.confirmed) == 0

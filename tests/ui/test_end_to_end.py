@@ -90,3 +90,29 @@ def test_N12_a_whole_game_played_by_touches_reaches_game_over(start_app, tmp_pat
     assert session.view().ended and session.state.rules.scores == played.state.scores
     assert driver.app.manager.current == "gameover"
     assert driver.app.gameover_screen.ids.headline.text.startswith("Ann")
+
+
+def test_N1_a_card_unread_on_the_opening_layout_is_tapped_and_named_and_the_game_starts(
+        start_app, tmp_path):
+    session = TableSession.new(GameStore(tmp_path / "games.sqlite"), Game("classic", 2),
+                               ["Ann", "Bob"])
+    table = Camera(session)
+    driver, screen = start_game_on_screen(start_app, table, size=(800, 480))
+    session.on_reading(["RG?GY", "CRVPB", "RGYOC", "BVPRO", "YGCBV"])  # every frame alike
+    driver.settle()
+    assert session.state.phase == "opening"
+    grid = screen.ids.grid
+    assert grid.cells[0] == "RG?GY" and grid.marks.highlight == ((1, 3),)
+    assert "tap each card marked ?" in screen.ids.prompt.text
+    assert screen.ids.header.title == "Lay out the opening grid"
+    assert screen.ids.draw.disabled and screen.hint.overlay.button.disabled
+    assert not any(row.active for row in screen._rows)  # no one's turn yet
+    tap_cell(driver, grid, 1, 3)
+    assert screen.picker.title.startswith("The camera cannot read row 1, column 3")
+    tap(driver, screen.picker.buttons["O"])
+    assert session.message == ""
+    assert [e["kind"] for e in session.events()] == ["fix", "setup"]
+    assert str(session.state.grid) == "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
+    assert grid.cells[0] == "RGOGY" and grid.marks.highlight == ()
+    assert "Ann's turn" in screen.ids.header.title and not screen.ids.draw.disabled
+    assert screen._rows[0].active

@@ -1,0 +1,181 @@
+"""Before the opening grid is set up (N1, N2): a card the camera reads `?` on every frame
+does not keep the game from starting. The screen shows the reading, a player taps the
+unsure card and names it (a ``Fix``, kept in the state, a fold over the log), and the
+reading with its named cards is the opening grid."""
+
+import pytest
+
+from companion.errors import CompanionError
+from companion.rules.game import Game, Options
+from companion.session import events as ev
+from companion.session.nizam import TableSession
+from companion.session.table import OPENING, PLAY, TableState, apply, fold, named_reading
+from companion.store import GameStore
+
+SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
+UNSURE_OPENING = "RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"  # the amber of r1c3 unread on every frame
+
+
+def rows(text):
+    return text.split("/")
+
+
+@pytest.fixture
+def session(tmp_path):
+    store = GameStore(tmp_path / "games.sqlite")
+    return TableSession.new(store, Game("classic", 2), ["Ann", "Bob"])
+
+
+def kinds(session):
+    return [e["kind"] for e in session.events()]
+
+
+def test_N1_an_unsure_card_nobody_named_keeps_the_game_waiting_and_is_shown(session):
+    session.on_reading(rows(UNSURE_OPENING))
+    assert session.state.phase == OPENING and kinds(session) == []
+    assert session.reading == UNSURE_OPENING  # the screen shows it, to be tapped
+    view = session.view()
+    assert view.grid == tuple(rows(UNSURE_OPENING))
+    assert view.highlight == ((1, 3),)
+    assert view.prompt == "The camera cannot read a card: tap each card marked ? and choose it."
+
+
+def test_N1_a_named_unsure_card_completes_the_opening_grid_at_once(session):
+    session.on_reading(rows(UNSURE_OPENING))
+    session.tap("fix", 1, 3, "O")
+    assert session.message == ""
+    assert session.state.phase == PLAY and str(session.state.grid) == SETUP
+    assert kinds(session) == ["fix", "setup"]
+    assert session.events()[-1]["grid"] == SETUP
+    assert '"setup": "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"' in session.record()
+
+
+def test_N1_a_name_given_before_the_reading_completes_it_when_it_comes(session):
+    session.tap("fix", 1, 3, "O")
+    assert session.state.phase == OPENING and session.state.named == (((1, 3), "O"),)
+    assert session.view().grid[0] == "..O.."  # the name shows before any card is read
+    session.on_reading(rows(UNSURE_OPENING))
+    assert str(session.state.grid) == SETUP
+
+
+def test_N1_a_second_unsure_card_nobody_named_still_keeps_the_game_waiting(session):
+    session.on_reading(rows("RG?GY/CRVPB/RGYOC/BVP?O/YGCBV"))
+    session.tap("fix", 1, 3, "O")
+    assert session.state.phase == OPENING and kinds(session) == ["fix"]
+    view = session.view()
+    assert view.grid[0] == "RGOGY" and view.highlight == ((4, 4),)
+    session.tap("fix", 4, 4, "R")
+    assert str(session.state.grid) == SETUP
+
+
+def test_N1_a_named_card_is_renamed_by_the_newer_fix(session):
+    session.tap("fix", 1, 3, "Y")
+    session.tap("fix", 1, 3, "O")
+    assert session.state.named == (((1, 3), "O"),)
+    session.on_reading(rows(UNSURE_OPENING))
+    assert str(session.state.grid) == SETUP
+
+
+def test_N1_undo_takes_the_name_back_and_the_card_is_unsure_again(session):
+    session.on_reading(rows("RG?GY/CRVPB/RGYOC/BVP?O/YGCBV"))
+    session.tap("fix", 1, 3, "O")
+    session.tap("undo")
+    assert session.state.named == () and kinds(session) == ["fix", "undo"]
+    assert session.view().highlight == ((1, 3), (4, 4))
+    session.tap("fix", 4, 4, "R")
+    assert session.state.phase == OPENING  # r1c3 is unsure again: no grid to set up
+
+
+def test_N1_undo_of_the_set_up_keeps_the_name_then_undo_takes_it_back(session):
+    session.on_reading(rows(UNSURE_OPENING))
+    session.tap("fix", 1, 3, "O")
+    session.tap("undo")
+    assert session.state.phase == OPENING and session.state.named == (((1, 3), "O"),)
+    session.tap("undo")
+    assert session.state.named == ()
+    assert kinds(session) == ["fix", "setup", "undo", "undo"]
+
+
+@pytest.mark.parametrize("letter, why", [
+    ("X", "'X' is not a card letter"),
+    ("*", "'\\*' is not a card letter"),  # no pearl in Nizam
+    (".", "'.' is not a card letter"),  # the camera reads an empty cell itself
+])
+def test_N1_a_name_that_is_no_gem_is_refused_and_nothing_is_logged(session, letter, why):
+    session.on_reading(rows(UNSURE_OPENING))
+    session.tap("fix", 1, 3, letter)
+    assert session.message.startswith(why.replace("\\", ""))
+    assert kinds(session) == [] and session.state.named == ()
+    with pytest.raises(CompanionError, match=why):
+        apply(TableState(Game("classic", 2)), ev.Fix((1, 3), letter))
+
+
+def test_N1_a_name_for_a_cell_off_the_grid_is_refused(session):
+    session.tap("fix", 6, 1, "R")
+    assert session.message == "there is no cell r6c1" and kinds(session) == []
+
+
+def test_P1_the_pearl_may_be_named_in_pearl_of_the_east(tmp_path):
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("pearl", 2), ["A", "B"])
+    session.on_reading(rows("ROYGC/BVP?R/OYGCB/VPROY/GCBVP"))
+    session.tap("fix", 2, 4, "*")
+    assert session.message == "" and session.state.grid.at(2, 4) == "*"
+
+
+def test_N2_a_name_that_makes_a_combination_is_refused_with_its_cells(session):
+    session.on_reading(rows("RR?GY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    session.tap("fix", 1, 3, "R")
+    assert session.state.phase == OPENING and kinds(session) == ["fix"]
+    assert not session.verdict.legal and "N2" in session.verdict.reason
+    assert session.verdict.cells == ((1, 1), (1, 2), (1, 3))
+    session.tap("fix", 1, 3, "O")  # named again: no combination, the game starts
+    assert str(session.state.grid) == "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
+
+
+def test_N2_the_name_beats_a_misread_that_made_a_combination(session):
+    # The camera reads the amber of r1c3 as a ruby: RRR, refused; a tap names it amber.
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    assert not session.verdict.legal
+    session.tap("fix", 1, 3, "O")
+    assert str(session.state.grid) == "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
+
+
+def test_N1_empty_cells_keep_waiting_whatever_is_named(session):
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("RG?GY/CRVPB/RGYOC/BVPRO/YGCB."))
+    assert session.state.phase == OPENING
+
+
+def test_N1_the_state_is_a_fold_and_a_reopened_game_holds_its_names(session):
+    session.on_reading(rows("RG?GY/CRVPB/RGYOC/BVP?O/YGCBV"))
+    session.tap("fix", 1, 3, "Y")
+    session.tap("fix", 1, 3, "O")
+    again = TableSession(session.store, session.game_id)
+    assert again.state == session.state
+    logged = [ev.parse(e) for e in session.events()]
+    assert fold(Game("classic", 2), logged)[-1].named == (((1, 3), "O"),)
+    # a reading after the restart needs no tap for the card named before it
+    again.on_reading(rows("RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"))
+    assert str(again.state.grid) == SETUP
+
+
+def test_named_reading_puts_each_name_in_its_cell():
+    t = TableState(Game("classic", 2), named=(((1, 1), "B"), ((5, 5), "O")))
+    assert named_reading(t, "?????/...../...../...../....?") == "B????/...../...../...../....O"
+
+
+def test_a_name_does_not_outlive_the_set_up():
+    t = apply(TableState(Game("classic", 2)), ev.Fix((1, 3), "O"))
+    t = apply(t, ev.Setup(SETUP))
+    assert t.named == ()
+    t = apply(t, ev.Fix((1, 3), "R"))  # in play a fix corrects the grid, as before
+    assert t.named == () and str(t.grid).startswith("RGRGY") and t.cards.startswith("RGR")
+
+
+def test_N2_keep_a_named_card_may_make_the_opening_combination(tmp_path):
+    # N2 "keep": a combination in the opening grid stays, a named card in it too
+    game = Game("classic", 2, Options(setup_lines="keep"))
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), game, ["A", "B"])
+    session.on_reading(rows("RR?GY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    session.tap("fix", 1, 3, "R")
+    assert str(session.state.grid) == "RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"
