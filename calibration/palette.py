@@ -390,8 +390,12 @@ class Palette:
             lift = np.where(clipped, _LIFT_CLIPPED, doubt[:, 0])
             # Where the rims show the light in every channel, a rim clipped all the same
             # (a glare spot, the lamp's hot spot) is lit by that light, brighter: only its
-            # brightness is open (lift), not its colour; elsewhere the clipped part is a guess.
-            free = np.zeros(w.bound.shape) if w.light_read else w.bound.astype(float)
+            # brightness is open (lift), not its colour. Elsewhere the clipped part is a
+            # guess, but only in channels most rims clipped: a channel most rims read is the
+            # light's on the others too (guessed apart, the light of a few bright cells was
+            # free to make a yellow there orange).
+            free = (np.zeros(w.bound.shape) if w.light_read
+                    else (w.bound & w.clipped_on_most).astype(float))
             return _Light(w.refs, free, shift, doubt, lift, True)
         base = np.broadcast_to(self._base, (n, 3))
         doubt = np.broadcast_to(_DOUBT_GUESS, (n, 3))

@@ -87,6 +87,15 @@ class SceneWhites:
         return white
 
     @functools.cached_property
+    def clipped_on_most(self) -> np.ndarray:
+        """(3,) bool: the channels the camera clipped on most rims (the light's level there
+        is a guess). Read-only."""
+        rims = self.bound[self.rim] if self.rim.any() else self.bound
+        out = rims.mean(axis=0) > _CENSORED_SHARE if len(rims) else np.ones(3, bool)
+        out.flags.writeable = False
+        return out
+
+    @functools.cached_property
     def light_read(self) -> bool:
         """The rims show the scene's light in every channel: most of them read each channel
         unclipped, and its white lies within what the camera shows (not carried past the
@@ -97,8 +106,7 @@ class SceneWhites:
         rims = self.bound[self.rim] if self.rim.any() else self.bound
         if not len(rims):
             return False
-        clipped_on_most = (rims.mean(axis=0) > _CENSORED_SHARE).any()
-        if not (clipped_on_most or (self.scene_white > _LOG_CLIP).any()):
+        if not (self.clipped_on_most.any() or (self.scene_white > _LOG_CLIP).any()):
             return True
         read = np.count_nonzero(~rims.any(axis=1))
         clipped_all_over = np.count_nonzero(rims.all(axis=1))
@@ -144,7 +152,8 @@ class SceneWhites:
         refs, bound, rim, own = cells
         out = SceneWhites(refs, bound, rim, own, has_rims=self.has_rims, censored=self.censored)
         if every_rim and self.rim.any():
-            out.__dict__.update(scene_white=self.scene_white, light_read=self.light_read)
+            out.__dict__.update(scene_white=self.scene_white, light_read=self.light_read,
+                                clipped_on_most=self.clipped_on_most)
         return out
 
 
