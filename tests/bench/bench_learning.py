@@ -35,6 +35,23 @@ DRIFTS = [  # (what, exposure and colour drift, veil, frames per video times --f
 ]
 
 
+def count_cells(counts: Counter, reading, scene) -> bool:
+    """Add a reading's cells to ``counts``: those nothing covers (wrong, '?', '?' on an empty
+    cell) as the split's unoccluded cells, and covered ones (a hand, a lifted card) that
+    read another card. Whether there was a reading."""
+    if reading.cells is None:
+        return False
+    for got_row, true_row, hidden_row in zip(reading.cells, scene.labels, scene.covered,
+                                             strict=True):
+        for got, want, hidden in zip(got_row, true_row, hidden_row, strict=True):
+            key = "covered" if hidden > 0.02 else "cells"
+            counts[key] += 1
+            counts[f"{key} wrong"] += got not in ("?", want)
+            counts[f"{key} unsure"] += got == "?"
+            counts[f"{key} unsure empty"] += got == "?" and want == "."
+    return True
+
+
 def follow(frames: list, palette, learn: bool, counts: Counter, settle: int = 0) -> None:
     """Read a video's frames, learning from confirmed readings if ``learn``; add its cells
     to ``counts``. ``settle``: a stable reading with up to this many ``?`` whose other cells
@@ -50,15 +67,7 @@ def follow(frames: list, palette, learn: bool, counts: Counter, settle: int = 0)
         counts["frames"] += 1
         if reading.cells is None:
             continue
-        counts["found"] += 1
-        for got_row, true_row, hidden_row in zip(reading.cells, scene.labels, scene.covered,
-                                                 strict=True):
-            for got, want, hidden in zip(got_row, true_row, hidden_row, strict=True):
-                key = "covered" if hidden > 0.02 else "cells"
-                counts[key] += 1
-                counts[f"{key} wrong"] += got not in ("?", want)
-                counts[f"{key} unsure"] += got == "?"
-                counts[f"{key} unsure empty"] += got == "?" and want == "."
+        counts["found"] += count_cells(counts, reading, scene)
         stable = stability.push(reading.cells)
         if not learn or stable is None or stable == last:
             continue

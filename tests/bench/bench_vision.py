@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from calibration import learn_palette  # noqa: E402
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
-from tests.bench.bench_learning import follow  # noqa: E402
+from tests.bench.bench_learning import count_cells, follow  # noqa: E402
 from tests.bench.bench_learning import said as learning_said  # noqa: E402
 from tests.vision.scenes import (  # noqa: E402
     GEMS,
@@ -192,22 +192,6 @@ def drifting(args: argparse.Namespace, palette) -> None:
         f" {frames} frames, a reading in {found}; {cells_said(cells)}")
     say(f"  the same, colours learning from confirmed readings (bench_learning.py): "
         f"{learning_said(learning)}")
-
-
-def count_cells(counts: Counter, reading, scene) -> bool:
-    """Add a reading's cells to ``counts``: those nothing covers (wrong, '?') as the split's
-    unoccluded cells, and covered ones (a hand, a lifted card) that read another card.
-    Whether there was a reading."""
-    if reading.cells is None:
-        return False
-    for got_row, true_row, hidden_row in zip(reading.cells, scene.labels, scene.covered,
-                                             strict=True):
-        for got, want, hidden in zip(got_row, true_row, hidden_row, strict=True):
-            key = "covered" if hidden > 0.02 else "cells"
-            counts[key] += 1
-            counts[f"{key} wrong"] += got not in ("?", want)
-            counts[f"{key} unsure"] += got == "?"
-    return True
 
 
 def cells_said(counts: Counter) -> str:

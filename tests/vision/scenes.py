@@ -15,7 +15,13 @@ import pytest
 
 from calibration import learn_palette
 from calibration.deck import NOMINAL_RGB
-from tools.synthetic import Conditions, Scene, random_conditions, render_scene
+from tools.synthetic import (
+    Conditions,
+    Scene,
+    random_conditions,
+    render_scene,
+    widened_conditions,
+)
 from vision.cells import extract_patches
 from vision.lattice import find_grid
 
@@ -65,6 +71,18 @@ def cube_photos() -> list[tuple[Path, int, list[str]]]:
 
 
 @functools.lru_cache(maxsize=1)
+def drawn(state: int, inc: int, has_uint32: int, uinteger: int, hand: bool | None) -> Scene:
+    """The scene the widened generator draws from this state of a PCG64 generator (as
+    ``rng.bit_generator.state`` shows it) and ``hand`` (``bench_hands.py``'s draws): one
+    scene of a bench's fresh draws, drawn alone for a test."""
+    rng = np.random.default_rng()
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+        "has_uint32": has_uint32, "uinteger": uinteger,
+    }
+    return render_scene(rng, GEMS, 5, 5, widened_conditions(rng, hand=hand))
+
+
 def gem_palette():
     """A palette learned from two calm synthetic layouts (the way a player calibrates)."""
     rng = np.random.default_rng(11)

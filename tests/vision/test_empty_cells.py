@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.synthetic import Conditions, random_conditions, render_scene, widened_conditions
+from tools.synthetic import Conditions, random_conditions, render_scene
 from vision.reader import read_grid
 from vision.tracker import GridTracker
 
-from .scenes import GEMS, gem_palette
+from .scenes import GEMS, drawn, gem_palette
 
 # The camera of the generated recordings: a lamp warmer than the camera's locked white
 # balance clips red on the white rims, and the red felt then matches the lamp in green/blue.
@@ -75,16 +75,9 @@ def test_an_arm_across_a_row_is_no_run_of_empty_cells():
     # like bare table all along the row. A hand is one piece: every cell it joins to what
     # it hides reads "?", not only the next one. (A scene the widened generator drew:
     # seed 7000, the 40th; its state is set here so the test draws just this one.)
-    rng = np.random.default_rng()
-    rng.bit_generator.state = {
-        "bit_generator": "PCG64",
-        "state": {"state": 97722742197045342027968909628373203833,
-                  "inc": 243370909585270774436545750675754934523},
-        "has_uint32": 1, "uinteger": 2588790769,
-    }
-    conditions = widened_conditions(rng, hand=True)
-    assert conditions.cloth == "gingham" and conditions.hand
-    scene = render_scene(rng, GEMS, 5, 5, conditions)
+    scene = drawn(97722742197045342027968909628373203833,
+                  243370909585270774436545750675754934523, 1, 2588790769, hand=True)
+    assert scene.conditions.cloth == "gingham" and scene.conditions.hand
     reading = read_grid(scene.image, gem_palette(), 5, 5)
     assert reading.cells is not None
     hidden = [(r, c) for r, c in zip(*np.nonzero(scene.covered > 0.5), strict=True)
@@ -99,16 +92,9 @@ def test_an_arm_the_tables_colour_along_the_grids_edge_is_no_empty_line():
     # finger's outline put the lattice over that row, and every cell of it looked like
     # bare table. A whole line at the grid's edge read empty reads "?": no cards span it.
     # (A scene the widened generator drew: seed 11000 of bench_hands, the 188th.)
-    rng = np.random.default_rng()
-    rng.bit_generator.state = {
-        "bit_generator": "PCG64",
-        "state": {"state": 137787279296372053865973044992860199738,
-                  "inc": 193020079551015734593006695126516842161},
-        "has_uint32": 0, "uinteger": 660955014,
-    }
-    conditions = widened_conditions(rng, hand=True)
-    assert conditions.hand
-    scene = render_scene(rng, GEMS, 5, 5, conditions)
+    scene = drawn(137787279296372053865973044992860199738,
+                  193020079551015734593006695126516842161, 0, 660955014, hand=True)
+    assert scene.conditions.hand
     reading = read_grid(scene.image, gem_palette(), 5, 5)
     assert reading.cells is not None
     assert (scene.covered[0] > 0.9).all()

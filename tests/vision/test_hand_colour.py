@@ -2,20 +2,18 @@
 outline of its own seen, that looks more like that hidden cell than like its own class's
 cards is more of the hand (skin over part of a pink card reads orange), and reads ``?``.
 
-The scenes are ones the widened generator drew (seed 9000 of ``bench_hands.py``); each
-one's state is set here so that the test draws just it.
+The scenes are ones the widened generator drew (seed 9000 of ``bench_hands.py``), each
+drawn alone.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from tests.vision.scenes import GEMS, gem_palette
-from tools.synthetic import render_scene, widened_conditions
+from tests.vision.scenes import drawn, gem_palette
 from vision.reader import read_grid
 
-_INC = 273693408026790334520942567954209499589
+_INC = 273693408026790334520942567954209499589  # the generator's stream for seed 9000
 
 
 @pytest.mark.parametrize(("state", "has_uint32", "uinteger", "cell"), [
@@ -25,13 +23,7 @@ _INC = 273693408026790334520942567954209499589
     (330226150512670234827025174688635384681, 0, 2955532681, (4, 2)),
 ])
 def test_skin_over_part_of_a_card_beside_the_hand_reads_unsure(state, has_uint32, uinteger, cell):
-    rng = np.random.default_rng()
-    rng.bit_generator.state = {
-        "bit_generator": "PCG64", "state": {"state": state, "inc": _INC},
-        "has_uint32": has_uint32, "uinteger": uinteger,
-    }
-    conditions = widened_conditions(rng, hand=True)
-    scene = render_scene(rng, GEMS, 5, 5, conditions)
+    scene = drawn(state, _INC, has_uint32, uinteger, hand=True)
     assert 0.2 < scene.covered[cell] < 0.5  # partly under the hand
     reading = read_grid(scene.image, gem_palette(), 5, 5)
     assert reading.cells is not None
