@@ -62,8 +62,11 @@ from .models import (
     steady_of,
 )
 
-VERSION = 1
-"""Version of the palette file format; other versions are refused, not guessed at."""
+VERSION = 2
+"""Version of the palette file format; other versions are refused, not guessed at. Version
+2 measures cells that show no white of their own (stickers, stones) otherwise than 1 did
+(against a grey, and the scene's white no longer wrapped round in 8 bits); cards with white
+borders are measured as before, so their version 1 palettes are read as they are."""
 
 UNSURE = "?"
 
@@ -619,6 +622,13 @@ class Palette:
 
     @classmethod
     def from_json(cls, obj: object) -> Palette:
+        if isinstance(obj, dict) and obj.get("format") == "nizam-palette" and obj.get(
+            "version"
+        ) == 1:
+            if obj.get("white_borders") is not True:
+                raise PaletteError("palette version 1 measured stickers and stones otherwise than "
+                                   "this version does; calibrate again")
+            obj = {**obj, "version": VERSION}
         obj = check_header(obj, "nizam-palette", "palette", VERSION, PaletteError)
         if obj.get("features") != list(FEATURES):
             raise PaletteError("palette was made with other features; calibrate again")

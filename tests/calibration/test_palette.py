@@ -321,3 +321,23 @@ def test_a_cell_nearer_the_hidden_cell_beside_it_than_its_class_is_told(palette)
         np.stack([orange, mostly_orange, mostly_pink, mostly_pink]),
         np.stack([pink, pink, pink, unknown]), ["O", "O", "O", "O"])
     assert got.tolist() == [False, False, True, False]
+
+
+def test_a_version_1_palette_of_cards_with_white_borders_still_reads(palette, tmp_path):
+    path = tmp_path / "palette.json"
+    obj = palette.to_json()
+    assert obj["white_borders"] is True
+    obj["version"] = 1
+    path.write_text(json.dumps(obj))
+    assert Palette.load(path).to_json() == palette.to_json()
+
+
+def test_a_version_1_palette_of_stickers_or_stones_is_refused(palette, tmp_path):
+    # version 1 measured cells with no white of their own otherwise (and could learn a
+    # white wrapped round in 8 bits): read now, its colours would be off, silently
+    path = tmp_path / "palette.json"
+    obj = palette.to_json()
+    obj["version"], obj["white_borders"] = 1, False
+    path.write_text(json.dumps(obj))
+    with pytest.raises(PaletteError, match="calibrate again"):
+        Palette.load(path)

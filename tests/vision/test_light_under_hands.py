@@ -15,9 +15,13 @@ _SEED_6000 = 280594436018490482547234038731946973249
 
 
 def _wrong(scene: Scene) -> list[tuple[int, int, str, str]]:
+    """The cells read as another card; and no more than two ``?`` besides the cells the
+    hand covers (a reading of all ``?`` is no reading)."""
     assert scene.conditions.hand
     reading = read_grid(scene.image, gem_palette(), 5, 5)
     assert reading.cells is not None
+    unsure = "".join(reading.cells).count("?")
+    assert unsure <= int((scene.covered > 0.02).sum()) + 2, reading.cells
     return [(r, c, reading.cells[r][c], scene.labels[r][c])
             for r in range(5) for c in range(5)
             if reading.cells[r][c] not in ("?", scene.labels[r][c])]
