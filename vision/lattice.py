@@ -105,9 +105,9 @@ class GridSearch:
     candidates: Candidates | None = field(default=None, repr=False)
     # Work-image pixels (where the candidates are) -> frame pixels.
     to_frame: np.ndarray = field(default_factory=lambda: np.eye(3), repr=False)
-    # The geometry is an earlier frame's lattice, kept or refitted (vision.tracker), not
-    # one this frame showed on its own.
-    followed: bool = False
+    # The geometry is a lattice the frames before held with a card in every line at its
+    # edge (vision.tracker): a line the players clear since keeps its place.
+    anchored: bool = False
 
 
 def find_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridGeometry | None:

@@ -108,7 +108,7 @@ def read_grid(
     kept = tracker.kept_reading(palette)
     if kept is None:
         kept = _without_cards_in_the_air(
-            read_cells(frame, geometry, palette, tracker.looks, followed=search.followed), search
+            read_cells(frame, geometry, palette, tracker.looks, anchored=search.anchored), search
         )
         tracker.keep_reading(kept, palette)
     return kept
@@ -134,12 +134,12 @@ just edges) or "table", row, col) -> whether it was seen."""
 
 def read_cells(
     frame: np.ndarray, geometry: GridGeometry, palette: Palette, looks: Looks | None = None,
-    *, followed: bool = False,
+    *, anchored: bool = False,
 ) -> GridReading:
     """Read the cells of a grid already found in ``frame``. ``looks``: close looks already
     taken at this very picture (a tracker keeps them while nothing moves); those taken here
-    are added. ``followed``: the lattice is an earlier frame's (a tracker's), which keeps
-    its place over a line the players emptied."""
+    are added. ``anchored``: the lattice is one earlier frames held with a card in every
+    line at its edge (a tracker's), which keeps its place over a line the players emptied."""
     rows, cols = geometry.rows, geometry.cols
     patches = extract_patches(frame, geometry)
     sides = extract_table_sides(frame, geometry)
@@ -178,7 +178,7 @@ def read_cells(
     # an empty cell, and so may the skin beside that (an arm across a row). Such a reading
     # never counts anyway (it has a "?"), so nothing is lost.
     distrust |= empty & _reached(distrust | (labels == UNSURE), empty)
-    if not followed:
+    if not anchored:
         distrust |= _empty_edge_lines(empty & ~distrust)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0

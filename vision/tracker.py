@@ -94,12 +94,16 @@ class GridTracker:
         # nothing moves (the cells are the ones read then, bar sensor noise).
         self._was_still = False
         self._reading: tuple[GridReading, Palette] | None = None
+        # Every line at the lattice's edge has shown a card in a reading since it was
+        # searched for: a line empty now was cleared, not reached over past the cards.
+        self._anchored = False
 
     def reset(self) -> None:
         """Forget the grid: the next frame is searched in full."""
         self.geometry = None
         self._measured = None
         self._reading = None
+        self._anchored = False
         self.looks = {}
 
     def locate(self, frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
@@ -117,7 +121,7 @@ class GridTracker:
             # same lattice, the same card outlines.
             self.still += 1
             self._was_still = True
-            return GridSearch(g, followed=True)
+            return GridSearch(g, anchored=self._anchored)
         else:
             self.looks = {}
             followed = self._follow(frame, g)  # sets ``doubt`` when it returns None
@@ -126,7 +130,7 @@ class GridTracker:
                 self.geometry = followed
                 self._reading = None
                 self._measured = (small, _grid_area(followed, small.shape))
-                return GridSearch(followed, followed=True)
+                return GridSearch(followed, anchored=self._anchored)
         self.searched += 1
         self.looks = {}
         search = search_grid(frame, rows, cols)
@@ -139,8 +143,9 @@ class GridTracker:
             self.geometry = kept
             self._reading = None
             self._measured = (small, _grid_area(kept, small.shape))
-            return GridSearch(kept, followed=True)
+            return GridSearch(kept, anchored=self._anchored)
         g = self.geometry = search.geometry
+        self._anchored = False
         self._shape = frame.shape
         self._best_seen = 0 if g is None else int(g.seen.sum())
         self._ring = -1
@@ -156,8 +161,13 @@ class GridTracker:
         return _copy(self._reading[0])
 
     def keep_reading(self, reading: GridReading, palette: Palette) -> None:
-        """Remember the reading of the frame just located (see ``kept_reading``)."""
+        """Remember the reading of the frame just located (see ``kept_reading``), and
+        whether it showed a card in every line at the grid's edge."""
         self._reading = (_copy(reading), palette)
+        if reading.cells is not None and not self._anchored:
+            cards = np.array([[ch not in ".?" for ch in row] for row in reading.cells])
+            self._anchored = bool(cards[0].any() and cards[-1].any() and cards[:, 0].any()
+                                  and cards[:, -1].any())
 
     def read(
         self,

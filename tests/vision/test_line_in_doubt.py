@@ -101,7 +101,7 @@ def test_a_grid_really_missing_its_last_column_is_still_read():
     seen = geometry.seen.copy()
     seen[:, 4] = False  # no card outline there any more
     # the lattice of the frame before the column was cleared, as a tracker keeps it
-    reading = read_cells(scene.image, replace(geometry, seen=seen), gem_palette(), followed=True)
+    reading = read_cells(scene.image, replace(geometry, seen=seen), gem_palette(), anchored=True)
     assert reading.cells is not None, reading.reason
     assert all(row[4] == "." for row in reading.cells)
     # searched for in this frame alone, no card spans that column: it is not read empty
