@@ -14,7 +14,7 @@ import pytest
 import companion.paths
 from calibration.camera import CameraLock
 from calibration.lens import LensModel
-from calibration.palette import default_palette
+from calibration.palette import VERSION, default_palette
 from calibration.store import camera_lock_path
 from companion import doctor, touch
 from companion.cli import doctor_cmd, main
@@ -56,7 +56,7 @@ def test_saved_palette_is_ok_with_its_version_and_classes(home):
     default_palette().save(path)
     found = doctor.check_palette(path)
     assert found.status == doctor.OK
-    assert "version 1" in found.detail
+    assert f"version {VERSION}" in found.detail
     assert "".join(default_palette().classes) in found.detail
 
 
