@@ -90,7 +90,7 @@ class SceneWhites:
     def clipped_on_most(self) -> np.ndarray:
         """(3,) bool: the channels the camera clipped on most rims (the light's level there
         is a guess). Read-only."""
-        rims = self.bound[self.rim] if self.rim.any() else self.bound
+        rims = self._rim_bounds()
         out = rims.mean(axis=0) > _CENSORED_SHARE if len(rims) else np.ones(3, bool)
         out.flags.writeable = False
         return out
@@ -103,7 +103,7 @@ class SceneWhites:
         camera clipped most rims all over (a bright lamp), enough rims to tell a light read
         every channel unclipped: the light's colour is theirs, and a rim clipped all over is
         that light, brighter."""
-        rims = self.bound[self.rim] if self.rim.any() else self.bound
+        rims = self._rim_bounds()
         if not len(rims):
             return False
         if not (self.clipped_on_most.any() or (self.scene_white > _LOG_CLIP).any()):
@@ -115,6 +115,10 @@ class SceneWhites:
             and read + clipped_all_over == len(rims)
             and read >= max(_MIN_RIMS, _RIM_SHARE * len(self.bound))
         )
+
+    def _rim_bounds(self) -> np.ndarray:
+        """``bound`` of the cells with a white rim (of every cell where none has one)."""
+        return self.bound[self.rim] if self.rim.any() else self.bound
 
     def subset(self, index: np.ndarray | slice) -> SceneWhites:
         # a run of cells holding every white rim shows the same typical white

@@ -179,7 +179,7 @@ def read_cells(
     # never counts anyway (it has a "?"), so nothing is lost.
     distrust |= empty & _reached(distrust | (labels == UNSURE), empty)
     if not anchored:
-        distrust |= _empty_edge_lines(empty & ~distrust)
+        distrust |= empty_edge_lines(empty & ~distrust)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
     if reads.features is not None:
@@ -240,27 +240,26 @@ def _like_what_hides(
     unsure = labels == UNSURE
     x = features.reshape(rows, cols, -1)
     out = np.zeros((rows, cols), bool)
+    cards_r, cards_c = np.nonzero(unoutlined & ~unsure & (labels != EMPTY))
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        r, c = np.nonzero(unoutlined & (labels != UNSURE) & (labels != EMPTY))
-        nr, nc = r + dr, c + dc
+        nr, nc = cards_r + dr, cards_c + dc
         ok = (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols)
-        r, c, nr, nc = r[ok], c[ok], nr[ok], nc[ok]
-        by = unsure[nr, nc]
-        r, c, nr, nc = r[by], c[by], nr[by], nc[by]
+        ok[ok] = unsure[nr[ok], nc[ok]]
+        r, c, nr, nc = cards_r[ok], cards_c[ok], nr[ok], nc[ok]
         if len(r):
             out[r, c] |= palette.nearer_than_class(x[r, c], x[nr, nc], labels[r, c].tolist())
     return out
 
 
-def _empty_edge_lines(empty: np.ndarray) -> np.ndarray:
+def empty_edge_lines(empty: np.ndarray) -> np.ndarray:
     """(rows, cols) bool: the cells of each line at the grid's edge that reads empty
     throughout. In a lattice searched for in one frame, cards span a line less than such a
     grid: it reached over that line only through a stray outline, or an arm the colour of
     the table lies along it. (A line a combination cleared is refilled at once; only a
-    tracked lattice, from the frames before, knows where it was.)
+    lattice the frames before anchored, ``GridTracker``'s, knows where it was.)
 
     >>> e = np.array([[True, True, True], [False, True, False], [True, True, True]])
-    >>> _empty_edge_lines(e).astype(int).tolist()
+    >>> empty_edge_lines(e).astype(int).tolist()
     [[1, 1, 1], [0, 0, 0], [1, 1, 1]]
     """
     out = np.zeros_like(empty)

@@ -163,11 +163,12 @@ class GridTracker:
     def keep_reading(self, reading: GridReading, palette: Palette) -> None:
         """Remember the reading of the frame just located (see ``kept_reading``), and
         whether it showed a card in every line at the grid's edge."""
+        from .reader import empty_edge_lines  # the reader takes a tracker: import it late
+
         self._reading = (_copy(reading), palette)
         if reading.cells is not None and not self._anchored:
-            cards = np.array([[ch not in ".?" for ch in row] for row in reading.cells])
-            self._anchored = bool(cards[0].any() and cards[-1].any() and cards[:, 0].any()
-                                  and cards[:, -1].any())
+            no_card = np.array([[ch in ".?" for ch in row] for row in reading.cells])
+            self._anchored = not empty_edge_lines(no_card).any()
 
     def read(
         self,
