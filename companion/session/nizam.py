@@ -146,6 +146,15 @@ class TableSession(SessionCore[TableState]):
 
     # -- readings ----------------------------------------------------------------------
 
+    @property
+    def unsure_taken(self) -> int:
+        """How many cells read ``?`` a stable reading may hold for the session to be given
+        it. Before the opening grid is set up, any number: the screen shows every unsure
+        card outlined, to be tapped and named (a hand resting over the layout is shown too,
+        and makes no event and loses no name). In play, ``SETTLE_AT_MOST``: more is a hand
+        over the grid, not a misread."""
+        return SIZE * SIZE if self.state.phase == OPENING else SETTLE_AT_MOST
+
     @locked
     def on_reading(self, rows: Sequence[str]) -> None:
         """A stable reading of the grid, as row strings. A reading with unsure cells counts
@@ -389,9 +398,15 @@ class TableSession(SessionCore[TableState]):
         notice = f" {t.notice}" if t.notice else ""
         if t.phase == OPENING:
             unsure = len(_unsure_cells(self._opening_shown(t).split("/")))
+            if unsure == 1:
+                return ("The camera cannot read one card: tap the card marked ? and choose "
+                        "what it is.")
+            if unsure > SETTLE_AT_MOST:  # a hand or a sleeve over the layout, most often
+                return (f"The camera cannot read {unsure} cards: clear anything off the grid, "
+                        f"then tap each card still marked ? and choose what it is.")
             if unsure:
-                cards = "a card" if unsure == 1 else f"{unsure} cards"
-                return f"The camera cannot read {cards}: tap each card marked ? and choose it."
+                return (f"The camera cannot read {unsure} cards: tap each card marked ? and "
+                        f"choose what it is.")
             deal = ("Deal 3 cards of each gem and the pearl" if self.game.pearl
                     else "Deal 25 cards")
             return f"{deal} face up into the 5×5 grid."

@@ -37,7 +37,8 @@ def test_N1_an_unsure_card_nobody_named_keeps_the_game_waiting_and_is_shown(sess
     view = session.view()
     assert view.grid == tuple(rows(UNSURE_OPENING))
     assert view.highlight == ((1, 3),)
-    assert view.prompt == "The camera cannot read a card: tap each card marked ? and choose it."
+    assert view.prompt == ("The camera cannot read one card: tap the card marked ? and choose "
+                           "what it is.")
 
 
 def test_N1_a_named_unsure_card_completes_the_opening_grid_at_once(session):
@@ -179,3 +180,61 @@ def test_N2_keep_a_named_card_may_make_the_opening_combination(tmp_path):
     session.on_reading(rows("RR?GY/CBVPR/GGYOC/BVPRO/YGCBV"))
     session.tap("fix", 1, 3, "R")
     assert str(session.state.grid) == "RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"
+
+
+def follower_of(session):
+    from calibration.learning import deck_profile
+    from companion.live.watcher import GridFollower
+
+    return GridFollower(session, deck_profile(), learn=False)
+
+
+def still(follower, text, frames=3):
+    """``frames`` frames of the camera reading ``text``, as a reading would give them."""
+    import numpy as np
+
+    from vision.reader import GridReading
+
+    reading = GridReading(5, 5, np.zeros((4, 2)), tuple(rows(text)), np.ones((5, 5)))
+    for _ in range(frames):
+        follower.follow(reading)
+
+
+THREE_UNSURE = "RG?GY/C?VPB/RGYOC/BVPRO/YGCB?"  # ambers and violets unread on every frame
+
+
+def test_N1_an_opening_layout_with_three_unsure_cards_reaches_the_screen_to_be_named(session):
+    follower = follower_of(session)
+    still(follower, THREE_UNSURE)
+    assert session.reading == THREE_UNSURE and kinds(session) == []
+    view = session.view()
+    assert view.highlight == ((1, 3), (2, 2), (5, 5))
+    assert view.prompt.startswith("The camera cannot read 3 cards: clear anything off the grid")
+    session.tap("fix", 1, 3, "O")
+    session.tap("fix", 2, 2, "R")
+    assert session.state.phase == OPENING
+    session.tap("fix", 5, 5, "V")
+    assert str(session.state.grid) == SETUP and kinds(session) == ["fix"] * 3 + ["setup"]
+
+
+def test_N1_a_hand_over_the_layout_is_shown_makes_no_event_and_loses_no_name(session):
+    follower = follower_of(session)
+    session.tap("fix", 1, 3, "O")  # named while the cards are still being laid
+    hand = "?????/???PB/RGYOC/BVPRO/YGCBV"  # then a hand rests over the top left
+    still(follower, hand)
+    assert session.reading == hand and kinds(session) == ["fix"]
+    assert session.state.named == (((1, 3), "O"),)
+    view = session.view()
+    assert view.grid[0] == "??O??"  # the name stays in view under the hand
+    assert len(view.highlight) == 7
+    still(follower, UNSURE_OPENING)  # the hand gone: the name completes the layout
+    assert str(session.state.grid) == SETUP and kinds(session) == ["fix", "setup"]
+
+
+def test_N1_in_play_three_unsure_cells_are_a_hand_not_a_misread(session):
+    follower = follower_of(session)
+    still(follower, SETUP)
+    assert session.state.phase == PLAY and session.unsure_taken == 2
+    still(follower, "???GY/CRVPB/RGYOC/BVPRO/YGCBV")
+    assert session.reading == SETUP and follower.last == tuple(rows(SETUP))
+    assert kinds(session) == ["setup"]
