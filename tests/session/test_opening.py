@@ -9,7 +9,15 @@ from companion.errors import CompanionError
 from companion.rules.game import Game, Options
 from companion.session import events as ev
 from companion.session.nizam import TableSession
-from companion.session.table import OPENING, PLAY, TableState, apply, fold, named_reading
+from companion.session.table import (
+    OPENING,
+    PLAY,
+    TableState,
+    apply,
+    fold,
+    named_reading,
+    outlived,
+)
 from companion.store import GameStore
 
 SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
@@ -238,3 +246,80 @@ def test_N1_in_play_three_unsure_cells_are_a_hand_not_a_misread(session):
     still(follower, "???GY/CRVPB/RGYOC/BVPRO/YGCBV")
     assert session.reading == SETUP and follower.last == tuple(rows(SETUP))
     assert kinds(session) == ["setup"]
+
+
+TWO_UNSURE = "RG?GY/CRVPB/RGYOC/BVP?O/YGCBV"
+REDEALT = "BC?RV/YOGCR/PBVGY/ORCPB/GVYRO"  # gathered and dealt again: r1c3 unread again
+
+
+def test_N1_a_layout_dealt_again_starts_clean_whatever_the_named_cell_reads(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")  # r4c4 still unread: the game waits
+    assert session.state.named == (((1, 3), "O"),)
+    session.on_reading(rows(REDEALT))
+    assert session.state.phase == OPENING and session.state.named == ()
+    assert kinds(session) == ["fix", "relaid"]
+    view = session.view()
+    assert view.grid[0] == "BC?RV" and view.highlight == ((1, 3),)
+    assert view.prompt.startswith("The camera cannot read one card")
+    assert "name them again" in view.prompt
+    session.tap("fix", 1, 3, "Y")
+    assert str(session.state.grid) == "BCYRV/YOGCR/PBVGY/ORCPB/GVYRO"
+
+
+def test_N1_a_named_card_replaced_by_one_the_camera_reads_loses_its_name(session):
+    # N2 at the table: the players swap the card under the name for another from the deck
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("RGYGY/CRVPB/RGYOC/BVP?O/YGCBV"))
+    assert session.state.named == () and kinds(session) == ["fix", "relaid"]
+    assert session.view().grid[0] == "RGYGY" and session.view().highlight == ((4, 4),)
+
+
+def test_N1_a_lifted_card_a_hand_or_three_cards_replaced_keep_the_name(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    for seen in ("RG.GY/CRVPB/RGYOC/BVP?O/YGCBV",  # the named card lifted to look at
+                 "?????/?????/RGYOC/BVP?O/YGCBV",  # a hand over it
+                 "RG?GY/CRVPB/RGYOC/BVP?O/GOYBV"):  # three other cards laid anew (N2)
+        session.on_reading(rows(seen))
+        assert session.state.named == (((1, 3), "O"),), seen
+    assert kinds(session) == ["fix"]
+    session.tap("fix", 4, 4, "R")
+    assert str(session.state.grid) == "RGOGY/CRVPB/RGYOC/BVPRO/GOYBV"
+
+
+def test_N1_a_name_given_over_a_misread_holds_while_the_camera_reads_the_same(session):
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCB?"))  # the amber read as a ruby
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCB?"))
+    assert session.state.named == (((1, 3), "O"),)
+    session.tap("fix", 5, 5, "V")
+    assert str(session.state.grid) == "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
+
+
+def test_N1_names_dropped_by_a_new_layout_come_back_with_undo_and_in_the_fold(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows(REDEALT))
+    logged = [ev.parse(e) for e in session.events()]
+    assert logged == [ev.Fix((1, 3), "O", TWO_UNSURE), ev.Relaid(((1, 3),))]
+    again = TableSession(session.store, session.game_id)
+    assert again.state == session.state and again.state.named == ()
+    assert fold(Game("classic", 2), logged)[-1] == session.state
+    session.tap("undo")  # the players say it was the same layout after all
+    assert session.state.named == (((1, 3), "O"),)
+
+
+def test_N1_a_name_from_a_version_that_kept_no_layout_goes_only_for_a_card_read_there():
+    # Stored before version 3: the layout it was named on is not known.
+    t = apply(TableState(Game("classic", 2)), ev.parse(
+        {"kind": "fix", "v": 2, "cell": [1, 3], "letter": "O"}))
+    assert t.named_on == () and outlived(t, REDEALT) == ()
+    assert outlived(t, "RGYGY/CRVPB/RGYOC/BVP?O/YGCBV") == ((1, 3),)
+
+
+def test_relaid_is_refused_once_the_game_has_started():
+    t = apply(TableState(Game("classic", 2)), ev.Setup(SETUP))
+    with pytest.raises(CompanionError, match="already started"):
+        apply(t, ev.Relaid(((1, 3),)))
