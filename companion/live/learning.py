@@ -17,7 +17,9 @@ What was learned is kept only while the game still holds it: an undo drops what 
 undone event taught, a card fixed drops what its misread had taught, and a reading the
 session refused teaches nothing. The game log is never changed by learning: what was
 learned is derived from the confirmations seen since this learner started, and starts
-fresh (the calibrated palette) after a restart or a resumed game.
+fresh (the calibrated palette) after the app restarts. A replay resumed from its store
+plays its frames again from the first (``companion.live.playback``), so it learns again
+all it had learned, and reads on as an unbroken replay does.
 """
 
 from __future__ import annotations

@@ -77,8 +77,8 @@ class TableSession(SessionCore[TableState]):
     reading = Shown[str | None]()
     """The last stable reading of the grid the session took in."""
 
-    def __init__(self, store: GameStore, game_id: int) -> None:
-        super().__init__(store, game_id)
+    def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
+        super().__init__(store, game_id, remake)
         self.game: Game = self.setup.game()
         self.names = self.setup.names
         self.verdict = None
