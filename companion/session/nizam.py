@@ -405,8 +405,8 @@ class TableSession(SessionCore[TableState]):
         if unsure == 1:
             return "The camera cannot read one card: tap the card marked ? and choose what it is."
         if unsure > SETTLE_AT_MOST:  # a hand or a sleeve over the layout, most often
-            return (f"The camera cannot read {unsure} cards: clear anything off the grid, "
-                    f"then tap each card still marked ? and choose what it is.")
+            return (f"The camera cannot read {unsure} cards: if anything lies over the grid, "
+                    f"clear it; then tap each card still marked ? and choose what it is.")
         if unsure:
             return (f"The camera cannot read {unsure} cards: tap each card marked ? and "
                     f"choose what it is.")

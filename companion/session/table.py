@@ -245,6 +245,9 @@ def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
     if not (1 <= row <= SIZE and 1 <= col <= SIZE):
         raise EventError(f"there is no cell r{row}c{col}")
     allowed = GEMS + (PEARL if t.game.pearl else "")
+    if letter == EMPTY:
+        raise EventError("an empty cell needs no fixing: the camera sees it empty once the "
+                         "card is taken away")
     if letter not in allowed:
         raise EventError(f"{letter!r} is not a card letter ({allowed})")
 
@@ -269,7 +272,8 @@ def _relaid(t: TableState, cells: Sequence[Cell]) -> TableState:
     gone = set(cells)
     return replace(t, named=tuple(x for x in t.named if x[0] not in gone),
                    named_on=tuple(x for x in t.named_on if x[0] not in gone),
-                   notice="New cards lie where cards were named: name them again if asked.")
+                   notice="New cards were laid where you had chosen cards: those choices "
+                   "are dropped.")
 
 
 def outlived(t: TableState, text: str) -> tuple[Cell, ...]:

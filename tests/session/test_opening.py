@@ -108,7 +108,7 @@ def test_N1_undo_of_the_set_up_keeps_the_name_then_undo_takes_it_back(session):
 @pytest.mark.parametrize("letter, why", [
     ("X", "'X' is not a card letter"),
     ("*", "'\\*' is not a card letter"),  # no pearl in Nizam
-    (".", "'.' is not a card letter"),  # the camera reads an empty cell itself
+    (".", "an empty cell needs no fixing: the camera sees it empty"),
 ])
 def test_N1_a_name_that_is_no_gem_is_refused_and_nothing_is_logged(session, letter, why):
     session.on_reading(rows(UNSURE_OPENING))
@@ -217,7 +217,8 @@ def test_N1_an_opening_layout_with_three_unsure_cards_reaches_the_screen_to_be_n
     assert session.reading == THREE_UNSURE and kinds(session) == []
     view = session.view()
     assert view.highlight == ((1, 3), (2, 2), (5, 5))
-    assert view.prompt.startswith("The camera cannot read 3 cards: clear anything off the grid")
+    assert view.prompt.startswith("The camera cannot read 3 cards: if anything lies over the "
+                                  "grid, clear it; then tap each card still marked ?")
     session.tap("fix", 1, 3, "O")
     session.tap("fix", 2, 2, "R")
     assert session.state.phase == OPENING
@@ -262,7 +263,8 @@ def test_N1_a_layout_dealt_again_starts_clean_whatever_the_named_cell_reads(sess
     view = session.view()
     assert view.grid[0] == "BC?RV" and view.highlight == ((1, 3),)
     assert view.prompt.startswith("The camera cannot read one card")
-    assert "name them again" in view.prompt
+    assert view.prompt.endswith("New cards were laid where you had chosen cards: those "
+                                "choices are dropped.")
     session.tap("fix", 1, 3, "Y")
     assert str(session.state.grid) == "BCYRV/YOGCR/PBVGY/ORCPB/GVYRO"
 
