@@ -208,6 +208,8 @@ class TableSession(SessionCore[TableState]):
         stale = outlived(self.state, text)
         if stale:  # dealt again: a new card there, the name was the old one's
             self.commit(ev.Relaid(stale))
+        if text != self.reading:  # a refusal (N2) was of the layout read before
+            self.verdict = None
         self.reading = text
         whole = named_reading(self.state, text)
         if EMPTY in whole or UNSURE in whole:

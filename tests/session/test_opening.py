@@ -325,3 +325,13 @@ def test_relaid_is_refused_once_the_game_has_started():
     t = apply(TableState(Game("classic", 2)), ev.Setup(SETUP))
     with pytest.raises(CompanionError, match="already started"):
         apply(t, ev.Relaid(((1, 3),)))
+
+
+def test_N2_a_refused_layout_laid_again_is_no_longer_shown_refused(session):
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    assert not session.verdict.legal and "N2" in session.verdict.reason
+    # the three rubies back in the deck, three new cards dealt: one the camera cannot read
+    session.on_reading(rows("OC?GY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    assert session.verdict is None and session.view().highlight == ((1, 3),)
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))  # or put back as they were
+    assert not session.verdict.legal
