@@ -297,8 +297,13 @@ def outlived(t: TableState, text: str) -> tuple[Cell, ...]:
 
 
 def _letter_at(text: str, cell: Cell) -> str:
-    index = (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
+    index = _place(cell)
     return text[index] if 0 <= index < len(text) else UNSURE
+
+
+def _place(cell: Cell) -> int:
+    """Where ``cell``'s letter is in a reading's text (rows joined by "/")."""
+    return (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
 
 
 def _laid_anew(then: str, now: str) -> bool:
@@ -314,8 +319,8 @@ def named_reading(t: TableState, text: str) -> str:
     """A reading (rows joined by "/") with the cards the players named in their cells: what
     they said beats what the camera read, as a fix does in play."""
     flat = list(text)
-    for (row, col), letter in t.named:
-        flat[(row - 1) * (SIZE + 1) + (col - 1)] = letter
+    for cell, letter in t.named:
+        flat[_place(cell)] = letter
     return "".join(flat)
 
 
