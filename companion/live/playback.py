@@ -94,7 +94,8 @@ def play(
     not logged twice (``TableSession(remake=True)``): the reader, the stability filter and
     what the colours learned pass through every state they passed through before, so the
     frames after the interruption are read as an unbroken replay reads them, and the same
-    events are logged. Only what no run has said yet is emitted. When the frames read again
+    events are logged. Nothing is emitted until the stored events are made again (a refusal
+    after the last of them, never logged, is said again). When the frames read again
     do not give the stored events (another palette, ``--no-learning`` changed, another
     version of the reader), it says so and goes on from the last frame logged, learning
     afresh."""
