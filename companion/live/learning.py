@@ -8,17 +8,27 @@ palette adapted to them (:func:`calibration.adapt.adapt`, bounded by each class'
 spread), so oranges seen and confirmed under today's light read as oranges under it, and
 a card fixed once does not ask again in the next frames.
 
+A cell the reader saw something over (a hand, an arm, a card held above: read ``?`` with
+no confidence) teaches nothing, even when the rules settle which card lies under it: its
+colours are the hand's. A card the palette only doubted (read ``?`` with some confidence)
+and the rules settled is just what learning is for.
+
 What was learned is kept only while the game still holds it: an undo drops what the
 undone event taught, a card fixed drops what its misread had taught, and a reading the
 session refused teaches nothing. The game log is never changed by learning: what was
 learned is derived from the confirmations seen since this learner started, and starts
-fresh (the calibrated palette) after a restart or a resumed game.
+fresh (the calibrated palette) after the app restarts. A replay resumed from its store
+plays its frames again from the first (``companion.live.playback``), so it learns again
+all it had learned, and reads on as an unbroken replay does.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from calibration.adapt import ADAPT_BOUND, ADAPT_WINDOW, Confirmed, adapt
 from calibration.palette import Palette
@@ -83,7 +93,7 @@ class ColourLearner:
                 return
         elif length <= before[0]:
             return
-        self._learn(_confirmed(truth, read), reading, state)
+        self._learn(_confirmed(truth, read, _covered(reading)), reading, state)
 
     def mark(self) -> tuple[int, TableState]:
         """Where the session's history stands, to give :meth:`passed`."""
@@ -114,13 +124,15 @@ class ColourLearner:
             # set up by a tap (a card named on the opening layout): every cell confirmed
             truth, read = str(grid).replace("/", ""), "".join(reading.cells)
             if len(truth) == len(read) == len(reading.features):
-                self._learn(_confirmed(truth, read), reading, now[1])
+                self._learn(_confirmed(truth, read, _covered(reading)), reading, now[1])
         elif fixed:
             cards = now[1].cards
             letters = [UNSURE] * len(now[1].origin)
+            covered = _covered(reading)
             for card, (was, fix) in enumerate(zip(before[1].cards, cards, strict=True)):
                 if was != fix and card in now[1].origin:
-                    letters[now[1].origin.index(card)] = fix
+                    cell = now[1].origin.index(card)
+                    letters[cell] = UNSURE if cell < len(covered) and covered[cell] else fix
             if len(letters) == len(reading.features):
                 self._learn(letters, reading, now[1])
 
@@ -151,7 +163,22 @@ class ColourLearner:
             self.palette = adapt(self.calibrated, kept, self.bound)
 
 
-def _confirmed(truth: str, read: str) -> list[str]:
+def _covered(reading: GridReading) -> list[bool]:
+    """Per cell in reading order: the reader saw something over it (a hand, an arm, a card
+    held above, no outline where a card should be): it reads such a cell ``?`` with no
+    confidence at all, where a card whose colour it doubts keeps some (``vision.reader``)."""
+    if reading.cells is None:
+        return []
+    labels = "".join(reading.cells)
+    flat = np.asarray(reading.confidence, float).ravel()
+    return [x == UNSURE and i < len(flat) and flat[i] <= 0.0 for i, x in enumerate(labels)]
+
+
+def _confirmed(truth: str, read: str, covered: Sequence[bool] = ()) -> list[str]:
     """The letters the game confirms, cell by cell: its card where the camera read it or
-    was unsure; a cell read as another card than the game holds is not confirmed by it."""
-    return [t if r in (t, UNSURE) else UNSURE for t, r in zip(truth, read, strict=True)]
+    was unsure of its colour; a cell read as another card than the game holds, or one the
+    camera saw something over (``covered``: the rules settled it, but its colours are the
+    hand's), is not confirmed by it."""
+    hidden = list(covered) + [False] * (len(read) - len(covered))
+    return [t if r == t or (r == UNSURE and not h) else UNSURE
+            for t, r, h in zip(truth, read, hidden, strict=True)]

@@ -2,7 +2,8 @@
 
 frame source → vision (find the grid, read each cell) → stability filter → session →
 rules. Every event is committed to a game store as it happens; killed and started again
-with the same store, a replay resumes where the log ends, so no event is lost or doubled.
+with the same store, a replay resumes where the log ends, so no event is lost or doubled,
+and the events after it are those an unbroken replay logs (``play``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from companion.live.learning import LEARN_COLOURS
 from companion.live.recording import Recording, open_recording
 from companion.live.watcher import GridFollower
 from companion.rules.setup import GameSetup
+from companion.session.core import LogDiverged
 from companion.session.events import Shifts
 from companion.session.kinds import TABLE_SCREEN, kind_of
 from companion.session.nizam import TableSession
@@ -85,38 +87,67 @@ def play(
     rec: Recording, palette: Palette, store: GameStore,
     emit: Callable[[dict[str, Any]], None] = lambda line: None, learn: bool = LEARN_COLOURS,
 ) -> tuple[TableSession, Playback]:
-    """Run the recording through vision and the session, resuming a game already begun
-    (``learn``: the colours learn from confirmed cells, :mod:`companion.live.learning`)."""
+    """Run the recording through vision and the session (``learn``: the colours learn from
+    confirmed cells, :mod:`companion.live.learning`), resuming a game already begun.
+
+    A game resumed is played again from the first frame, its stored events made again and
+    not logged twice (``TableSession(remake=True)``): the reader, the stability filter and
+    what the colours learned pass through every state they passed through before, so the
+    frames after the interruption are read as an unbroken replay reads them, and the same
+    events are logged. Nothing is emitted until the stored events are made again (a refusal
+    after the last of them, never logged, is said again). When the frames read again
+    do not give the stored events (another palette, ``--no-learning`` changed, another
+    version of the reader), it says so and goes on from the last frame logged, learning
+    afresh."""
     setup = recording_setup(rec)
     key = str(rec.root.resolve())
-    session = None
-    for stored in store.games():
-        if stored.header.get("recording") == key:
-            session = TableSession(store, stored.id)
-            break
-    if session is None:
+    game_id = next((g.id for g in store.games() if g.header.get("recording") == key), None)
+    if game_id is None:
         session = TableSession.start(store, setup, recording=key)
+        return session, _run(rec, palette, session, emit, learn)
+    again = TableSession(store, game_id, remake=True)
+    try:
+        return again, _run(rec, palette, again, emit, learn)
+    except LogDiverged:
+        pass  # nothing was logged or emitted yet: every event made so far was a stored one
+    session = TableSession(store, game_id)
     done = [e for e in session.events() if "frame" in e]
     start = max((int(e["frame"]) for e in done), default=0)
     taps_done = max((int(e["tap"]) for e in done if "tap" in e), default=-1)
+    line = {"frame": start, "problem": "the frames read again do not give the events logged "
+            "before (another palette or version?): going on from here, the colours learning "
+            "afresh"}
+    emit(line)
+    out = _run(rec, palette, session, emit, learn, start, taps_done)
+    out.lines.insert(0, line)
+    return session, out
+
+
+def _run(rec: Recording, palette: Palette, session: TableSession,
+         emit: Callable[[dict[str, Any]], None], learn: bool, start: int = 0,
+         taps_done: int = -1) -> Playback:
+    """Play the frames from ``start`` on (the taps after ``taps_done``); what the session
+    makes again of its stored log (``remaking``) is not emitted."""
     out = Playback()
+
+    def say(line: dict[str, Any]) -> None:
+        if not session.remaking:
+            out.lines.append(line)
+            emit(line)
+
     follower = GridFollower(session, palette, learn=learn)
     for number, frame in _frames(rec, start):
         out.frames_read += 1
         if frame is None:
             out.frames_unreadable += 1
-            line = {"frame": number, "problem": "frame is not a readable image"}
-            out.lines.append(line)
-            emit(line)
+            say({"frame": number, "problem": "frame is not a readable image"})
         before = session.verdict
         session.stamp = {"frame": number}
         reading = follower.read(frame)
         if follower.problem:
-            line = {"frame": number, "problem": follower.problem}
-            out.lines.append(line)
-            emit(line)
+            say({"frame": number, "problem": follower.problem})
         if follower.follow(reading):
-            _report(session, number, before, out, emit)
+            _report(session, number, before, say)
         for index, tap in enumerate(rec.taps):
             if tap.frame != number or index <= taps_done:
                 continue
@@ -124,33 +155,31 @@ def play(
             session.stamp = {"frame": number, "tap": index}
             session.tap(tap.tap, *tap.args)
             if session.message:
-                line = {"frame": number, "tap": tap.tap, "refused": session.message}
-                out.lines.append(line)
-                emit(line)
-            _report(session, number, before, out, emit)
+                say({"frame": number, "tap": tap.tap, "refused": session.message})
+            _report(session, number, before, say)
+    if session.remaking:
+        raise LogDiverged(f"the recording ended with {len(session.remaking)} logged events "
+                          f"not made again")
     if session.verdict is not None and not session.verdict.legal:
         out.unresolved.append({"turn": session.view().turn, "reason": session.verdict.reason})
-    return session, out
+    return out
 
 
-def _report(session: TableSession, frame: int, before: Any, out: Playback,
-            emit: Callable[[dict[str, Any]], None]) -> None:
+def _report(session: TableSession, frame: int, before: Any,
+            say: Callable[[dict[str, Any]], None]) -> None:
     for event in session.committed:
         view = session.view()
         line = {"frame": frame, "event": event.to_json(), "scores": [p.score for p in view.players],
                 "deck": view.deck, "discard": view.discard}
         if isinstance(event, Shifts) and session.verdict is not None:
             line["verdict"] = {"legal": True, "payment": session.verdict.payment}
-        out.lines.append(line)
-        emit(line)
+        say(line)
     session.committed.clear()
     verdict = session.verdict
     if verdict is not None and not verdict.legal and verdict is not before:
-        line = {"frame": frame, "verdict": {"legal": False, "reason": verdict.reason,
-                                            "cells": [list(c) for c in verdict.cells],
-                                            "hint": verdict.undo_hint}}
-        out.lines.append(line)
-        emit(line)
+        say({"frame": frame, "verdict": {"legal": False, "reason": verdict.reason,
+                                         "cells": [list(c) for c in verdict.cells],
+                                         "hint": verdict.undo_hint}})
 
 
 def summary(session: TableSession, playback: Playback) -> dict[str, Any]:

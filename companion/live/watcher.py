@@ -50,7 +50,8 @@ class GridFollower:
         self.learner = ColourLearner(session, palette) if learn else None
         self.palette = palette
         self.lens = lens
-        # a reading with a cell or two unsure counts too: the rules may settle them in play
+        # A reading with a cell or two unsure counts too: the rules may settle them in play.
+        # On the opening layout any number counts (``TableSession.unsure_taken``).
         self.stability = StabilityFilter(stable_frames, unsure=SETTLE_AT_MOST)
         self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
@@ -90,6 +91,7 @@ class GridFollower:
     def _pass(self, reading: GridReading | None) -> bool:
         if reading is None:
             return False
+        self.stability.unsure = self.session.unsure_taken
         stable = self.stability.push(reading.cells)
         if stable is None or stable == self.last:
             return False

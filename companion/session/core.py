@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import threading
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, TypeVar
@@ -38,6 +39,12 @@ T = TypeVar("T")
 V = TypeVar("V")
 R = TypeVar("R")
 P = ParamSpec("P")
+
+
+class LogDiverged(Exception):  # noqa: N818 (said as players would: the log went its own way)
+    """A session re-making its stored log was about to log another event than the one
+    stored next (``SessionCore(remake=True)``): what it is given now is not what made the
+    log. Not a ``CompanionError``: no tap or reading may take it for a refusal."""
 
 
 class Shown(Generic[T]):
@@ -82,6 +89,11 @@ class SessionCore(ABC, Generic[S]):
     ``changes`` grows with every change the screen could show (an event, an undo, a new
     message): a view kept while it stays the same is still the view. ``lock`` is held by
     whoever feeds the session from another thread (taps, the camera).
+
+    ``remake``: start from the beginning, not from the stored log, and make its events
+    again from what the session is given (``remaking``): a recording's replay resumed
+    this way passes through every state it passed through before, so what the reader
+    learned from them is learned again (``companion.live.playback``).
     """
 
     PLAYS: ClassVar[tuple[str, ...]]
@@ -91,7 +103,7 @@ class SessionCore(ABC, Generic[S]):
     message = Shown[str]()
     """Why the last tap or reading could not be taken, in the players' words; "" when it was."""
 
-    def __init__(self, store: GameStore, game_id: int) -> None:
+    def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
         self.changes = 0
         self.store = store
         self.game_id = game_id
@@ -103,7 +115,13 @@ class SessionCore(ABC, Generic[S]):
         self.seq = stored[-1].seq if stored else 0
         name = f"game {game_id} in {store.path}"
         events = read_log((e.payload for e in stored), name)
-        self.history: list[S] = fold_log(self.begin(self.setup), self.apply, events, name)
+        self.remaking: deque[Event] = deque(events if remake else ())
+        """With ``remake``: the stored events not yet made again. The session starts from the
+        beginning and each event it would log must be the next of these (a ``LogDiverged``
+        when it is not); it is not written again. Once none are left, it logs as any other."""
+        self.history: list[S] = (
+            [self.begin(self.setup)] if remake
+            else fold_log(self.begin(self.setup), self.apply, events, name))
         self.message = ""
         self.stamp: dict[str, int] = {}
         """Stamped on each event logged: the frame (and tap) a recording was at."""
@@ -159,6 +177,13 @@ class SessionCore(ABC, Generic[S]):
 
     def _log(self, event: Event) -> None:
         event = stamped(event, self.stamp)
+        if self.remaking:
+            stored = self.remaking.popleft()
+            if event != stored:
+                raise LogDiverged(f"game {self.game_id}: {event!r} made again where "
+                                  f"{stored!r} was logged")
+            self.changes += 1
+            return
         self.seq = self.store.append(self.game_id, event.to_json(), expect_seq=self.seq + 1)
         self.committed.append(event)
         self.changes += 1

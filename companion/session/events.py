@@ -6,19 +6,25 @@ its version ``v`` (``to_json``); ``parse`` reads one back, upgrading an older ve
 step (``UPGRADES``), so a game stored by an older companion reopens as it was played.
 
 Each kind is a class below, named as players say it (``Setup``, ``Shifts``, ``Wildcard``,
-``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``; The Desert Sands'
-``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its stored name.
+``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``, ``Relaid``; The Desert
+Sands' ``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its stored name.
 
 Every event may carry where a recording was when it happened (``frame``, and ``tap``, the
 number of the recording's tap), as ``companion replay`` stamps them.
 
 Versions: 1 is the companion up to commit d42cb3e, which wrote no ``v`` (and the same
-fields); 2 numbers every event.
+fields); 2 numbers every event; 3 adds the opening layout a card was named on
+(``Fix.layout``, absent before: not known) and ``Relaid``. A field that is None is not
+written.
 
 >>> Fix((2, 3), "R").to_json()
-{'kind': 'fix', 'v': 2, 'cell': [2, 3], 'letter': 'R'}
+{'kind': 'fix', 'v': 3, 'cell': [2, 3], 'letter': 'R'}
 >>> parse({"kind": "shifts", "shifts": ["r2<", "c3^!3"], "frame": 40})
 Shifts(shifts=(Shift.parse('r2<'), Shift.parse('c3^!3')), frame=40)
+>>> parse({"kind": "relaid", "v": 2, "cells": [[1, 3]]})
+Traceback (most recent call last):
+...
+companion.session.events.EventError: a relaid event of version 2: that version had none
 >>> parse({"kind": "teleport", "v": 2})
 Traceback (most recent call last):
 ...
@@ -29,13 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeGuard, TypeVar
 
 from companion.errors import BadInput, CompanionError, DamagedFile
 from companion.rules.grid import NotationError
 from companion.rules.shift import Shift
 
-VERSION = 2
+VERSION = 3
 """The version every event is written with."""
 STAMP = ("frame", "tap")
 
@@ -74,8 +80,9 @@ class Event:
         return out
 
     def _shown(self) -> list[tuple[str, Any]]:
-        """The fields, then the stamp when there is one."""
-        own = [(f.name, getattr(self, f.name)) for f in fields(self) if f.name not in STAMP]
+        """The fields (bar those None by default and now), then the stamp when there is one."""
+        own = [(f.name, getattr(self, f.name)) for f in fields(self) if f.name not in STAMP
+               and not (f.default is None and getattr(self, f.name) is None)]
         return own + [(name, getattr(self, name)) for name in STAMP
                       if getattr(self, name) is not None]
 
@@ -136,10 +143,12 @@ class Refill(Event, kind="refill"):
 @dataclass(frozen=True, repr=False)
 class Fix(Event, kind="fix"):
     """A misread cell (row, col from 1) corrected by a tap; before the opening grid is set
-    up, the card named for a cell the camera is unsure of."""
+    up, the card named for a cell the camera is unsure of, with the ``layout`` the camera
+    read then (rows joined by "/"; None: not known), the card the name belongs to."""
 
     cell: tuple[int, int]
     letter: str
+    layout: str | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -147,6 +156,14 @@ class Misread(Event, kind="misread"):
     """The players confirmed this reading is a misread, not a move."""
 
     reading: str
+
+
+@dataclass(frozen=True, repr=False)
+class Relaid(Event, kind="relaid"):
+    """Before the opening grid is set up: other cards now lie in these named ``cells`` (the
+    camera reads another card there, or a new layout): the names given them are dropped."""
+
+    cells: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, repr=False)
@@ -174,8 +191,15 @@ def _numbered(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "v": 2}
 
 
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _numbered}
+def _layouts(obj: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 to 3: a fix was named on a layout not known (no ``layout``)."""
+    return {**obj, "v": 3}
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _numbered, 2: _layouts}
 """For each older version, what turns an event of it into the next version."""
+SINCE = {"relaid": 3}
+"""The kinds no version before this one had."""
 
 
 def _text(obj: Mapping[str, Any], name: str, what: str) -> str:
@@ -209,10 +233,17 @@ def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
         return {"cards": _text(obj, "cards", "cards")}
     if kind == "fix":
         cell, letter = obj.get("cell"), obj.get("letter")
-        if not (isinstance(cell, list) and len(cell) == 2 and isinstance(letter, str)
-                and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
+        if not (_is_cell(cell) and isinstance(letter, str)):
             raise EventError("a fix event needs a cell [row, col] and a letter")
-        return {"cell": (cell[0], cell[1]), "letter": letter}
+        layout = obj.get("layout")
+        if layout is not None and not isinstance(layout, str):
+            raise EventError(f"a fix event's layout must be rows of cards, not {layout!r}")
+        return {"cell": (cell[0], cell[1]), "letter": letter, "layout": layout}
+    if kind == "relaid":
+        cells = obj.get("cells")
+        if not (isinstance(cells, list) and cells and all(_is_cell(c) for c in cells)):
+            raise EventError("a relaid event needs its cells [[row, col], …]")
+        return {"cells": tuple((c[0], c[1]) for c in cells)}
     if kind == "misread":
         return {"reading": _text(obj, "reading", "reading")}
     if kind in ("call", "drawn"):
@@ -221,6 +252,11 @@ def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
             out["by"] = _text(obj, "by", "reader (tap or camera)")
         return out
     return {}
+
+
+def _is_cell(value: Any) -> TypeGuard[list[int]]:
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in value))
 
 
 def parse(obj: Mapping[str, Any]) -> Event:
@@ -233,6 +269,8 @@ def parse(obj: Mapping[str, Any]) -> Event:
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= VERSION:
         raise EventError(f"a {kind} event of version {version!r}; this companion reads "
                          f"versions 1 to {VERSION}")
+    if version < SINCE.get(kind, 1):
+        raise EventError(f"a {kind} event of version {version}: that version had none")
     current = dict(obj)
     while version < VERSION:
         current = UPGRADES[version](current)

@@ -31,8 +31,10 @@ from .table import (
     OVER,
     PLAY,
     REFILL,
+    UNSURE,
     TableState,
     named_reading,
+    outlived,
     record_lines,
     shifts_problem,
 )
@@ -40,7 +42,6 @@ from .table import apply as apply_event
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
-UNSURE = "?"
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
@@ -76,8 +77,8 @@ class TableSession(SessionCore[TableState]):
     reading = Shown[str | None]()
     """The last stable reading of the grid the session took in."""
 
-    def __init__(self, store: GameStore, game_id: int) -> None:
-        super().__init__(store, game_id)
+    def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
+        super().__init__(store, game_id, remake)
         self.game: Game = self.setup.game()
         self.names = self.setup.names
         self.verdict = None
@@ -122,7 +123,9 @@ class TableSession(SessionCore[TableState]):
                 self.verdict = None
             elif action == "fix":
                 row, col, letter = args
-                self.commit(ev.Fix((int(row), int(col)), str(letter)))
+                # on the opening layout, the name belongs to the card shown there now
+                layout = self.reading if self.state.phase == OPENING else None
+                self.commit(ev.Fix((int(row), int(col)), str(letter), layout))
                 self.verdict = None
                 if self.state.phase == OPENING and self.reading is not None:
                     # the camera has no new reading to give: the name may complete its last
@@ -145,6 +148,15 @@ class TableSession(SessionCore[TableState]):
             self.message = str(err)
 
     # -- readings ----------------------------------------------------------------------
+
+    @property
+    def unsure_taken(self) -> int:
+        """How many cells read ``?`` a stable reading may hold for the session to be given
+        it. Before the opening grid is set up, any number: the screen shows every unsure
+        card outlined, to be tapped and named (a hand resting over the layout is shown too,
+        and makes no event and loses no name). In play, ``SETTLE_AT_MOST``: more is a hand
+        over the grid, not a misread."""
+        return SIZE * SIZE if self.state.phase == OPENING else SETTLE_AT_MOST
 
     @locked
     def on_reading(self, rows: Sequence[str]) -> None:
@@ -193,6 +205,11 @@ class TableSession(SessionCore[TableState]):
         waiting, but the reading is shown, so the players can tap and name it."""
         if text in self.state.misreads:
             return
+        stale = outlived(self.state, text)
+        if stale:  # dealt again: a new card there, the name was the old one's
+            self.commit(ev.Relaid(stale))
+        if text != self.reading:  # a refusal (N2) was of the layout read before
+            self.verdict = None
         self.reading = text
         whole = named_reading(self.state, text)
         if EMPTY in whole or UNSURE in whole:
@@ -385,16 +402,23 @@ class TableSession(SessionCore[TableState]):
         self._last_cache = (newest, found)
         return found
 
+    def _opening_prompt(self, t: TableState) -> str:
+        unsure = len(_unsure_cells(self._opening_shown(t).split("/")))
+        if unsure == 1:
+            return "The camera cannot read one card: tap the card marked ? and choose what it is."
+        if unsure > SETTLE_AT_MOST:  # a hand or a sleeve over the layout, most often
+            return (f"The camera cannot read {unsure} cards: if anything lies over the grid, "
+                    f"clear it; then tap each card still marked ? and choose what it is.")
+        if unsure:
+            return (f"The camera cannot read {unsure} cards: tap each card marked ? and "
+                    f"choose what it is.")
+        deal = "Deal 3 cards of each gem and the pearl" if self.game.pearl else "Deal 25 cards"
+        return f"{deal} face up into the 5×5 grid."
+
     def _prompt(self, t: TableState) -> str:
         notice = f" {t.notice}" if t.notice else ""
         if t.phase == OPENING:
-            unsure = len(_unsure_cells(self._opening_shown(t).split("/")))
-            if unsure:
-                cards = "a card" if unsure == 1 else f"{unsure} cards"
-                return f"The camera cannot read {cards}: tap each card marked ? and choose it."
-            deal = ("Deal 3 cards of each gem and the pearl" if self.game.pearl
-                    else "Deal 25 cards")
-            return f"{deal} face up into the 5×5 grid."
+            return self._opening_prompt(t) + notice
         assert t.rules is not None
         name = self.names[t.rules.active]
         if t.phase == PLAY:

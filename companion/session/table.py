@@ -4,7 +4,8 @@
 the turn the table is in (waiting for the opening layout, play, clearing scored cards,
 refilling), and where every card on the grid came from, so that a fixed misread can
 correct the record of the setup or refill that laid it. Before the opening grid is set up,
-a fix names the card of a cell the camera cannot read, and the names complete the readings.
+a fix names the card of a cell the camera cannot read, and the names complete the readings,
+until other cards are laid there (``outlived``, ``Relaid``).
 ``apply`` takes one event and returns the next state, or raises a ``CompanionError`` saying
 why the event cannot happen now; ``fold`` replays a whole log, undo included.
 """
@@ -43,6 +44,7 @@ from .events import (
     Fix,
     Misread,
     Refill,
+    Relaid,
     Setup,
     Shifts,
     Wildcard,
@@ -50,6 +52,7 @@ from .events import (
 )
 
 OPENING, PLAY, CLEAR, REFILL, OVER = "opening", "play", "clear", "refill", "over"
+UNSURE = "?"
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,9 @@ class TableState:
     """Before the opening grid is set up: the cells a player named (a ``Fix``), in reading
     order, each with its card. A card the camera cannot read on any frame would otherwise
     keep the game from starting; the names complete the readings (``named_reading``)."""
+    named_on: tuple[tuple[Cell, str], ...] = ()
+    """For each named cell whose name says so (``Fix.layout``), the opening layout the
+    camera read when it was named: the name belongs to the card that lay there then."""
 
     @property
     def grid(self) -> Grid | None:
@@ -188,7 +194,9 @@ def apply(t: TableState, event: Event) -> TableState:
     if isinstance(event, Setup):
         return _setup(t, event.grid)
     if isinstance(event, Fix) and t.phase == OPENING:
-        return _name(t, event.cell, event.letter)
+        return _name(t, event.cell, event.letter, event.layout)
+    if isinstance(event, Relaid):
+        return _relaid(t, event.cells)
     if t.rules is None or t.turn_start is None:
         raise EventError("lay out the opening grid first")
     if t.phase == OVER and not isinstance(event, Fix):
@@ -228,7 +236,8 @@ def _setup(t: TableState, text: str) -> TableState:
     rules = start(t.game, grid)
     origin = tuple(range(SIZE * SIZE))
     return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
-                   origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=())
+                   origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=(),
+                   named_on=())
 
 
 def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
@@ -236,25 +245,82 @@ def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
     if not (1 <= row <= SIZE and 1 <= col <= SIZE):
         raise EventError(f"there is no cell r{row}c{col}")
     allowed = GEMS + (PEARL if t.game.pearl else "")
+    if letter == EMPTY:
+        raise EventError("an empty cell needs no fixing: the camera sees it empty once the "
+                         "card is taken away")
     if letter not in allowed:
         raise EventError(f"{letter!r} is not a card letter ({allowed})")
 
 
-def _name(t: TableState, cell: Cell, letter: str) -> TableState:
+def _name(t: TableState, cell: Cell, letter: str, layout: str | None) -> TableState:
     """A card named before the opening grid is set up: kept for its cell (named again, the
-    newer name holds) until a reading it completes is set up."""
+    newer name holds) until a reading it completes is set up, or other cards are laid
+    (``Relaid``). ``layout``: the layout read when it was named (None: not known)."""
     _check_fix(t, *cell, letter)
     named = dict(t.named)
     named[cell] = letter
-    return replace(t, named=tuple(sorted(named.items())))
+    named_on = dict(t.named_on)
+    named_on.pop(cell, None)
+    if layout is not None:
+        named_on[cell] = layout
+    return replace(t, named=tuple(sorted(named.items())), named_on=tuple(sorted(named_on.items())))
+
+
+def _relaid(t: TableState, cells: Sequence[Cell]) -> TableState:
+    if t.phase != OPENING:
+        raise EventError("the game has already started")
+    gone = set(cells)
+    return replace(t, named=tuple(x for x in t.named if x[0] not in gone),
+                   named_on=tuple(x for x in t.named_on if x[0] not in gone),
+                   notice="New cards were laid where you had chosen cards: those choices "
+                   "are dropped.")
+
+
+def outlived(t: TableState, text: str) -> tuple[Cell, ...]:
+    """The named cells whose names no longer apply to the opening layout read as ``text``
+    (rows joined by "/"): other cards lie there now. Either the camera reads the cell, sure,
+    as a card other than its name and other than it read when the name was given (a card
+    it misread then, the name beats: it still reads the same), or the layout is a new one
+    (``_laid_anew``: the players gathered the cards and dealt again), whatever the camera
+    reads in the cell. An empty cell or one read ``?`` keeps its name: a card lifted to be
+    looked at and put back, a hand over it."""
+    layouts = dict(t.named_on)
+    cards = GEMS + PEARL
+    out = []
+    for cell, letter in t.named:
+        then = layouts.get(cell)
+        now = _letter_at(text, cell)
+        was = _letter_at(then, cell) if then else UNSURE
+        if (now in cards and now not in (letter, was)) or (then and _laid_anew(then, text)):
+            out.append(cell)
+    return tuple(out)
+
+
+def _letter_at(text: str, cell: Cell) -> str:
+    index = _place(cell)
+    return text[index] if 0 <= index < len(text) else UNSURE
+
+
+def _place(cell: Cell) -> int:
+    """Where ``cell``'s letter is in a reading's text (rows joined by "/")."""
+    return (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
+
+
+def _laid_anew(then: str, now: str) -> bool:
+    """Most of the grid's cells hold other cards than in ``then``: over half of all the
+    cells read, sure, as another card (a hand over the layout hides cards, it does not
+    change them; three cards of a combination replaced (N2) are not a new layout)."""
+    cards = GEMS + PEARL
+    changed = sum(a in cards and b in cards and a != b for a, b in zip(then, now, strict=False))
+    return changed > SIZE * SIZE // 2
 
 
 def named_reading(t: TableState, text: str) -> str:
     """A reading (rows joined by "/") with the cards the players named in their cells: what
     they said beats what the camera read, as a fix does in play."""
     flat = list(text)
-    for (row, col), letter in t.named:
-        flat[(row - 1) * (SIZE + 1) + (col - 1)] = letter
+    for cell, letter in t.named:
+        flat[_place(cell)] = letter
     return "".join(flat)
 
 

@@ -243,7 +243,8 @@ class TableScreen(GameScreen[TableController, TableView]):
     def cell_tapped(self, row: int, col: int) -> None:
         if self.view is None:
             return
-        letters = theme.GEMS + (theme.PEARL if self.view.mode == "pearl" else "") + theme.EMPTY
+        # no "empty": the camera sees an empty cell itself, and no fix can make one
+        letters = theme.GEMS + (theme.PEARL if self.view.mode == "pearl" else "")
         grid = self.ids.grid
         current = grid._letter(row, col)
         self.picked = (row, col)

@@ -176,3 +176,73 @@ def test_N1_an_opening_grid_a_named_card_completed_is_learned_with_that_card(pal
     session.tap("undo")  # the set-up taken back: what it taught too
     follower.follow(None)
     assert len(learner.confirmed) == 0
+
+
+def covered_reading(palette: Palette, rows: tuple[str, ...], truth: tuple[str, ...],
+                    covered: tuple[tuple[int, int], ...]) -> GridReading:
+    """A reading whose ``covered`` cells (row, col from 1) the reader flagged as under a
+    hand (``?`` with no confidence at all, as ``vision.reader`` leaves them), their
+    features far off the card's (skin's)."""
+    reading = reading_of(palette, rows, truth)
+    assert reading.features is not None
+    confidence = np.ones((5, 5))
+    features = reading.features.copy()
+    for row, col in covered:
+        confidence[row - 1, col - 1] = 0.0
+        features[(row - 1) * 5 + col - 1] += 2.0
+    return replace(reading, confidence=confidence, features=features)
+
+
+def samples_of(learner, card: int) -> list[str]:
+    return [ch for ch, tag in zip(learner.confirmed.letters, learner.confirmed.tags,
+                                  strict=True) if tag == card]
+
+
+def test_a_cell_the_rules_settle_under_a_hand_teaches_nothing(palette):
+    # r1c2 under a hand (the reader flags it) and r1c3 an orange the palette doubts: the
+    # rules settle both; the orange is learned, the hand's colours are not.
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    show(follower, reading_of(palette, OPENING))
+    before = len(learner.confirmed)
+    hand = covered_reading(palette, ("R??GY",) + OPENING[1:], OPENING, covered=((1, 2),))
+    doubted = replace(hand, confidence=np.where(np.arange(25).reshape(5, 5) == 2, 0.4,
+                                                hand.confidence))
+    show(follower, doubted)
+    assert session.reading == "/".join(OPENING)  # settled: the grid the game holds
+    assert len(learner.confirmed) == before + 24
+    assert samples_of(learner, session.state.origin[1]) == ["R"]  # the opening's only
+    assert samples_of(learner, session.state.origin[2]) == ["O", "O"]
+
+
+def test_a_fixed_card_under_a_hand_in_the_newest_frame_teaches_nothing(palette):
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    misread = ("RRYGY",) + OPENING[1:]  # r1c3, an orange, taken in as a yellow
+    show(follower, reading_of(palette, misread, OPENING))
+    card = session.state.origin[2]
+    session.tap("fix", 1, 3, "O")
+    # by the next frame a hand is over r1c3: the fix drops the misread, teaches nothing
+    follower.follow(covered_reading(palette, ("RR?GY",) + OPENING[1:], OPENING, ((1, 3),)))
+    assert samples_of(learner, card) == []
+
+
+def test_N1_an_opening_grid_set_up_by_a_tap_does_not_learn_a_cell_under_a_hand(palette):
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    # r1c3 an orange the camera cannot read; r5c5 under a hand: the camera cannot either
+    seen = covered_reading(palette, ("RR?GY",) + OPENING[1:4] + ("YGCB?",), OPENING, ((5, 5),))
+    show(follower, seen)
+    session.tap("fix", 1, 3, "O")
+    session.tap("fix", 5, 5, "V")
+    assert session.state.grid == Grid("/".join(OPENING))
+    follower.follow(seen)
+    assert len(learner.confirmed) == 24
+    assert samples_of(learner, session.state.origin[2]) == ["O"]
+    assert samples_of(learner, session.state.origin[24]) == []

@@ -9,7 +9,15 @@ from companion.errors import CompanionError
 from companion.rules.game import Game, Options
 from companion.session import events as ev
 from companion.session.nizam import TableSession
-from companion.session.table import OPENING, PLAY, TableState, apply, fold, named_reading
+from companion.session.table import (
+    OPENING,
+    PLAY,
+    TableState,
+    apply,
+    fold,
+    named_reading,
+    outlived,
+)
 from companion.store import GameStore
 
 SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
@@ -37,7 +45,8 @@ def test_N1_an_unsure_card_nobody_named_keeps_the_game_waiting_and_is_shown(sess
     view = session.view()
     assert view.grid == tuple(rows(UNSURE_OPENING))
     assert view.highlight == ((1, 3),)
-    assert view.prompt == "The camera cannot read a card: tap each card marked ? and choose it."
+    assert view.prompt == ("The camera cannot read one card: tap the card marked ? and choose "
+                           "what it is.")
 
 
 def test_N1_a_named_unsure_card_completes_the_opening_grid_at_once(session):
@@ -99,7 +108,7 @@ def test_N1_undo_of_the_set_up_keeps_the_name_then_undo_takes_it_back(session):
 @pytest.mark.parametrize("letter, why", [
     ("X", "'X' is not a card letter"),
     ("*", "'\\*' is not a card letter"),  # no pearl in Nizam
-    (".", "'.' is not a card letter"),  # the camera reads an empty cell itself
+    (".", "an empty cell needs no fixing: the camera sees it empty"),
 ])
 def test_N1_a_name_that_is_no_gem_is_refused_and_nothing_is_logged(session, letter, why):
     session.on_reading(rows(UNSURE_OPENING))
@@ -179,3 +188,150 @@ def test_N2_keep_a_named_card_may_make_the_opening_combination(tmp_path):
     session.on_reading(rows("RR?GY/CBVPR/GGYOC/BVPRO/YGCBV"))
     session.tap("fix", 1, 3, "R")
     assert str(session.state.grid) == "RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"
+
+
+def follower_of(session):
+    from calibration.learning import deck_profile
+    from companion.live.watcher import GridFollower
+
+    return GridFollower(session, deck_profile(), learn=False)
+
+
+def still(follower, text, frames=3):
+    """``frames`` frames of the camera reading ``text``, as a reading would give them."""
+    import numpy as np
+
+    from vision.reader import GridReading
+
+    reading = GridReading(5, 5, np.zeros((4, 2)), tuple(rows(text)), np.ones((5, 5)))
+    for _ in range(frames):
+        follower.follow(reading)
+
+
+THREE_UNSURE = "RG?GY/C?VPB/RGYOC/BVPRO/YGCB?"  # ambers and violets unread on every frame
+
+
+def test_N1_an_opening_layout_with_three_unsure_cards_reaches_the_screen_to_be_named(session):
+    follower = follower_of(session)
+    still(follower, THREE_UNSURE)
+    assert session.reading == THREE_UNSURE and kinds(session) == []
+    view = session.view()
+    assert view.highlight == ((1, 3), (2, 2), (5, 5))
+    assert view.prompt.startswith("The camera cannot read 3 cards: if anything lies over the "
+                                  "grid, clear it; then tap each card still marked ?")
+    session.tap("fix", 1, 3, "O")
+    session.tap("fix", 2, 2, "R")
+    assert session.state.phase == OPENING
+    session.tap("fix", 5, 5, "V")
+    assert str(session.state.grid) == SETUP and kinds(session) == ["fix"] * 3 + ["setup"]
+
+
+def test_N1_a_hand_over_the_layout_is_shown_makes_no_event_and_loses_no_name(session):
+    follower = follower_of(session)
+    session.tap("fix", 1, 3, "O")  # named while the cards are still being laid
+    hand = "?????/???PB/RGYOC/BVPRO/YGCBV"  # then a hand rests over the top left
+    still(follower, hand)
+    assert session.reading == hand and kinds(session) == ["fix"]
+    assert session.state.named == (((1, 3), "O"),)
+    view = session.view()
+    assert view.grid[0] == "??O??"  # the name stays in view under the hand
+    assert len(view.highlight) == 7
+    still(follower, UNSURE_OPENING)  # the hand gone: the name completes the layout
+    assert str(session.state.grid) == SETUP and kinds(session) == ["fix", "setup"]
+
+
+def test_N1_in_play_three_unsure_cells_are_a_hand_not_a_misread(session):
+    follower = follower_of(session)
+    still(follower, SETUP)
+    assert session.state.phase == PLAY and session.unsure_taken == 2
+    still(follower, "???GY/CRVPB/RGYOC/BVPRO/YGCBV")
+    assert session.reading == SETUP and follower.last == tuple(rows(SETUP))
+    assert kinds(session) == ["setup"]
+
+
+TWO_UNSURE = "RG?GY/CRVPB/RGYOC/BVP?O/YGCBV"
+REDEALT = "BC?RV/YOGCR/PBVGY/ORCPB/GVYRO"  # gathered and dealt again: r1c3 unread again
+
+
+def test_N1_a_layout_dealt_again_starts_clean_whatever_the_named_cell_reads(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")  # r4c4 still unread: the game waits
+    assert session.state.named == (((1, 3), "O"),)
+    session.on_reading(rows(REDEALT))
+    assert session.state.phase == OPENING and session.state.named == ()
+    assert kinds(session) == ["fix", "relaid"]
+    view = session.view()
+    assert view.grid[0] == "BC?RV" and view.highlight == ((1, 3),)
+    assert view.prompt.startswith("The camera cannot read one card")
+    assert view.prompt.endswith("New cards were laid where you had chosen cards: those "
+                                "choices are dropped.")
+    session.tap("fix", 1, 3, "Y")
+    assert str(session.state.grid) == "BCYRV/YOGCR/PBVGY/ORCPB/GVYRO"
+
+
+def test_N1_a_named_card_replaced_by_one_the_camera_reads_loses_its_name(session):
+    # N2 at the table: the players swap the card under the name for another from the deck
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("RGYGY/CRVPB/RGYOC/BVP?O/YGCBV"))
+    assert session.state.named == () and kinds(session) == ["fix", "relaid"]
+    assert session.view().grid[0] == "RGYGY" and session.view().highlight == ((4, 4),)
+
+
+def test_N1_a_lifted_card_a_hand_or_three_cards_replaced_keep_the_name(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    for seen in ("RG.GY/CRVPB/RGYOC/BVP?O/YGCBV",  # the named card lifted to look at
+                 "?????/?????/RGYOC/BVP?O/YGCBV",  # a hand over it
+                 "RG?GY/CRVPB/RGYOC/BVP?O/GOYBV"):  # three other cards laid anew (N2)
+        session.on_reading(rows(seen))
+        assert session.state.named == (((1, 3), "O"),), seen
+    assert kinds(session) == ["fix"]
+    session.tap("fix", 4, 4, "R")
+    assert str(session.state.grid) == "RGOGY/CRVPB/RGYOC/BVPRO/GOYBV"
+
+
+def test_N1_a_name_given_over_a_misread_holds_while_the_camera_reads_the_same(session):
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCB?"))  # the amber read as a ruby
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCB?"))
+    assert session.state.named == (((1, 3), "O"),)
+    session.tap("fix", 5, 5, "V")
+    assert str(session.state.grid) == "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
+
+
+def test_N1_names_dropped_by_a_new_layout_come_back_with_undo_and_in_the_fold(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows(REDEALT))
+    logged = [ev.parse(e) for e in session.events()]
+    assert logged == [ev.Fix((1, 3), "O", TWO_UNSURE), ev.Relaid(((1, 3),))]
+    again = TableSession(session.store, session.game_id)
+    assert again.state == session.state and again.state.named == ()
+    assert fold(Game("classic", 2), logged)[-1] == session.state
+    session.tap("undo")  # the players say it was the same layout after all
+    assert session.state.named == (((1, 3), "O"),)
+
+
+def test_N1_a_name_from_a_version_that_kept_no_layout_goes_only_for_a_card_read_there():
+    # Stored before version 3: the layout it was named on is not known.
+    t = apply(TableState(Game("classic", 2)), ev.parse(
+        {"kind": "fix", "v": 2, "cell": [1, 3], "letter": "O"}))
+    assert t.named_on == () and outlived(t, REDEALT) == ()
+    assert outlived(t, "RGYGY/CRVPB/RGYOC/BVP?O/YGCBV") == ((1, 3),)
+
+
+def test_relaid_is_refused_once_the_game_has_started():
+    t = apply(TableState(Game("classic", 2)), ev.Setup(SETUP))
+    with pytest.raises(CompanionError, match="already started"):
+        apply(t, ev.Relaid(((1, 3),)))
+
+
+def test_N2_a_refused_layout_laid_again_is_no_longer_shown_refused(session):
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    assert not session.verdict.legal and "N2" in session.verdict.reason
+    # the three rubies back in the deck, three new cards dealt: one the camera cannot read
+    session.on_reading(rows("OC?GY/CBVPR/GGYOC/BVPRO/YGCBV"))
+    assert session.verdict is None and session.view().highlight == ((1, 3),)
+    session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))  # or put back as they were
+    assert not session.verdict.legal

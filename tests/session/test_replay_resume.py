@@ -1,0 +1,115 @@
+"""`companion replay` killed part way and started again logs exactly the events an unbroken
+replay logs (issue 11's learning colours): the resumed replay plays its frames again from
+the first, making its stored events again without logging them twice, so the reader and
+the colours it learned from confirmed cells are where they were when it was killed."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.live.playback import play
+from companion.live.recording import open_recording
+from companion.rules.grid import Grid
+from companion.rules.shift import Shift
+from companion.store import GameStore
+from tests.vision.scenes import CALM, GEMS, gem_palette
+from tools.synthetic import render_scene
+
+OPENING = ("RROGY", "CBVPR", "GGYOC", "BVPRO", "YGCBV")
+MOVED = tuple(str(Shift.parse("r1<").apply(Grid("/".join(OPENING)))).split("/"))
+
+
+class Killed(Exception):
+    """The replay's process killed: nothing after this moment happens."""
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory) -> Path:
+    """Ten frames under a warm lamp: the opening layout (a thin veil of flare), then row 1
+    moved left as the veil grows thick. Read with the calibrated colours alone, the moved
+    grid asks about three cards or more: only colours learned from the opening grid the
+    game confirmed see the move; then End turn."""
+    root = tmp_path_factory.mktemp("drift")
+    (root / "frames").mkdir()
+
+    def frame(labels: tuple[str, ...], veil: float) -> np.ndarray:
+        conditions = replace(CALM, kelvin=3000.0, veil=veil, noise=2.0)
+        return render_scene(np.random.default_rng(7), GEMS, 5, 5, conditions,
+                            labels=labels).image
+
+    first, later = frame(OPENING, 0.02), frame(MOVED, 0.18)
+    for number in range(10):
+        cv2.imwrite(str(root / "frames" / f"{number:06d}.png"), first if number < 4 else later)
+    (root / "game.json").write_text(json.dumps(
+        {"game": "nizam", "players": ["Ann", "Bob"], "options": {"setup_lines": "keep"}}))
+    (root / "taps.jsonl").write_text('{"frame": 9, "tap": "end_turn"}\n')
+    return root
+
+
+@pytest.fixture(scope="module")
+def palette():
+    return gem_palette()
+
+
+def logged(path: Path) -> list[dict]:
+    with GameStore(path) as store:
+        (game,) = store.games()
+        return [dict(e.payload) for e in store.events(game.id)]
+
+
+def replay(recording: Path, palette, path: Path, kill_after: int | None = None,
+           learn: bool = True) -> list[dict]:
+    """One run of ``companion replay --store path``; killed right after the ``kill_after``th
+    event it logs. The lines it emits."""
+    lines: list[dict] = []
+
+    def emit(line: dict) -> None:
+        lines.append(line)
+        if kill_after is not None and sum("event" in x for x in lines) == kill_after:
+            raise Killed
+
+    with GameStore(path) as store, contextlib.suppress(Killed):
+        play(open_recording(recording), palette, store, emit, learn)
+    return lines
+
+
+def test_an_unbroken_replay_sees_the_move_only_with_colours_it_learned(
+        recording, palette, tmp_path):
+    replay(recording, palette, tmp_path / "learning.sqlite")
+    replay(recording, palette, tmp_path / "calibrated.sqlite", learn=False)
+    kinds = [e["kind"] for e in logged(tmp_path / "learning.sqlite")]
+    assert kinds == ["setup", "shifts", "end_turn"]
+    assert [e["kind"] for e in logged(tmp_path / "calibrated.sqlite")] == ["setup"]
+
+
+@pytest.mark.parametrize("kill_after", [1, 2])
+def test_a_replay_killed_and_resumed_logs_exactly_the_events_of_an_unbroken_one(
+        recording, palette, tmp_path, kill_after):
+    replay(recording, palette, tmp_path / "unbroken.sqlite")
+    killed = tmp_path / "killed.sqlite"
+    replay(recording, palette, killed, kill_after=kill_after)
+    assert len(logged(killed)) == kill_after
+    resumed = replay(recording, palette, killed)
+    assert logged(killed) == logged(tmp_path / "unbroken.sqlite")
+    # it says only what the killed run had not said
+    said = [line["event"] for line in resumed if "event" in line]
+    assert said == logged(killed)[kill_after:]
+
+
+def test_a_resumed_replay_whose_frames_no_longer_give_its_log_says_so_and_goes_on(
+        recording, palette, tmp_path):
+    path = tmp_path / "games.sqlite"
+    replay(recording, palette, path)
+    before = logged(path)
+    # resumed with the calibrated colours alone: the frames read again never see the move
+    lines = replay(recording, palette, path, learn=False)
+    assert lines[0]["problem"].startswith("the frames read again do not give the events")
+    assert lines[0]["frame"] == 9
+    assert logged(path) == before  # nothing lost, nothing doubled
