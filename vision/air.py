@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .candidates import FIRST_CUTS
 from .lattice import GridSearch
 from .plane import apply
 
@@ -20,8 +21,11 @@ COVERS = 0.1  # a cell a lifted card's outline reaches this far into is covered 
 EDGE_REACH = 0.5  # a card whose centre is this far past the grid's edge still lies over it
 
 
-def cards_in_the_air(search: GridSearch) -> np.ndarray:
+def cards_in_the_air(search: GridSearch, look_further: bool = False) -> np.ndarray:
     """(rows, cols) bool: the cells covered by a card-shaped outline that lies in no cell.
+    ``look_further``: look with the search's first stages of cuts at least, even if the
+    lattice was clear before them (a lifted card's outline often shows only in a cut of
+    colour; the lattice stops at the first cut that shows it).
 
     All False when the search kept no outlines (a grid followed in video) or found no grid.
     """
@@ -30,6 +34,8 @@ def cards_in_the_air(search: GridSearch) -> np.ndarray:
         return np.zeros((0, 0), bool)
     covered = np.zeros((g.rows, g.cols), bool)
     c = search.candidates
+    if look_further and search.finder is not None:
+        c = search.finder.add(FIRST_CUTS)
     if c is None or not len(c):
         return covered
     quads = _in_grid_units(c.boxes, search.to_frame, g.homography)
