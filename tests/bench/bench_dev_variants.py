@@ -68,6 +68,7 @@ VARIANTS: dict[str, Variant] = {
     "green tint": lambda i: gains(i, (0.9, 1.0, 0.88)),
     "magenta tint": lambda i: gains(i, (1.0, 0.85, 1.0)),
     "exposure x0.6": lambda i: gains(i, (0.6, 0.6, 0.6)),
+    "exposure x1.07": lambda i: gains(i, (1.07, 1.07, 1.07)),
     "exposure x1.15": lambda i: gains(i, (1.15, 1.15, 1.15)),
     "exposure x1.35": lambda i: gains(i, (1.35, 1.35, 1.35)),
     "tone curve 0.7": lambda i: tone(i, 0.7),
