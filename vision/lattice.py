@@ -108,6 +108,8 @@ class GridSearch:
     # The geometry is a lattice the frames before held with a card in every line at its
     # edge (vision.tracker): a line the players clear since keeps its place.
     anchored: bool = False
+    # The cuts of the frame made so far, to make more of on demand (vision.air).
+    finder: CandidateFinder | None = field(default=None, repr=False, compare=False)
 
 
 def find_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridGeometry | None:
@@ -130,7 +132,7 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
     sx, sy = work.shape[1] / frame.shape[1], work.shape[0] / frame.shape[0]
     to_frame = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
     finder = CandidateFinder(work, rows * cols)
-    best = GridSearch(None, "no card-like shapes in the image", None, to_frame)
+    best = GridSearch(None, "no card-like shapes in the image", None, to_frame, finder=finder)
     looked: _Looked = {}
     for stage in STAGES:
         cands = finder.add(stage)
@@ -151,10 +153,10 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
             geometry = None
         if geometry is None:
             if best.geometry is None:
-                best = GridSearch(None, reason, cands, to_frame)
+                best = GridSearch(None, reason, cands, to_frame, finder=finder)
             continue
         if best.geometry is None or geometry.support > best.geometry.support:
-            best = GridSearch(geometry, "", cands, to_frame)
+            best = GridSearch(geometry, "", cands, to_frame, finder=finder)
         if geometry.support >= CONFIDENT_SUPPORT:
             break
     return best

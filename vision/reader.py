@@ -115,8 +115,15 @@ def read_grid(
 
 
 def _without_cards_in_the_air(reading: GridReading, search: GridSearch) -> GridReading:
-    """The reading with every cell under a card held above the grid read ``?``."""
-    covered = cards_in_the_air(search)
+    """The reading with every cell under a card held above the grid read ``?``. Where a
+    card is read with no outline of its own seen, something may lie over it: then the
+    outlines are looked for in more cuts than the lattice needed."""
+    g = search.geometry
+    unoutlined = False
+    if reading.cells is not None and g is not None:
+        gem = np.array([[x not in (EMPTY, UNSURE) for x in row] for row in reading.cells])
+        unoutlined = bool((gem & ~g.seen).any())
+    covered = cards_in_the_air(search, look_further=unoutlined)
     if reading.cells is None or not covered.any():
         return reading
     labels = np.array([list(row) for row in reading.cells], dtype=object)

@@ -15,15 +15,19 @@ from .scenes import CALM, GEMS, gem_palette
 LAYOUT = ("R.YGC", "BVPRO", "YGCBV", "PROYG", "CBVPR")
 
 
-def _lift_a_card(image: np.ndarray, centre: tuple[float, float] = (1.8, 0.5)) -> np.ndarray:
-    """The scene with the card of cell (3, 3) copied, a little bigger (nearer the camera),
-    held with its centre at ``centre`` (grid units): by default over cells (0, 1) and
-    (0, 2), a player moving it to the empty cell (0, 1)."""
+def _lift_a_card(
+    image: np.ndarray, centre: tuple[float, float] = (1.8, 0.5),
+    source_cell: tuple[float, float] = (2.5, 2.5), part: float = 1.1,
+) -> np.ndarray:
+    """The scene with the card of cell (3, 3) (``source_cell``: its centre, grid units)
+    copied, a little bigger (nearer the camera), held with its centre at ``centre``: by
+    default over cells (0, 1) and (0, 2), a player moving it to the empty cell (0, 1).
+    ``part``: how much of the card's pitch is copied (1.1: with its white rim)."""
     geometry = search_grid(image, 5, 5).geometry
     assert geometry is not None
     w, h = geometry.card_size
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array([w, h]) * 1.1 / 2
-    source = geometry.to_image(np.array([2.5, 2.5]) + square).astype(np.float32)  # with its rim
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array([w, h]) * part / 2
+    source = geometry.to_image(np.array(source_cell) + square).astype(np.float32)
     target = geometry.to_image(np.array(centre) + square * 1.12).astype(np.float32)
     m = cv2.getPerspectiveTransform(source, target)
     lifted = cv2.warpPerspective(image, m, image.shape[1::-1])
@@ -50,6 +54,26 @@ def test_a_card_between_cells_covers_them_with_question_marks() -> None:
             for c, got in enumerate(row):
                 assert got in ("?", LAYOUT[r][c]), (seed, r, c, reading.cells)
         assert reading.cells[0][1] == "?" and reading.cells[0][2] == "?"
+
+
+def test_a_card_in_the_air_seen_only_by_its_colour_still_covers_its_cells() -> None:
+    # The orange card of cell (1, 4), its white rim out of sight, held over the empty cell
+    # (0, 1) and the top of the violet in (1, 1). Cut by whiteness, the lattice is clear and
+    # the search stops there; the lifted card's outline shows only in a cut of colour. Read
+    # by colour alone, the violet's cell is mostly orange card.
+    palette = gem_palette()
+    for seed in (3, 4, 5):
+        scene = render_scene(np.random.default_rng(seed), GEMS, 5, 5, CALM, labels=LAYOUT)
+        image = _lift_a_card(scene.image, centre=(1.5, 0.95), source_cell=(4.5, 1.5), part=0.8)
+        search = search_grid(image, 5, 5)
+        assert not cards_in_the_air(search)[1, 1]  # what the search's own cuts show
+        assert cards_in_the_air(search, look_further=True)[1, 1]
+        reading = read_grid(image, palette)
+        assert reading.cells is not None
+        for r, row in enumerate(reading.cells):
+            for c, got in enumerate(row):
+                assert got in ("?", LAYOUT[r][c]), (seed, r, c, reading.cells)
+        assert reading.cells[1][1] == "?", reading.cells
 
 
 def test_cards_lying_in_their_cells_are_in_no_air() -> None:

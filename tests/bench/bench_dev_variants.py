@@ -1,0 +1,147 @@
+"""The other renderer's development split seen through other cameras and lights: every image of a
+set-up (its ``calib.jpg`` too) changed the same way, as another camera's white balance, exposure,
+colour rendering or tone curve would change it. The split has six set-ups; the scenes it is
+judged on have others. A reader that holds only on the six as rendered was tuned to them.
+
+    .venv/bin/python tests/bench/bench_dev_variants.py [--drift] [-v] [VARIANT ...]
+
+By default each variant is a new set-up: colours are learned from the changed ``calib.jpg``.
+``--drift``: colours learned from ``calib.jpg`` as it is, the stills read changed (the light or
+the camera's settings moved after calibration). Prints, per variant, the bench_nizam_dev
+figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+from bench_nizam_dev import DATA, tally  # noqa: E402
+from bench_real_variants import gains, jpeg, noisy, scaled, tone  # noqa: E402
+
+from calibration.palette import learn_palette  # noqa: E402
+from vision.cells import layout_patches  # noqa: E402
+from vision.reader import read_grid  # noqa: E402
+from vision.sources import read_image  # noqa: E402
+
+Variant = Callable[[np.ndarray], np.ndarray]
+
+
+def saturation(image: np.ndarray, factor: float) -> np.ndarray:
+    """Colours pulled towards (factor < 1) or pushed away from their grey: a camera's colour
+    matrix, or a washed-out print."""
+    f = image.astype(np.float32)
+    grey = f.mean(axis=2, keepdims=True)
+    return np.clip(grey + factor * (f - grey), 0, 255).astype(np.uint8)
+
+
+def crosstalk(image: np.ndarray, amount: float) -> np.ndarray:
+    """Each channel takes a share of its neighbours (B<-G, G<-R, R<-B): another sensor's
+    colour filters, which move hues, not only their strength."""
+    f = image.astype(np.float32)
+    mixed = (1 - amount) * f + amount * f[..., [1, 2, 0]]
+    return np.clip(mixed, 0, 255).astype(np.uint8)
+
+
+def s_curve(image: np.ndarray, strength: float) -> np.ndarray:
+    """A contrasty tone curve (a phone's): shadows darker, highlights brighter."""
+    x = np.arange(256) / 255.0
+    y = x + strength * np.sin(2 * np.pi * x) / (-2 * np.pi)
+    return cv2.LUT(image, np.clip(255 * y, 0, 255).astype(np.uint8))
+
+
+VARIANTS: dict[str, Variant] = {
+    "as rendered": lambda i: i,
+    "warmer": lambda i: gains(i, (0.7, 0.88, 1.0)),
+    "cooler": lambda i: gains(i, (1.0, 0.92, 0.75)),
+    "green tint": lambda i: gains(i, (0.9, 1.0, 0.88)),
+    "magenta tint": lambda i: gains(i, (1.0, 0.85, 1.0)),
+    "exposure x0.6": lambda i: gains(i, (0.6, 0.6, 0.6)),
+    "exposure x1.07": lambda i: gains(i, (1.07, 1.07, 1.07)),
+    "exposure x1.15": lambda i: gains(i, (1.15, 1.15, 1.15)),
+    "exposure x1.35": lambda i: gains(i, (1.35, 1.35, 1.35)),
+    "tone curve 0.7": lambda i: tone(i, 0.7),
+    "tone curve 1.4": lambda i: tone(i, 1.4),
+    "s-curve": lambda i: s_curve(i, 0.6),
+    "saturation x0.7": lambda i: saturation(i, 0.7),
+    "saturation x1.3": lambda i: saturation(i, 1.3),
+    "crosstalk 0.12": lambda i: crosstalk(i, 0.12),
+    "half size": lambda i: scaled(i, 0.5),
+    "jpeg q40 + noise 6": lambda i: jpeg(noisy(i, 6.0), 40),
+}
+
+
+def run(change: Variant, drift: bool, verbose: bool, label: str) -> tuple[Counter, Counter, int]:
+    total = {"none": Counter(), "cover": Counter()}
+    sessions = 0
+    for session in sorted(p for p in DATA.iterdir() if p.is_dir()):
+        calib = json.loads((session / "calib.json").read_text())
+        image = read_image(str(session / "calib.jpg"))
+        patches = layout_patches(image if drift else change(image), 5, 5)
+        if patches is None:
+            continue
+        sessions += 1
+        palette = learn_palette([(patches, calib["grid"].replace("/", ""))])
+        for meta in sorted(session.glob("0*.json")):
+            truth = json.loads(meta.read_text())
+            bare = truth["conditions"]["occluder"] in ("none", "hand_off_grid")
+            kind = "none" if bare else "cover"
+            reading = read_grid(change(read_image(str(meta.with_suffix(".jpg")))), palette, 5, 5)
+            total[kind]["images"] += 1
+            if reading.cells is None:
+                total[kind]["missed"] += 1
+                continue
+            t = tally(reading.cells, truth["grid"].split("/"), kind == "cover")
+            total[kind].update(t)
+            if verbose and t["wrong"]:
+                print(f"  [{label}] {session.name}/{meta.stem} [{kind}]\n"
+                      f"     truth {truth['grid']}\n     read  {'/'.join(reading.cells)}")
+    return total["none"], total["cover"], sessions
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants", nargs="*")
+    ap.add_argument("--drift", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    if not DATA.is_dir():
+        print(f"no split at {DATA}")
+        return 2
+    names = args.variants or list(VARIANTS)
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        print(f"unknown variant {unknown[0]!r}; variants: {', '.join(VARIANTS)}")
+        return 2
+    cv2.setNumThreads(1)
+    how = "calibrated as it is, read changed" if args.drift else "calibrated and read changed"
+    print(f"nizam-dev stills, {how}: unoccluded found, wrong, '?' | covered found, "
+          f"read as another card")
+    sums = np.zeros(4, int)
+    for name in names:
+        n, c, sessions = run(VARIANTS[name], args.drift, args.verbose, name)
+        cells = max(1, n["cells"])
+        sums += (n["wrong"], n["unsure"], n["cells"], c["wrong"])
+        print(f"{name:20s} {sessions} set-ups | {n['images'] - n['missed']}/{n['images']}, "
+              f"{n['wrong']} ({100 * n['wrong'] / cells:.2f}%), {n['unsure']} "
+              f"({100 * n['unsure'] / cells:.2f}%) | {c['images'] - c['missed']}/{c['images']}, "
+              f"{c['wrong']}", flush=True)
+    w, u, cells, cw = sums
+    print(f"{'ALL':20s} wrong {w}/{cells} ({100 * w / max(1, cells):.2f}%), '?' "
+          f"{100 * u / max(1, cells):.2f}%, covered read as another {cw}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
