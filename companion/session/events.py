@@ -7,7 +7,8 @@ step (``UPGRADES``), so a game stored by an older companion reopens as it was pl
 
 Each kind is a class below, named as players say it (``Setup``, ``Shifts``, ``Wildcard``,
 ``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``, ``Relaid``, ``Kept``; The
-Desert Sands' ``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its stored name.
+Desert Sands' ``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its
+stored name.
 
 Every event may carry where a recording was when it happened (``frame``, and ``tap``, the
 number of the recording's tap), as ``companion replay`` stamps them.
@@ -161,7 +162,8 @@ class Misread(Event, kind="misread"):
 @dataclass(frozen=True, repr=False)
 class Relaid(Event, kind="relaid"):
     """Before the opening grid is set up: other cards now lie in these named ``cells`` (the
-    camera reads another card there, or a new layout): the names given them are dropped."""
+    cards gathered, or a new layout dealt; companions of version 3 logged it too for
+    one card read otherwise): the names given them are dropped."""
 
     cells: tuple[tuple[int, int], ...]
 

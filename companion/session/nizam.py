@@ -229,7 +229,7 @@ class TableSession(SessionCore[TableState]):
         if text in self.state.misreads:
             return
         stale = outlived(self.state, text)
-        if stale:  # dealt again: a new card there, the name was the old one's
+        if stale:  # gathered or dealt again: the names were the old cards'
             self.commit(ev.Relaid(stale))
         if text != self.reading:  # a refusal (N2) was of the layout read before
             self.verdict = None
@@ -448,9 +448,11 @@ class TableSession(SessionCore[TableState]):
             said += (" " if said else "") + self._unsure_prompt(unsure)
         if said:
             return said
-        if EMPTY not in shown:  # all read and named, and not set up: a set-up undone
-            return ("Every card is read: tap any card read wrong and choose what it is; "
-                    "choosing a card starts the game.")
+        if EMPTY not in shown:  # all read and named, not set up: refused (N2), or undone
+            read = "Every card is read: tap any card read wrong and choose what it is"
+            if self.verdict is not None:  # the refusal says what to do
+                return f"{read}."
+            return f"{read}; choosing a card starts the game."
         deal = "Deal 3 cards of each gem and the pearl" if self.game.pearl else "Deal 25 cards"
         return f"{deal} face up into the 5×5 grid."
 

@@ -5,8 +5,8 @@ the turn the table is in (waiting for the opening layout, play, clearing scored 
 refilling), and where every card on the grid came from, so that a fixed misread can
 correct the record of the setup or refill that laid it. Before the opening grid is set up,
 a fix names the card of a cell the camera cannot read, and the names complete the readings,
-until the layout is laid anew (``outlived``, ``Relaid``; an undo of it, ``Kept``). A named
-card the camera now reads, sure, as another card is asked about again (``contested``).
+until the layout is laid anew (``outlived``, ``Relaid``; its undo, ``Kept``). A named card
+the camera now reads, sure, as another card is asked about again (``contested``).
 ``apply`` takes one event and returns the next state, or raises a ``CompanionError`` saying
 why the event cannot happen now; ``fold`` replays a whole log, undo included.
 """

@@ -151,6 +151,8 @@ def test_N2_the_name_beats_a_misread_that_made_a_combination(session):
     # The camera reads the amber of r1c3 as a ruby: RRR, refused; a tap names it amber.
     session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))
     assert not session.verdict.legal
+    assert session.view().prompt == ("Every card is read: tap any card read wrong and "
+                                     "choose what it is.")
     session.tap("fix", 1, 3, "O")
     assert str(session.state.grid) == "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
 
