@@ -6,19 +6,20 @@ its version ``v`` (``to_json``); ``parse`` reads one back, upgrading an older ve
 step (``UPGRADES``), so a game stored by an older companion reopens as it was played.
 
 Each kind is a class below, named as players say it (``Setup``, ``Shifts``, ``Wildcard``,
-``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``, ``Relaid``; The Desert
-Sands' ``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its stored name.
+``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``, ``Relaid``, ``Kept``; The
+Desert Sands' ``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its
+stored name.
 
 Every event may carry where a recording was when it happened (``frame``, and ``tap``, the
 number of the recording's tap), as ``companion replay`` stamps them.
 
 Versions: 1 is the companion up to commit d42cb3e, which wrote no ``v`` (and the same
 fields); 2 numbers every event; 3 adds the opening layout a card was named on
-(``Fix.layout``, absent before: not known) and ``Relaid``. A field that is None is not
-written.
+(``Fix.layout``, absent before: not known) and ``Relaid``; 4 adds ``Kept`` (the fields of
+every other kind are unchanged). A field that is None is not written.
 
 >>> Fix((2, 3), "R").to_json()
-{'kind': 'fix', 'v': 3, 'cell': [2, 3], 'letter': 'R'}
+{'kind': 'fix', 'v': 4, 'cell': [2, 3], 'letter': 'R'}
 >>> parse({"kind": "shifts", "shifts": ["r2<", "c3^!3"], "frame": 40})
 Shifts(shifts=(Shift.parse('r2<'), Shift.parse('c3^!3')), frame=40)
 >>> parse({"kind": "relaid", "v": 2, "cells": [[1, 3]]})
@@ -41,7 +42,7 @@ from companion.errors import BadInput, CompanionError, DamagedFile
 from companion.rules.grid import NotationError
 from companion.rules.shift import Shift
 
-VERSION = 3
+VERSION = 4
 """The version every event is written with."""
 STAMP = ("frame", "tap")
 
@@ -161,9 +162,20 @@ class Misread(Event, kind="misread"):
 @dataclass(frozen=True, repr=False)
 class Relaid(Event, kind="relaid"):
     """Before the opening grid is set up: other cards now lie in these named ``cells`` (the
-    camera reads another card there, or a new layout): the names given them are dropped."""
+    cards gathered, or a new layout dealt; companions of version 3 logged it too for
+    one card read otherwise): the names given them are dropped."""
 
     cells: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, repr=False)
+class Kept(Event, kind="kept"):
+    """Before the opening grid is set up: the names of these ``cells`` hold for the cards
+    the camera reads now (``layout``, rows joined by "/"): the players undid a ``Relaid``,
+    saying the cards there were not laid anew."""
+
+    cells: tuple[tuple[int, int], ...]
+    layout: str
 
 
 @dataclass(frozen=True, repr=False)
@@ -196,9 +208,15 @@ def _layouts(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "v": 3}
 
 
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _numbered, 2: _layouts}
+def _kept(obj: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 to 4: the fields are unchanged (4 adds a kind, ``Kept``)."""
+    return {**obj, "v": 4}
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _numbered, 2: _layouts, 3: _kept}
 """For each older version, what turns an event of it into the next version."""
-SINCE = {"relaid": 3}
+SINCE = {"relaid": 3, "kept": 4}
 """The kinds no version before this one had."""
 
 
@@ -239,11 +257,12 @@ def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
         if layout is not None and not isinstance(layout, str):
             raise EventError(f"a fix event's layout must be rows of cards, not {layout!r}")
         return {"cell": (cell[0], cell[1]), "letter": letter, "layout": layout}
-    if kind == "relaid":
+    if kind in ("relaid", "kept"):
         cells = obj.get("cells")
         if not (isinstance(cells, list) and cells and all(_is_cell(c) for c in cells)):
-            raise EventError("a relaid event needs its cells [[row, col], …]")
-        return {"cells": tuple((c[0], c[1]) for c in cells)}
+            raise EventError(f"a {kind} event needs its cells [[row, col], …]")
+        named = {"cells": tuple((c[0], c[1]) for c in cells)}
+        return named if kind == "relaid" else {**named, "layout": _text(obj, "layout", "layout")}
     if kind == "misread":
         return {"reading": _text(obj, "reading", "reading")}
     if kind in ("call", "drawn"):

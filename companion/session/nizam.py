@@ -16,7 +16,7 @@ from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import card_difference, explain, settle
 from companion.rules.game import Game
-from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
+from companion.rules.grid import EMPTY, GEM_NAMES, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
 from companion.rules.state import winners
@@ -33,6 +33,7 @@ from .table import (
     REFILL,
     UNSURE,
     TableState,
+    contested,
     named_reading,
     outlived,
     record_lines,
@@ -59,6 +60,26 @@ def _cells_differ(a: str, b: str) -> tuple[Cell, ...]:
 
 def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
     return " + ".join("3 cards" if s.wildcard else f"1 {grid.at(*s.edge)}" for s in shifts)
+
+
+def _card_name(letter: str) -> str:
+    return "the pearl" if letter == PEARL else f"{_article(GEM_NAMES[letter])} {GEM_NAMES[letter]}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
+    """What the players are told of the named cards the camera now reads otherwise."""
+    if not asked:
+        return ""
+    if len(asked) > 1:
+        return (f"The camera now reads {len(asked)} cards otherwise than you chose: tap each "
+                f"card marked ? and choose again.")
+    (row, col), name, now = asked[0]
+    return (f"The camera now reads {_card_name(now)} where you chose {_card_name(name)} (row "
+            f"{row}, card {col}): tap it and choose again.")
 
 
 def _unsure_cells(rows: Sequence[str]) -> tuple[Cell, ...]:
@@ -119,8 +140,10 @@ class TableSession(SessionCore[TableState]):
         self.message = ""
         try:
             if action == "undo":
+                before = self.state
                 self.undo()
                 self.verdict = None
+                self._names_back(before)
             elif action == "fix":
                 row, col, letter = args
                 # on the opening layout, the name belongs to the card shown there now
@@ -206,7 +229,7 @@ class TableSession(SessionCore[TableState]):
         if text in self.state.misreads:
             return
         stale = outlived(self.state, text)
-        if stale:  # dealt again: a new card there, the name was the old one's
+        if stale:  # gathered or dealt again: the names were the old cards'
             self.commit(ev.Relaid(stale))
         if text != self.reading:  # a refusal (N2) was of the layout read before
             self.verdict = None
@@ -221,6 +244,20 @@ class TableSession(SessionCore[TableState]):
             grid = Grid.parse(whole)
             cells = tuple(cleared_cells(find_combinations(grid, self.game.pearl)))
             self._refuse(str(err), cells)
+
+    def _names_back(self, before: TableState) -> None:
+        """After an undo on the opening layout: names a ``Relaid`` dropped are back. The
+        players say the cards were not laid anew, so the names hold for the cards the camera
+        reads now (``Kept``; else the next reading would drop them again), and may complete
+        the layout, as a name just given does."""
+        t = self.state
+        if t.phase != OPENING or before.phase != OPENING or self.reading is None:
+            return
+        had = {cell for cell, _ in before.named}
+        back = tuple(cell for cell, _ in t.named if cell not in had)
+        if back:
+            self.commit(ev.Kept(back, self.reading))
+            self._opening(self.reading)
 
     def _play(self, t: TableState, text: str) -> None:
         assert t.grid is not None
@@ -403,17 +440,31 @@ class TableSession(SessionCore[TableState]):
         return found
 
     def _opening_prompt(self, t: TableState) -> str:
-        unsure = len(_unsure_cells(self._opening_shown(t).split("/")))
+        shown = self._opening_shown(t)
+        asked = contested(t, self.reading) if self.reading else ()
+        unsure = len(_unsure_cells(shown.split("/"))) - len(asked)
+        said = _asked_again(asked)
+        if unsure:
+            said += (" " if said else "") + self._unsure_prompt(unsure)
+        if said:
+            return said
+        if EMPTY not in shown:  # all read and named, not set up: refused (N2), or undone
+            read = "Every card is read: tap any card read wrong and choose what it is"
+            if self.verdict is not None:  # the refusal says what to do
+                return f"{read}."
+            return f"{read}; choosing a card starts the game."
+        deal = "Deal 3 cards of each gem and the pearl" if self.game.pearl else "Deal 25 cards"
+        return f"{deal} face up into the 5×5 grid."
+
+    @staticmethod
+    def _unsure_prompt(unsure: int) -> str:
         if unsure == 1:
             return "The camera cannot read one card: tap the card marked ? and choose what it is."
         if unsure > SETTLE_AT_MOST:  # a hand or a sleeve over the layout, most often
             return (f"The camera cannot read {unsure} cards: if anything lies over the grid, "
                     f"clear it; then tap each card still marked ? and choose what it is.")
-        if unsure:
-            return (f"The camera cannot read {unsure} cards: tap each card marked ? and "
-                    f"choose what it is.")
-        deal = "Deal 3 cards of each gem and the pearl" if self.game.pearl else "Deal 25 cards"
-        return f"{deal} face up into the 5×5 grid."
+        return (f"The camera cannot read {unsure} cards: tap each card marked ? and "
+                f"choose what it is.")
 
     def _prompt(self, t: TableState) -> str:
         notice = f" {t.notice}" if t.notice else ""

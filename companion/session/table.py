@@ -5,7 +5,8 @@ the turn the table is in (waiting for the opening layout, play, clearing scored 
 refilling), and where every card on the grid came from, so that a fixed misread can
 correct the record of the setup or refill that laid it. Before the opening grid is set up,
 a fix names the card of a cell the camera cannot read, and the names complete the readings,
-until other cards are laid there (``outlived``, ``Relaid``).
+until the layout is laid anew (``outlived``, ``Relaid``; its undo, ``Kept``). A named card
+the camera now reads, sure, as another card is asked about again (``contested``).
 ``apply`` takes one event and returns the next state, or raises a ``CompanionError`` saying
 why the event cannot happen now; ``fold`` replays a whole log, undo included.
 """
@@ -42,6 +43,7 @@ from .events import (
     Event,
     EventError,
     Fix,
+    Kept,
     Misread,
     Refill,
     Relaid,
@@ -53,6 +55,13 @@ from .events import (
 
 OPENING, PLAY, CLEAR, REFILL, OVER = "opening", "play", "clear", "refill", "over"
 UNSURE = "?"
+CARDS = GEMS + PEARL
+MIN_READ = SIZE
+"""Cells read, sure, in both layouts that can tell a layout laid anew (``_laid_anew``): a
+hand or a sleeve over all the others tells nothing."""
+GATHERED = 2
+"""Cells emptied, at the least, that can be the cards gathered (``_laid_anew``): a single
+card lifted to be looked at empties one."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +206,8 @@ def apply(t: TableState, event: Event) -> TableState:
         return _name(t, event.cell, event.letter, event.layout)
     if isinstance(event, Relaid):
         return _relaid(t, event.cells)
+    if isinstance(event, Kept):
+        return _kept(t, event.cells, event.layout)
     if t.rules is None or t.turn_start is None:
         raise EventError("lay out the opening grid first")
     if t.phase == OVER and not isinstance(event, Fix):
@@ -254,7 +265,7 @@ def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
 
 def _name(t: TableState, cell: Cell, letter: str, layout: str | None) -> TableState:
     """A card named before the opening grid is set up: kept for its cell (named again, the
-    newer name holds) until a reading it completes is set up, or other cards are laid
+    newer name holds) until a reading it completes is set up, or the layout is laid anew
     (``Relaid``). ``layout``: the layout read when it was named (None: not known)."""
     _check_fix(t, *cell, letter)
     named = dict(t.named)
@@ -276,23 +287,45 @@ def _relaid(t: TableState, cells: Sequence[Cell]) -> TableState:
                    "are dropped.")
 
 
+def _kept(t: TableState, cells: Sequence[Cell], layout: str) -> TableState:
+    if t.phase != OPENING:
+        raise EventError("the game has already started")
+    named = {cell for cell, _ in t.named}
+    missing = [f"r{row}c{col}" for row, col in cells if (row, col) not in named]
+    if missing:
+        raise EventError(f"no card was chosen for {', '.join(missing)}: nothing to keep")
+    named_on = dict(t.named_on)
+    named_on.update((cell, layout) for cell in cells)
+    return replace(t, named_on=tuple(sorted(named_on.items())))
+
+
 def outlived(t: TableState, text: str) -> tuple[Cell, ...]:
     """The named cells whose names no longer apply to the opening layout read as ``text``
-    (rows joined by "/"): other cards lie there now. Either the camera reads the cell, sure,
-    as a card other than its name and other than it read when the name was given (a card
-    it misread then, the name beats: it still reads the same), or the layout is a new one
-    (``_laid_anew``: the players gathered the cards and dealt again), whatever the camera
-    reads in the cell. An empty cell or one read ``?`` keeps its name: a card lifted to be
-    looked at and put back, a hand over it."""
+    (rows joined by "/"): the layout is a new one since the name was given (``_laid_anew``:
+    the players gathered the cards, or dealt again), whatever the camera reads in the cell.
+    One card read otherwise is not a new layout: it is asked about (``contested``). A name
+    whose layout is not known (stored before version 3, or given before any reading) is
+    kept until it is named again or undone, as it always was."""
     layouts = dict(t.named_on)
-    cards = GEMS + PEARL
+    return tuple(cell for cell, _ in t.named
+                 if cell in layouts and _laid_anew(layouts[cell], text))
+
+
+def contested(t: TableState, text: str) -> tuple[tuple[Cell, str, str], ...]:
+    """The named cells the camera reads, sure, in ``text`` as a card other than its name
+    and other than it read when the name was given (a card it misread then, the name beats:
+    it still reads the same), each with the name and the card read now. Such a cell is not
+    taken as named (``named_reading`` shows it unsure): the players are asked to choose
+    again, and their new name holds for what the camera reads now. The camera's letter is
+    not taken either: a misread under a changing light must not start the game. A name
+    whose layout is not known beats the camera, as it always did."""
+    layouts = dict(t.named_on)
     out = []
     for cell, letter in t.named:
         then = layouts.get(cell)
         now = _letter_at(text, cell)
-        was = _letter_at(then, cell) if then else UNSURE
-        if (now in cards and now not in (letter, was)) or (then and _laid_anew(then, text)):
-            out.append(cell)
+        if then is not None and now in CARDS and now not in (letter, _letter_at(then, cell)):
+            out.append((cell, letter, now))
     return tuple(out)
 
 
@@ -307,20 +340,29 @@ def _place(cell: Cell) -> int:
 
 
 def _laid_anew(then: str, now: str) -> bool:
-    """Most of the grid's cells hold other cards than in ``then``: over half of all the
-    cells read, sure, as another card (a hand over the layout hides cards, it does not
-    change them; three cards of a combination replaced (N2) are not a new layout)."""
-    cards = GEMS + PEARL
-    changed = sum(a in cards and b in cards and a != b for a, b in zip(then, now, strict=False))
-    return changed > SIZE * SIZE // 2
+    """The layout read as ``now`` is not the one read as ``then``: of the cells read, sure,
+    in both (at least ``MIN_READ``), over half hold another card (a hand over the layout
+    hides cards, it does not change them; three cards of a combination replaced (N2) are not
+    a new layout; a new layout read under poor light, many cards unsure, still is one); or
+    the cards are being gathered: over half of the cells that held a card then (and at
+    least ``GATHERED``) are empty now (a card lifted to be looked at empties one)."""
+    pairs = [(a, b) for a, b in zip(then, now, strict=False) if a != "/"]
+    read = [(a, b) for a, b in pairs if a in CARDS and b in CARDS]
+    changed = sum(a != b for a, b in read)
+    held = [b for a, b in pairs if a != EMPTY]
+    emptied = held.count(EMPTY)
+    return ((len(read) >= MIN_READ and 2 * changed > len(read))
+            or (emptied >= GATHERED and 2 * emptied > len(held)))
 
 
 def named_reading(t: TableState, text: str) -> str:
     """A reading (rows joined by "/") with the cards the players named in their cells: what
-    they said beats what the camera read, as a fix does in play."""
+    they said beats what the camera read, as a fix does in play; a ``contested`` cell reads
+    unsure, to be named again."""
     flat = list(text)
+    asked = {cell for cell, _, _ in contested(t, text)}
     for cell, letter in t.named:
-        flat[_place(cell)] = letter
+        flat[_place(cell)] = UNSURE if cell in asked else letter
     return "".join(flat)
 
 

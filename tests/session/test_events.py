@@ -16,15 +16,17 @@ ONE_OF_EACH = [
     events.Shifts((Shift.parse("r1>"),), frame=40, tap=3),
     events.Fix((1, 3), "O", "RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"),
     events.Relaid(((1, 3), (4, 4))),
+    events.Kept(((1, 3),), "BC?RV/YOGCR/PBVGY/ORCPB/GVYRO"),
 ]
 
 
-def older(event):
-    """What the versions before 3 could write of ``event`` (3 added the layout a card was
-    named on, ``Fix.layout``, and ``Relaid``); None if nothing."""
-    if type(event).KIND in events.SINCE or getattr(event, "layout", None) is not None:
-        return None
-    return event
+def older(event, version=2):
+    """What ``version`` could write of ``event`` (3 added the layout a card was named on,
+    ``Fix.layout``, and ``Relaid``; 4 added ``Kept``); None if nothing."""
+    if version >= events.SINCE.get(type(event).KIND, 1) and (
+            version >= 3 or getattr(event, "layout", None) is None):
+        return event
+    return None
 
 
 def test_every_kind_has_one_class():
@@ -49,6 +51,12 @@ def test_an_event_of_version_1_or_2_is_upgraded_as_it_was_played(event):
     assert parse({**old, "v": 2}) == event
 
 
+@pytest.mark.parametrize("event", [e for e in ONE_OF_EACH if older(e, 3)], ids=repr)
+def test_an_event_of_version_3_reads_back_as_it_was_played(event):
+    # Version 4 added a kind (``Kept``): every other kind's fields are unchanged.
+    assert parse({**event.to_json(), "v": 3}) == event
+
+
 def test_a_fix_of_version_2_reads_back_with_no_layout_known():
     fix = parse({"kind": "fix", "v": 2, "cell": [1, 3], "letter": "O"})
     assert fix == events.Fix((1, 3), "O") and fix.layout is None
@@ -60,9 +68,12 @@ def test_a_fix_of_version_2_reads_back_with_no_layout_known():
     ({"kind": "shifts", "shifts": []}, "a shifts event needs at least one shift"),
     ({"kind": "shifts", "shifts": ["r9<"]}, "not a line number"),
     ({"kind": "fix", "cell": [1], "letter": "R"}, r"a fix event needs a cell \[row, col\]"),
-    ({"kind": "draw", "v": 4}, "a draw event of version 4; this companion reads versions 1 to 3"),
+    ({"kind": "draw", "v": 5}, "a draw event of version 5; this companion reads versions 1 to 4"),
     ({"kind": "relaid", "v": 2, "cells": [[1, 3]]}, "a relaid event of version 2: that version"),
     ({"kind": "relaid", "v": 3, "cells": []}, "a relaid event needs its cells"),
+    ({"kind": "kept", "v": 3, "cells": [[1, 3]], "layout": "RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"},
+     "a kept event of version 3: that version had none"),
+    ({"kind": "kept", "v": 4, "cells": [[1, 3]]}, "a kept event needs its layout"),
     ({"kind": "fix", "v": 3, "cell": [1, 3], "letter": "O", "layout": 7},
      "a fix event's layout must be rows of cards, not 7"),
     ({"kind": "draw", "frame": "x"}, "a draw event's frame must be a number, not 'x'"),

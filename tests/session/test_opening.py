@@ -14,6 +14,7 @@ from companion.session.table import (
     PLAY,
     TableState,
     apply,
+    contested,
     fold,
     named_reading,
     outlived,
@@ -100,8 +101,13 @@ def test_N1_undo_of_the_set_up_keeps_the_name_then_undo_takes_it_back(session):
     session.tap("fix", 1, 3, "O")
     session.tap("undo")
     assert session.state.phase == OPENING and session.state.named == (((1, 3), "O"),)
+    view = session.view()
+    assert view.grid[0] == "RGOGY" and view.highlight == ()
+    assert view.prompt == ("Every card is read: tap any card read wrong and choose what it "
+                           "is; choosing a card starts the game.")
     session.tap("undo")
     assert session.state.named == ()
+    assert session.view().prompt.startswith("The camera cannot read one card")
     assert kinds(session) == ["fix", "setup", "undo", "undo"]
 
 
@@ -145,6 +151,8 @@ def test_N2_the_name_beats_a_misread_that_made_a_combination(session):
     # The camera reads the amber of r1c3 as a ruby: RRR, refused; a tap names it amber.
     session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))
     assert not session.verdict.legal
+    assert session.view().prompt == ("Every card is read: tap any card read wrong and "
+                                     "choose what it is.")
     session.tap("fix", 1, 3, "O")
     assert str(session.state.grid) == "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
 
@@ -269,13 +277,73 @@ def test_N1_a_layout_dealt_again_starts_clean_whatever_the_named_cell_reads(sess
     assert str(session.state.grid) == "BCYRV/YOGCR/PBVGY/ORCPB/GVYRO"
 
 
-def test_N1_a_named_card_replaced_by_one_the_camera_reads_loses_its_name(session):
-    # N2 at the table: the players swap the card under the name for another from the deck
+ALL_READ_BUT_A_TOPAZ = "RGYGY/CRVPB/RGYOC/BVPRO/YGCBV"  # r1c3 read, sure, as a topaz
+
+
+@pytest.mark.parametrize("chosen, grid", [
+    ("O", SETUP),  # the camera misread the amber: chosen again, the amber holds
+    ("Y", ALL_READ_BUT_A_TOPAZ),  # N2 at the table: the card swapped for a topaz
+])
+def test_N1_a_named_card_the_camera_now_reads_otherwise_is_asked_about_not_set_up(
+        session, chosen, grid):
     session.on_reading(rows(TWO_UNSURE))
     session.tap("fix", 1, 3, "O")
-    session.on_reading(rows("RGYGY/CRVPB/RGYOC/BVP?O/YGCBV"))
+    session.on_reading(rows(ALL_READ_BUT_A_TOPAZ))  # the light changed; r4c4 read too
+    assert session.state.phase == OPENING and kinds(session) == ["fix"]
+    assert session.state.named == (((1, 3), "O"),)  # the name is kept, not the camera's
+    view = session.view()
+    assert view.grid[0] == "RG?GY" and view.highlight == ((1, 3),)
+    assert view.prompt == ("The camera now reads a topaz where you chose an amber (row 1, "
+                           "card 3): tap it and choose again.")
+    session.tap("fix", 1, 3, chosen)  # named again: the name holds for what is read now
+    assert str(session.state.grid) == grid
+    assert session.events()[1]["layout"] == ALL_READ_BUT_A_TOPAZ
+
+
+def test_N1_named_cards_read_otherwise_beside_unread_ones_are_all_asked_about(session):
+    session.on_reading(rows("RG?GY/C?VPB/RGYOC/BVP?O/YGCBV"))
+    session.tap("fix", 1, 3, "O")
+    session.tap("fix", 2, 2, "R")
+    session.on_reading(rows("RGYGY/CBVPB/RGYOC/BVP?O/YGCBV"))
+    view = session.view()
+    assert view.highlight == ((1, 3), (2, 2), (4, 4)) and kinds(session) == ["fix", "fix"]
+    assert view.prompt == ("The camera now reads 2 cards otherwise than you chose: tap each "
+                           "card marked ? and choose again. The camera cannot read one card: "
+                           "tap the card marked ? and choose what it is.")
+
+
+DEALING = "RG?GY/CR.../...../...../....."  # the deal under way: r1c3 unread
+
+
+@pytest.mark.parametrize("seen", [
+    "...../...../...../...../.....",  # all gathered
+    "R..../...../...../...../.....",  # most gathered
+    "BC?RV/YOGCR/PBVGY/ORCPB/GVYRO",  # gathered unseen, and dealt again
+])
+def test_N1_a_name_given_while_dealing_goes_when_the_cards_are_gathered(session, seen):
+    session.on_reading(rows(DEALING))
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("RG.GY/CR.../...../...../....."))  # the named card lifted
+    session.on_reading(rows("RG?GY/CRVPB/RGYOC/BVPRO/YGC.."))  # and the deal goes on
+    assert session.state.named == (((1, 3), "O"),) and kinds(session) == ["fix"]
+    session.on_reading(rows(seen))
     assert session.state.named == () and kinds(session) == ["fix", "relaid"]
-    assert session.view().grid[0] == "RGYGY" and session.view().highlight == ((4, 4),)
+    session.on_reading(rows(REDEALT))  # dealt again: a card r1c3 the camera cannot read
+    assert session.state.phase == OPENING and session.view().highlight == ((1, 3),)
+
+
+def test_N1_a_layout_dealt_again_with_13_cards_unread_is_still_a_new_one(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("?C?R?/Y?G?R/P?V??/O?C??/G?Y?O"))  # the 12 read all changed
+    assert session.state.named == () and kinds(session) == ["fix", "relaid"]
+
+
+def test_N1_a_hand_over_more_than_half_the_layout_keeps_the_name(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    session.on_reading(rows("?????/?????/????C/BVP?O/YGCBV"))  # the 10 read all the same
+    assert session.state.named == (((1, 3), "O"),) and kinds(session) == ["fix"]
 
 
 def test_N1_a_lifted_card_a_hand_or_three_cards_replaced_keep_the_name(session):
@@ -310,15 +378,57 @@ def test_N1_names_dropped_by_a_new_layout_come_back_with_undo_and_in_the_fold(se
     assert again.state == session.state and again.state.named == ()
     assert fold(Game("classic", 2), logged)[-1] == session.state
     session.tap("undo")  # the players say it was the same layout after all
+    # the name holds for the card there now, and completes the layout as a name given does
+    assert kinds(session) == ["fix", "relaid", "undo", "kept", "setup"]
+    assert str(session.state.grid) == "BCORV/YOGCR/PBVGY/ORCPB/GVYRO"
+    again = TableSession(session.store, session.game_id)
+    assert again.state == session.state
+
+
+def test_N1_names_back_by_undo_stay_for_the_readings_after_it(session):
+    session.on_reading(rows(TWO_UNSURE))
+    session.tap("fix", 1, 3, "O")
+    redealt_and_one_unread = "BC?RV/YOGCR/PBVGY/ORCPB/GVYR?"
+    session.on_reading(rows(redealt_and_one_unread))
+    session.tap("undo")
     assert session.state.named == (((1, 3), "O"),)
+    assert session.events()[-1] == {"kind": "kept", "v": ev.VERSION, "cells": [[1, 3]],
+                                    "layout": redealt_and_one_unread}
+    view = session.view()
+    assert view.grid[0] == "BCORV" and view.highlight == ((5, 5),)
+    assert view.prompt == ("The camera cannot read one card: tap the card marked ? and choose "
+                           "what it is.")
+    session.on_reading(rows("BC?RV/YOGCR/PBVGY/ORCPB/GV???"))  # a hand at the corner
+    assert session.state.named == (((1, 3), "O"),)
+    assert kinds(session) == ["fix", "relaid", "undo", "kept"]
+    session.on_reading(rows(redealt_and_one_unread))  # the hand gone
+    session.tap("fix", 5, 5, "O")
+    assert str(session.state.grid) == "BCORV/YOGCR/PBVGY/ORCPB/GVYRO"
 
 
-def test_N1_a_name_from_a_version_that_kept_no_layout_goes_only_for_a_card_read_there():
-    # Stored before version 3: the layout it was named on is not known.
-    t = apply(TableState(Game("classic", 2)), ev.parse(
-        {"kind": "fix", "v": 2, "cell": [1, 3], "letter": "O"}))
+def test_kept_names_only_named_cells_and_only_before_the_set_up():
+    t = apply(TableState(Game("classic", 2)), ev.Fix((1, 3), "O", TWO_UNSURE))
+    with pytest.raises(CompanionError, match="no card was chosen for r2c2: nothing to keep"):
+        apply(t, ev.Kept(((2, 2),), REDEALT))
+    assert apply(t, ev.Kept(((1, 3),), REDEALT)).named_on == (((1, 3), REDEALT),)
+    with pytest.raises(CompanionError, match="already started"):
+        apply(apply(t, ev.Setup(SETUP)), ev.Kept(((1, 3),), REDEALT))
+
+
+def test_N1_a_name_from_a_version_that_kept_no_layout_is_kept_until_named_again_or_undone(
+        session):
+    # Stored before version 3: the layout it was named on is not known. The name beats the
+    # camera, as it did then: a misread it was given over, a new layout.
+    session.store.append(session.game_id, {"kind": "fix", "v": 2, "cell": [1, 3],
+                                           "letter": "O"}, expect_seq=1)
+    again = TableSession(session.store, session.game_id)
+    t = again.state
     assert t.named_on == () and outlived(t, REDEALT) == ()
-    assert outlived(t, "RGYGY/CRVPB/RGYOC/BVP?O/YGCBV") == ((1, 3),)
+    assert outlived(t, ALL_READ_BUT_A_TOPAZ) == () and contested(t, ALL_READ_BUT_A_TOPAZ) == ()
+    again.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCB?"))  # the misread it was given over
+    assert again.state.named == (((1, 3), "O"),) and kinds(again) == ["fix"]
+    again.tap("fix", 5, 5, "V")
+    assert str(again.state.grid) == "RROGY/CBVPR/GGYOC/BVPRO/YGCBV"
 
 
 def test_relaid_is_refused_once_the_game_has_started():

@@ -14,10 +14,11 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.live.playback import play
+from companion.live.playback import play, recording_setup
 from companion.live.recording import open_recording
 from companion.rules.grid import Grid
 from companion.rules.shift import Shift
+from companion.session.nizam import TableSession
 from companion.store import GameStore
 from tests.vision.scenes import CALM, GEMS, gem_palette
 from tools.synthetic import render_scene
@@ -113,3 +114,26 @@ def test_a_resumed_replay_whose_frames_no_longer_give_its_log_says_so_and_goes_o
     assert lines[0]["problem"].startswith("the frames read again do not give the events")
     assert lines[0]["frame"] == 9
     assert logged(path) == before  # nothing lost, nothing doubled
+
+
+def test_a_resumed_replay_that_makes_another_event_than_the_stored_one_says_so(
+        recording, palette, tmp_path):
+    # The stored shifts came a frame later than the frames read again give them (as if
+    # another version of the reader had read them): made again, the event differs from the
+    # stored one, and the replay must say so rather than take the stored one as made.
+    replay(recording, palette, tmp_path / "unbroken.sqlite")
+    setup, moved, _ = logged(tmp_path / "unbroken.sqlite")
+    path = tmp_path / "games.sqlite"
+    with GameStore(path) as store:
+        session = TableSession.start(store, recording_setup(open_recording(recording)),
+                                     recording=str(recording.resolve()))
+        stored = [setup, {**moved, "frame": moved["frame"] + 1}]
+        for seq, payload in enumerate(stored, 1):
+            store.append(session.game_id, payload, expect_seq=seq)
+    lines = replay(recording, palette, path)
+    assert lines[0] == {"frame": moved["frame"] + 1, "problem": (
+        "the frames read again do not give the events logged before (another palette or "
+        "version?): going on from here, the colours learning afresh")}
+    said = [line["event"]["kind"] for line in lines if "event" in line]
+    assert said == ["end_turn"]  # nothing said or logged twice
+    assert logged(path) == stored + logged(tmp_path / "unbroken.sqlite")[2:]
