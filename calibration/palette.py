@@ -394,12 +394,12 @@ class Palette:
             # lit at that level as surely as a cell by the white it read (left free, each
             # cell's brightness took up a level guessed far too bright, and under it every
             # card looked dim, pinks like reds in a veil).
-            hot = _DOUBT_OWN if clipped[w.rim].all() else _DOUBT_CLIPPED
+            every = bool(clipped[w.rim].all())
             doubt = np.where(
-                w.own[:, None], _DOUBT_OWN, np.where(clipped[:, None], hot, _DOUBT_SCENE)
+                w.own[:, None], _DOUBT_OWN,
+                np.where(clipped[:, None], _DOUBT_OWN if every else _DOUBT_CLIPPED, _DOUBT_SCENE),
             )
-            lift = np.where(clipped, _LIFT_CLIPPED if hot is _DOUBT_CLIPPED else hot[0],
-                            doubt[:, 0])
+            lift = np.where(clipped, _DOUBT_OWN[0] if every else _LIFT_CLIPPED, doubt[:, 0])
             # Where the rims show the light in every channel, a rim clipped all the same
             # (a glare spot, the lamp's hot spot) is lit by that light, brighter: only its
             # brightness is open (lift), not its colour. Elsewhere the clipped part is a
