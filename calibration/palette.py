@@ -387,10 +387,19 @@ class Palette:
         if self._rims(scene):
             w = scene.whites
             clipped = w.rim & w.bound.all(axis=1)  # a rim clipped all over: "at least this"
+            # A rim clipped all over among rims that were read lies in the bright part of
+            # the scene (a lamp's hot spot): brighter than the level the others show, by
+            # how much is open. Where every rim clipped, none shows a level to be brighter
+            # than: the scene's level is guessed for all cells at once, and each cell is
+            # lit at that level as surely as a cell by the white it read (left free, each
+            # cell's brightness took up a level guessed far too bright, and under it every
+            # card looked dim, pinks like reds in a veil).
+            every = bool(clipped[w.rim].all())
             doubt = np.where(
-                w.own[:, None], _DOUBT_OWN, np.where(clipped[:, None], _DOUBT_CLIPPED, _DOUBT_SCENE)
+                w.own[:, None], _DOUBT_OWN,
+                np.where(clipped[:, None], _DOUBT_OWN if every else _DOUBT_CLIPPED, _DOUBT_SCENE),
             )
-            lift = np.where(clipped, _LIFT_CLIPPED, doubt[:, 0])
+            lift = np.where(clipped, _DOUBT_OWN[0] if every else _LIFT_CLIPPED, doubt[:, 0])
             # Where the rims show the light in every channel, a rim clipped all the same
             # (a glare spot, the lamp's hot spot) is lit by that light, brighter: only its
             # brightness is open (lift), not its colour. Elsewhere the clipped part is a
