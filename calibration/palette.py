@@ -132,7 +132,8 @@ class PaletteError(CameraError):
 class CellReads:
     """Per cell, in the order given: a class letter, ``.`` or ``?``; and a confidence 0..1.
     ``features``: each cell's features (N, F) in the light the palette read the scene
-    under, NaN in its colour where the camera clipped the card: what a palette learns from
+    under, NaN in its colour where the camera clipped the card (or its white, the light
+    guessed there: see :meth:`Palette.classify`): what a palette learns from
     (:mod:`calibration.adapt`); None when not worked out."""
 
     labels: tuple[str, ...]
