@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._stats import median, sum3
-from .colour import OPPONENT, PURE_WHITE
+from .colour import CLIPPED, OPPONENT, PURE_WHITE
 from .errors import CameraError
 from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
@@ -95,6 +95,7 @@ _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white i
 # not know as white stickers under a light of that colour.
 _LAMP_LINE = np.array([1.0, 2.05]) / np.hypot(1.0, 2.05)
 _OFF_LAMP = 0.5
+_LOG_CLIP = float(np.log(CLIPPED))  # a white this bright was clipped: a lower bound
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
 _AMBIGUOUS = 0.45  # a cell this far of the way from its nearest class to the next is unsure
 _EMPTY_STRICTNESS = 0.35  # "." needs a cell within this share of max_distance of the table
@@ -131,7 +132,8 @@ class PaletteError(CameraError):
 class CellReads:
     """Per cell, in the order given: a class letter, ``.`` or ``?``; and a confidence 0..1.
     ``features``: each cell's features (N, F) in the light the palette read the scene
-    under, NaN in its colour where the camera clipped the card: what a palette learns from
+    under, NaN in its colour where the camera clipped the card (or its white, the light
+    guessed there: see :meth:`Palette.classify`): what a palette learns from
     (:mod:`calibration.adapt`); None when not worked out."""
 
     labels: tuple[str, ...]
@@ -228,6 +230,7 @@ class Palette:
         self._means = np.stack([m.mean for m in models])
         self._scales = np.stack([m.scale for m in models])
         self._white = np.asarray(white, dtype=np.float64)
+        self._white_clipped = self._white >= _LOG_CLIP - 1e-6  # learned against clipped whites
         self._grey = np.asarray(grey, dtype=np.float64)
         for name, colour in (("white", self._white), ("grey", self._grey)):
             if colour.shape != (3,) or not np.all(np.isfinite(colour)):
@@ -336,7 +339,14 @@ class Palette:
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
         reads = self._doubt_rivals(self._decide(comparison, models), rivals)
-        return CellReads(reads.labels, reads.confidence, _as_seen(seen))
+        # A card's colour against a white the camera clipped, the light guessed, tells how far
+        # off the guess was as much as what the card is: it teaches only a palette that
+        # learned its colours against clipped whites too, like for like (learned from, a
+        # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
+        like_for_like = bool(self._white_clipped.all())
+        guessed = ((light.free > 0) if light.rims and not like_for_like
+                   else np.zeros((1, 3), bool))
+        return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed))
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
@@ -676,10 +686,11 @@ class Palette:
         return load_json_file(path, "palette", PaletteError, cls.from_json)
 
 
-def _as_seen(cells: Cells) -> np.ndarray:
+def _as_seen(cells: Cells, guessed: np.ndarray) -> np.ndarray:
     """The cells' features (worked out anyway), NaN where the camera clipped the card: its
-    colour there is only a lower bound, nothing to learn it by."""
-    low = cells.rgb >= cells.cap - 1e-6
+    colour there is only a lower bound, nothing to learn it by; and NaN where its white was
+    ``guessed`` (N, 3)."""
+    low = (cells.rgb >= cells.cap - 1e-6) | guessed
     if not low.any():
         return cells.x
     x = cells.x.copy()

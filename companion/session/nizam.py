@@ -82,6 +82,25 @@ def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
             f"{row}, card {col}): tap it and choose again.")
 
 
+def _held_where_untouched(t: TableState, text: str, game: Game) -> Grid | None:
+    """While combinations are cleared and refilled (N9), the cells the players take away or
+    fill are the only ones that change: a card read ``?`` anywhere else (a sleeve, a glare)
+    is the card the grid holds there. None if a cell being cleared or filled reads ``?``:
+    what lies there is what the phase waits to see."""
+    assert t.grid is not None
+    touched = set(t.to_clear) if t.phase == CLEAR else (
+        set(t.grid.empty_cells()[: _refill_count(game, t.rules)]) if t.rules is not None
+        else set())
+    flat = list(text.replace("/", ""))
+    for i, x in enumerate(flat):
+        cell = (i // SIZE + 1, i % SIZE + 1)
+        if x == UNSURE:
+            if cell in touched:
+                return None
+            flat[i] = t.grid.at(*cell)
+    return Grid.parse("/".join("".join(flat[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)))
+
+
 def _unsure_cells(rows: Sequence[str]) -> tuple[Cell, ...]:
     return tuple((r, c) for r, row in enumerate(rows, 1) for c, x in enumerate(row, 1)
                  if x == UNSURE)
@@ -195,9 +214,14 @@ class TableSession(SessionCore[TableState]):
             self._opening(text)
             return
         if UNSURE in text:
-            if t.phase != PLAY or t.grid is None or text.count(UNSURE) > SETTLE_AT_MOST:
+            if t.grid is None or text.count(UNSURE) > SETTLE_AT_MOST:
                 return
-            settled = settle(t.grid, text, SETTLE_SHIFTS)
+            if t.phase == PLAY:
+                settled = settle(t.grid, text, SETTLE_SHIFTS)
+            elif t.phase in (CLEAR, REFILL):
+                settled = _held_where_untouched(t, text, self.game)
+            else:
+                return
             if settled is None:
                 return
             text = str(settled)

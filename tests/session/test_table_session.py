@@ -175,6 +175,35 @@ def test_N10_cascade_scores_for_active_player(tmp_path):
     assert view.players[0].score == 3 + 3 + 1  # N8 flat bonus continues in the cascade
 
 
+def test_N9_a_card_read_unsure_away_from_the_cleared_cells_holds_nothing_up(tmp_path):
+    # A sleeve or a glare over a card the combination does not touch, while the players
+    # clear and refill: that card is the one the grid holds, and the cascade is seen. A cell
+    # being cleared or filled that reads unsure is waited for.
+    store, session = new_session(tmp_path)
+    setup = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
+    session.on_reading(rows(setup))
+    grid = Shift.parse("r2<").apply(setup)
+    session.on_reading(rows(grid))
+    session.tap("end_turn")
+    cleared = grid.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+
+    def unsure(g, *cells):
+        flat = list(str(g))
+        for r, c in cells:
+            flat[(r - 1) * 6 + c - 1] = "?"
+        return tuple("".join(flat).split("/"))
+
+    session.on_reading(unsure(cleared, (5, 5)))
+    assert session.state.phase == "refill"
+    refilled = cleared.replace({(1, 1): "O", (2, 1): "O", (3, 1): "O"})
+    session.on_reading(unsure(refilled, (1, 1)))  # a card being laid: wait for it
+    assert session.state.phase == "refill"
+    session.on_reading(unsure(refilled, (4, 4), (5, 2)))
+    assert session.state.phase == "clear"
+    assert session.view().players[0].score == 3 + 3 + 1  # the cascade scored (N10)
+    assert set(session.state.to_clear) == {(1, 1), (2, 1), (3, 1)}  # the cascade's OOO
+
+
 def test_N4_a_misread_cell_after_a_shift_is_settled_by_the_rules(tmp_path):
     # Only one grid that shifts make agrees with every other cell: the shift is scored
     # without anyone tapping the unsure cell.

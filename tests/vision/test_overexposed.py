@@ -77,3 +77,21 @@ def test_every_white_clipped_cards_read_right_and_few_unsure(
         unsure += got.count("?")
     assert wrong == 0
     assert unsure <= 10, unsure  # of 600 cells (17 before: the level guessed too bright)
+
+
+def test_colours_against_a_guessed_white_teach_only_a_palette_learned_so_too() -> None:
+    # The white borders clipped since calibration: the light is a guess, and a card's colour
+    # against it says how far off the guess was as much as what the card is. Colours that
+    # learn from confirmed cells must not take it (a drifting guess pulled a red 3 spreads
+    # down). A palette learned against clipped whites itself knows its colours against the
+    # same kind of guess: for it, they teach.
+    rng = np.random.default_rng(2)
+    layout = render_scene(rng, GEMS, 5, 5, CALM)
+    labels = "".join("".join(row) for row in layout.labels)
+    scene = _brighter(render_scene(rng, GEMS, 5, 5, CALM).image)
+    for image, teaches in ((layout.image, False), (_brighter(layout.image), True)):
+        palette = learn_palette([(layout_patches(image, 5, 5), labels)])
+        reading = read_grid(scene, palette, 5, 5)
+        assert reading.cells is not None and reading.features is not None
+        light = reading.features[:, -3:]  # the colour as light, a share of the white
+        assert np.isnan(light).all() != teaches, (teaches, np.isnan(light).mean())
