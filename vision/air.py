@@ -64,25 +64,6 @@ def _covered(c: Candidates | None, search: GridSearch, g: GridGeometry) -> np.nd
         rows = slice(max(int(np.floor(y0)), 0), min(int(np.floor(y1)) + 1, g.rows))
         covered[rows, cols] = True
     return covered
-    quads = _in_grid_units(c.boxes, search.to_frame, g.homography)
-    centres = quads.mean(axis=1)
-    width = (_side(quads, 0, 1) + _side(quads, 3, 2)) / 2 / g.card_size[0]
-    height = (_side(quads, 0, 3) + _side(quads, 1, 2)) / 2 / g.card_size[1]
-    lo, hi = CARD_LIKE
-    card_like = (width > lo) & (width < hi) & (height > lo) & (height < hi)
-    # held over the grid, or over its edge on the way to or from a cell there
-    over = (
-        (centres[:, 0] > -EDGE_REACH) & (centres[:, 0] < g.cols + EDGE_REACH)
-        & (centres[:, 1] > -EDGE_REACH) & (centres[:, 1] < g.rows + EDGE_REACH)
-    )
-    off = np.abs(centres - (np.floor(centres) + 0.5)).max(axis=1) > OFF_CELL
-    for quad in quads[card_like & over & off]:
-        x0, y0 = quad.min(axis=0) + COVERS
-        x1, y1 = quad.max(axis=0) - COVERS
-        cols = slice(max(int(np.floor(x0)), 0), min(int(np.floor(x1)) + 1, g.cols))
-        rows = slice(max(int(np.floor(y0)), 0), min(int(np.floor(y1)) + 1, g.rows))
-        covered[rows, cols] = True
-    return covered
 
 
 def _in_grid_units(boxes: np.ndarray, to_frame: np.ndarray, homography: np.ndarray) -> np.ndarray:

@@ -153,19 +153,23 @@ def test_fix_and_undo_are_new_events_and_correct_the_record(tmp_path):
     assert kinds == ["setup", "fix", "undo"]
 
 
-def test_N10_cascade_scores_for_active_player(tmp_path):
-    # r2< makes RRR in column 1; the refill lays G G G... chosen to make a new line.
+def _turn_to_clear(tmp_path):
+    """A session whose first turn, r2<, made RRR in column 1 (3 points), and the grid with
+    those three cleared."""
     store, session = new_session(tmp_path)
     setup = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
     session.on_reading(rows(setup))
-    from companion.rules.shift import Shift
-
     grid = Shift.parse("r2<").apply(setup)
     session.on_reading(rows(grid))
     session.tap("end_turn")
+    return session, grid.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+
+
+def test_N10_cascade_scores_for_active_player(tmp_path):
+    # r2< makes RRR in column 1; the refill lays O O O, a new line.
+    session, cleared = _turn_to_clear(tmp_path)
     assert session.state.phase == "clear"
     assert session.view().turn_points == 3
-    cleared = grid.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
     session.on_reading(rows(cleared))
     assert session.state.phase == "refill"
     # Y at r1c1 makes nothing; O at r2c1 with... lay "OOO" -> column 1 OOO cascades.
@@ -179,13 +183,7 @@ def test_N9_a_card_read_unsure_away_from_the_cleared_cells_holds_nothing_up(tmp_
     # A sleeve or a glare over a card the combination does not touch, while the players
     # clear and refill: that card is the one the grid holds, and the cascade is seen. A cell
     # being cleared or filled that reads unsure is waited for.
-    store, session = new_session(tmp_path)
-    setup = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
-    session.on_reading(rows(setup))
-    grid = Shift.parse("r2<").apply(setup)
-    session.on_reading(rows(grid))
-    session.tap("end_turn")
-    cleared = grid.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    session, cleared = _turn_to_clear(tmp_path)
 
     def unsure(g, *cells):
         flat = list(str(g))
