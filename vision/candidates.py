@@ -19,6 +19,7 @@ region (``votes``) is kept as a hint of how clearly it stands out.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -44,6 +45,14 @@ class Candidates:
 
     def __len__(self) -> int:
         return len(self.areas)
+
+    @functools.cached_property
+    def points(self) -> np.ndarray:
+        """(N, 5, 2) each centre and then its box's corners: what the lattice search maps
+        into grid units, several times over (read-only)."""
+        out = np.concatenate([self.centres[:, None], self.boxes], axis=1)
+        out.flags.writeable = False
+        return out
 
 
 def _channels(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

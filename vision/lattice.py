@@ -367,18 +367,18 @@ def _snap(
         inv = np.linalg.inv(model)
     except np.linalg.LinAlgError:
         return None
-    # Centres and box corners through the inverse at once: (N, 5, 2).
-    mapped = apply(inv, np.concatenate([c.centres[:, None], c.boxes], axis=1))
+    # Centres and box corners through the inverse at once: (N, 5, 2). (A few dozen regions:
+    # numpy's overhead per step outweighs its arithmetic, so there are few steps.)
+    mapped = apply(inv, c.points)
     if not np.isfinite(mapped).all():
         return None
     lat, boxes = mapped[:, 0], mapped[:, 1:]
-    near = np.round(lat)
+    near = lat.round()
     off = np.abs(lat - near).max(axis=1)
-    have = np.array(list(cells.keys()))
-    have_lo, have_hi = have.min(axis=0), have.max(axis=0)
+    a, b = zip(*cells, strict=True)
     # Within ``margin`` of the cells so far, and the whole no wider than ``limit``.
-    lo = np.maximum(have_lo - margin, have_hi - limit)
-    hi = np.minimum(have_hi + margin, have_lo + limit)
+    lo = (max(min(a) - margin, max(a) - limit), max(min(b) - margin, max(b) - limit))
+    hi = (min(max(a) + margin, min(a) + limit), min(max(b) + margin, min(b) + limit))
     inside = ((near >= lo) & (near <= hi)).all(axis=1)
     affine = margin == 1
     size, square = shape_in_grid(boxes, AFFINE_SQUARE_DEGREES if affine else SQUARE_DEGREES)
@@ -392,13 +392,14 @@ def _snap(
     # a little off, more so the steeper the tilt.
     snap = SNAP_AFFINE if affine else SNAP
     ok = inside & size_ok & square & (off < snap)
-    pick = np.flatnonzero(ok)
+    pick = ok.nonzero()[0]
     cost = off[pick] + 0.3 * np.abs(np.log(np.maximum(ratio[pick], 1e-9))).sum(axis=1)
     # One candidate per lattice point: the cheapest.
     new_cells: dict[tuple[int, int], int] = {}
     keys = near[pick].astype(int).tolist()
-    for k in np.argsort(cost, kind="stable").tolist():
-        new_cells.setdefault((keys[k][0], keys[k][1]), int(pick[k]))
+    at = pick.tolist()
+    for k in cost.argsort(kind="stable").tolist():
+        new_cells.setdefault((keys[k][0], keys[k][1]), at[k])
     if len(new_cells) < 3:
         return None
     return new_cells, ok
@@ -411,21 +412,17 @@ def shape_in_grid(
     whether their sides run within ``within`` degrees of those axes (both sides, one along
     each axis: a lattice sheared along the grid's diagonals keeps one side of every card
     square to it, not the other)."""
-    e1 = boxes[:, 1] - boxes[:, 0]
-    e2 = boxes[:, 2] - boxes[:, 1]
-    limit = np.radians(within)
-
-    def tilt(e: np.ndarray) -> np.ndarray:  # angle of a side to the nearest axis
-        ang = np.arctan2(e[:, 1], e[:, 0])
-        return np.abs((ang + np.pi / 4) % (np.pi / 2) - np.pi / 4)
-
-    first_is_x = np.abs(e1[:, 0]) >= np.abs(e1[:, 1])
-    second_is_x = np.abs(e2[:, 0]) >= np.abs(e2[:, 1])
-    square = (tilt(e1) < limit) & (tilt(e2) < limit) & (first_is_x != second_is_x)
-    l1, l2 = np.hypot(*e1.T), np.hypot(*e2.T)
-    width = np.where(first_is_x, l1, l2)
-    height = np.where(first_is_x, l2, l1)
-    return np.stack([width, height], 1), square
+    # Both sides at once (N, 2, 2): from corner 0 to 1 and from 1 to 2; a few numpy steps
+    # over all boxes, as the lattice search asks this of every region several times a frame.
+    side = boxes[:, 1:3] - boxes[:, 0:2]
+    x, y = side[..., 0], side[..., 1]
+    # each side's angle to the nearest axis
+    tilt = np.abs((np.arctan2(y, x) + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+    along_x = np.abs(x) >= np.abs(y)
+    square = (tilt < np.radians(within)).all(axis=1) & (along_x[:, 0] != along_x[:, 1])
+    length = np.hypot(x, y)
+    # (width, height): the first side's length first where it runs along x
+    return np.where(along_x[:, :1], length, length[:, ::-1]), square
 
 
 def _window(
@@ -560,7 +557,7 @@ def _doubts(
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
     if inside.mean() < 0.75:
         return "the grid runs out of the frame"
-    mapped = apply(np.linalg.inv(model), np.concatenate([c.centres[:, None], c.boxes], axis=1))
+    mapped = apply(np.linalg.inv(model), c.points)
     lat = mapped[:, 0] - 0.5
     near = np.round(lat)
     on_point = np.abs(lat - near).max(axis=1) < SNAP

@@ -31,8 +31,7 @@ def apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
     """Lattice -> image: a homography when the points span enough of a 2-D lattice, else an
     affine map (a homography from few or nearly collinear points extrapolates wildly)."""
-    span_a = int(np.ptp(lat[:, 0])) + 1
-    span_b = int(np.ptp(lat[:, 1])) + 1
+    span_a, span_b = (lat.max(axis=0) - lat.min(axis=0) + 1).astype(int).tolist()
     if len(lat) >= 6 and span_a >= 3 and span_b >= 3 or len(lat) >= 4 and span_a == span_b == 2:
         h = homography(lat, img)
         if h is not None:
@@ -47,28 +46,34 @@ def fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
 
 
 def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
-    """Least-squares homography src -> dst (direct linear transform on normalised points)."""
+    """Least-squares homography src -> dst (direct linear transform on normalised points).
+    Written for few numpy steps (the lattice search fits several a frame, each to a few
+    dozen points: numpy's overhead per step outweighs its arithmetic)."""
+    n = len(src)
 
-    def norm(p: np.ndarray) -> tuple[float, np.ndarray]:
-        """Scale and centre that put the points' mean distance from their centre at sqrt 2."""
-        c = p.mean(axis=0)
+    def norm(p: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """Scale and centre that put the points' mean distance from their centre at sqrt 2,
+        and the points less their centre. (Sums divided by n: numpy's mean, to the bit.)"""
+        c = p.sum(axis=0) / n
         d = p - c
-        return math.sqrt(2) / max(float(np.sqrt((d * d).sum(axis=1)).mean()), 1e-9), c
+        dist = float(np.sqrt((d * d).sum(axis=1)).sum()) / n
+        return math.sqrt(2) / max(dist, 1e-9), c, d
 
-    ss, cs = norm(src)
-    sd, cd = norm(dst)
-    a = (src - cs) * ss
-    b = (dst - cd) * sd
-    n = len(a)
+    ss, cs, a = norm(src)
+    sd, cd, b = norm(dst)
+    a *= ss
+    b *= sd
     m = np.zeros((max(2 * n, 9), 9))  # four points: padded so the null vector is returned
-    m[0 : 2 * n : 2, 0:2], m[0 : 2 * n : 2, 2] = a, 1
-    m[0 : 2 * n : 2, 6:8], m[0 : 2 * n : 2, 8] = -a * b[:, :1], -b[:, 0]
-    m[1 : 2 * n : 2, 3:5], m[1 : 2 * n : 2, 5] = a, 1
-    m[1 : 2 * n : 2, 6:8], m[1 : 2 * n : 2, 8] = -a * b[:, 1:], -b[:, 1]
+    rows = m[: 2 * n].reshape(n, 2, 9)  # the two rows of each point
+    rows[:, 0, 0:2], rows[:, 0, 2] = a, 1
+    rows[:, 1, 3:5], rows[:, 1, 5] = a, 1
+    rows[:, :, 6:8] = a[:, None, :] * -b[:, :, None]
+    rows[:, :, 8] = -b
     _, _, vt = np.linalg.svd(m, full_matrices=False)
     # Undo the normalisations: dst = Td^-1 H' Ts src.
-    ts = np.array([[ss, 0, -ss * cs[0]], [0, ss, -ss * cs[1]], [0, 0, 1]])
-    td_inv = np.array([[1 / sd, 0, cd[0]], [0, 1 / sd, cd[1]], [0, 0, 1]])
+    (csx, csy), (cdx, cdy) = cs.tolist(), cd.tolist()
+    ts = np.array([[ss, 0, -ss * csx], [0, ss, -ss * csy], [0, 0, 1]])
+    td_inv = np.array([[1 / sd, 0, cdx], [0, 1 / sd, cdy], [0, 0, 1]])
     h = td_inv @ vt[-1].reshape(3, 3) @ ts
     if abs(h[2, 2]) < 1e-12 or abs(np.linalg.det(h)) < 1e-12:
         return None
