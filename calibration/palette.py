@@ -230,7 +230,8 @@ class Palette:
         self._means = np.stack([m.mean for m in models])
         self._scales = np.stack([m.scale for m in models])
         self._white = np.asarray(white, dtype=np.float64)
-        self._white_clipped = self._white >= _LOG_CLIP - 1e-6  # learned against clipped whites
+        # learned against whites the camera clipped in every channel: their light a guess too
+        self._learned_clipped = bool((self._white >= _LOG_CLIP - 1e-6).all())
         self._grey = np.asarray(grey, dtype=np.float64)
         for name, colour in (("white", self._white), ("grey", self._grey)):
             if colour.shape != (3,) or not np.all(np.isfinite(colour)):
@@ -343,9 +344,7 @@ class Palette:
         # off the guess was as much as what the card is: it teaches only a palette that
         # learned its colours against clipped whites too, like for like (learned from, a
         # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
-        like_for_like = bool(self._white_clipped.all())
-        guessed = ((light.free > 0) if light.rims and not like_for_like
-                   else np.zeros((1, 3), bool))
+        guessed = light.rims and not self._learned_clipped and light.free > 0
         return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed))
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
@@ -686,10 +685,10 @@ class Palette:
         return load_json_file(path, "palette", PaletteError, cls.from_json)
 
 
-def _as_seen(cells: Cells, guessed: np.ndarray) -> np.ndarray:
+def _as_seen(cells: Cells, guessed: np.ndarray | bool) -> np.ndarray:
     """The cells' features (worked out anyway), NaN where the camera clipped the card: its
     colour there is only a lower bound, nothing to learn it by; and NaN where its white was
-    ``guessed`` (N, 3)."""
+    ``guessed`` ((N, 3), or one for all)."""
     low = (cells.rgb >= cells.cap - 1e-6) | guessed
     if not low.any():
         return cells.x

@@ -87,18 +87,19 @@ def _held_where_untouched(t: TableState, text: str, game: Game) -> Grid | None:
     fill are the only ones that change: a card read ``?`` anywhere else (a sleeve, a glare)
     is the card the grid holds there. None if a cell being cleared or filled reads ``?``:
     what lies there is what the phase waits to see."""
-    assert t.grid is not None
-    touched = set(t.to_clear) if t.phase == CLEAR else (
-        set(t.grid.empty_cells()[: _refill_count(game, t.rules)]) if t.rules is not None
-        else set())
-    flat = list(text.replace("/", ""))
-    for i, x in enumerate(flat):
-        cell = (i // SIZE + 1, i % SIZE + 1)
-        if x == UNSURE:
-            if cell in touched:
-                return None
-            flat[i] = t.grid.at(*cell)
-    return Grid.parse("/".join("".join(flat[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)))
+    grid = t.grid
+    assert grid is not None
+    touched = set(t.to_clear) if t.phase == CLEAR else set(_refill_cells(game, t))
+    unsure = _unsure_cells(text.split("/"))
+    if touched.intersection(unsure):
+        return None
+    return Grid.parse(text.replace(UNSURE, EMPTY)).replace({c: grid.at(*c) for c in unsure})
+
+
+def _refill_cells(game: Game, t: TableState) -> tuple[Cell, ...]:
+    """The cells the refill under way fills (N9: the empty ones, in reading order)."""
+    assert t.grid is not None and t.rules is not None
+    return tuple(t.grid.empty_cells()[: _refill_count(game, t.rules)])
 
 
 def _unsure_cells(rows: Sequence[str]) -> tuple[Cell, ...]:
@@ -338,9 +339,8 @@ class TableSession(SessionCore[TableState]):
             self._refill(self.state, text)
 
     def _refill(self, t: TableState, text: str) -> None:
-        assert t.grid is not None and t.rules is not None
-        want = _refill_count(self.game, t.rules)
-        cells = t.grid.empty_cells()[:want]
+        assert t.grid is not None
+        cells = _refill_cells(self.game, t)
         reading = Grid.parse(text)
         differ = set(_cells_differ(str(t.grid), text))
         if not differ <= set(cells):
@@ -351,13 +351,13 @@ class TableSession(SessionCore[TableState]):
         if EMPTY in letters:
             return  # refill under way
         if any(x not in GEMS for x in letters):
-            self._refuse("a refilled card reads as the pearl", tuple(cells))
+            self._refuse("a refilled card reads as the pearl", cells)
             return
         try:
             self.commit(ev.Refill(letters))
             self.verdict = None
         except CompanionError as err:
-            self._refuse(str(err), tuple(cells))
+            self._refuse(str(err), cells)
 
     # -- what the screen shows -----------------------------------------------------------
 
@@ -394,7 +394,7 @@ class TableSession(SessionCore[TableState]):
         if t.phase == CLEAR:
             highlight = t.to_clear
         elif t.phase == REFILL and rules is not None and grid is not None:
-            highlight = tuple(grid.empty_cells()[: _refill_count(game, rules)])
+            highlight = _refill_cells(game, t)
         elif self.verdict is not None:
             highlight = self.verdict.cells
         elif t.phase == OPENING:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from calibration.palette import Palette
+from companion.live.learning import ColourLearner
 from companion.live.watcher import GridFollower
 from companion.rules.game import Game, Options
 from companion.rules.grid import Grid
@@ -74,6 +75,16 @@ def show(follower: GridFollower, reading: GridReading, frames: int = 3) -> None:
         follower.follow(reading)
 
 
+def opened(palette: Palette) -> tuple[TableSession, GridFollower, ColourLearner]:
+    """A new game whose opening grid the follower saw (and learned from)."""
+    session = new_session()
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    show(follower, reading_of(palette, OPENING))
+    return session, follower, learner
+
+
 @pytest.fixture(scope="module")
 def palette() -> Palette:
     return learned_palette(31)
@@ -131,11 +142,7 @@ def test_a_fixed_card_forgets_its_misread_and_teaches_its_card(palette):
 
 
 def test_a_cell_the_rules_settle_is_learned(palette):
-    session = new_session()
-    follower = GridFollower(session, palette)
-    learner = follower.learner
-    assert learner is not None
-    show(follower, reading_of(palette, OPENING))
+    session, follower, learner = opened(palette)
     before = len(learner.confirmed)
     # one card asked about, the rest as the game holds them: the rules settle it
     unsure = ("R?OGY",) + OPENING[1:]
@@ -201,11 +208,7 @@ def samples_of(learner, card: int) -> list[str]:
 def test_a_cell_the_rules_settle_under_a_hand_teaches_nothing(palette):
     # r1c2 under a hand (the reader flags it) and r1c3 an orange the palette doubts: the
     # rules settle both; the orange is learned, the hand's colours are not.
-    session = new_session()
-    follower = GridFollower(session, palette)
-    learner = follower.learner
-    assert learner is not None
-    show(follower, reading_of(palette, OPENING))
+    session, follower, learner = opened(palette)
     before = len(learner.confirmed)
     hand = covered_reading(palette, ("R??GY",) + OPENING[1:], OPENING, covered=((1, 2),))
     doubted = replace(hand, confidence=np.where(np.arange(25).reshape(5, 5) == 2, 0.4,
