@@ -180,5 +180,6 @@ def _confirmed(truth: str, read: str, covered: Sequence[bool] = ()) -> list[str]
     camera saw something over (``covered``: the rules settled it, but its colours are the
     hand's), is not confirmed by it."""
     hidden = list(covered) + [False] * (len(read) - len(covered))
-    return [t if r == t or (r == UNSURE and not h) else UNSURE
+    # a covered cell may read as the card a frame before it read (``vision.stability``)
+    return [t if r in (t, UNSURE) and not h else UNSURE
             for t, r, h in zip(truth, read, hidden, strict=True)]

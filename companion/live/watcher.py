@@ -55,6 +55,7 @@ class GridFollower:
         self.stability = StabilityFilter(stable_frames, unsure=SETTLE_AT_MOST)
         self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
+        self._taught: tuple[str, ...] | None = None  # the cells of the last frame learned from
         self.problem = ""
 
     def read(self, image: np.ndarray | None) -> GridReading | None:
@@ -83,8 +84,13 @@ class GridFollower:
         learner.catch_up(reading)  # taps since the last frame: an undo, a fixed card
         before = learner.mark()
         passed = self._pass(reading)
-        if passed and reading is not None and self.last is not None:
+        # A frame of a still grid that read a card ``?`` the others read: the card it holds
+        # is named (the stable reading), and its doubted colours are what learning is for.
+        doubted = (reading is not None and self.stability.stable is not None
+                   and self.stability.run >= self.stability.k and reading.cells != self._taught)
+        if (passed or doubted) and reading is not None and self.last is not None:
             learner.passed(before, reading, self.last)
+            self._taught = reading.cells
         self.palette = learner.palette
         return passed
 

@@ -54,3 +54,28 @@ def test_reset_forgets_the_run_only():
 def test_k_must_be_positive():
     with pytest.raises(ValueError, match="at least 1"):
         StabilityFilter(0)
+
+
+def test_a_card_read_unsure_in_some_frames_keeps_the_run():
+    # frames 37-40 of the dev game under a bright warm camera: one card flickered to "?",
+    # and the shift it showed was never seen held
+    f = StabilityFilter(3, unsure=2)
+    flicker = ("RG", "B?")
+    assert [f.push(x) for x in (B, flicker, B, flicker)] == [None, None, B, B]
+    assert f.run == 4
+
+
+def test_frames_that_read_a_cell_as_two_cards_break_the_run():
+    f = StabilityFilter(2, unsure=2)
+    assert [f.push(x) for x in (A, ("RG", "B?"), B, B)] == [None, A, None, B]
+
+
+def test_the_reading_that_counts_takes_every_cell_a_frame_read():
+    f = StabilityFilter(2, unsure=2)
+    assert f.push(("R?", "BY")) is None
+    assert f.push(("RG", "?Y")) == ("RG", "BY")
+
+
+def test_a_cell_unsure_in_every_frame_stays_unsure():
+    f = StabilityFilter(2, unsure=2)
+    assert [f.push(("RG", "B?")) for _ in range(2)] == [None, ("RG", "B?")]
