@@ -141,6 +141,9 @@ class ColourLearner:
         source = next(self._counter)
         self._sources[source] = (len(self.session.history) - 1, state)
         cards = [state.origin[i] if i < len(state.origin) else -1 for i in range(len(letters))]
+        # a card laid unread holds a provisional name: what it is, the game does not know yet
+        letters = [UNSURE if card in state.provisional else x for x, card in zip(
+            letters, cards, strict=True)]
         self.confirmed = self.confirmed.add(source, letters, reading.features, cards)
         self._sources = {s: v for s, v in self._sources.items() if s in self.confirmed.sources}
         self.palette = adapt(self.calibrated, self.confirmed, self.bound)

@@ -8,13 +8,13 @@ verdict "legal" or refused with the reason and how to put the grid back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
-from companion.rules.explain import card_difference, explain, settle
+from companion.rules.explain import card_difference
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEM_NAMES, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.setup import MODE_OF, GameSetup
@@ -41,21 +41,26 @@ from .table import (
 )
 from .table import apply as apply_event
 from .table import refill_count as _refill_count
+from .unread import (
+    MAX_SHIFTS,
+    SETTLE_SHIFTS,
+    allowed_letters,
+    cells_differ,
+    fits,
+    letter_at,
+    likeliest,
+    paid_moves,
+    provisional_names,
+    refill_cells,
+    taken_as,
+    unsure_cells,
+)
 
-MAX_SHIFTS = 4
+__all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
+
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
-SETTLE_SHIFTS = 3
-"""Shifts looked for between two stable readings: a hand may hide several."""
-
-
-def _cells_differ(a: str, b: str) -> tuple[Cell, ...]:
-    flat_a, flat_b = a.replace("/", ""), b.replace("/", "")
-    return tuple(
-        (i // SIZE + 1, i % SIZE + 1) for i, (x, y) in enumerate(zip(flat_a, flat_b, strict=True))
-        if x != y
-    )
 
 
 def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
@@ -82,29 +87,40 @@ def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
             f"{row}, card {col}): tap it and choose again.")
 
 
-def _held_where_untouched(t: TableState, text: str, game: Game) -> Grid | None:
-    """While combinations are cleared and refilled (N9), the cells the players take away or
-    fill are the only ones that change: a card read ``?`` anywhere else (a sleeve, a glare)
-    is the card the grid holds there. None if a cell being cleared or filled reads ``?``:
-    what lies there is what the phase waits to see."""
-    grid = t.grid
-    assert grid is not None
-    touched = set(t.to_clear) if t.phase == CLEAR else set(_refill_cells(game, t))
-    unsure = _unsure_cells(text.split("/"))
-    if touched.intersection(unsure):
-        return None
-    return Grid.parse(text.replace(UNSURE, EMPTY)).replace({c: grid.at(*c) for c in unsure})
+def _takes(t: TableState, event: ev.Event) -> bool:
+    try:
+        apply_event(t, event)
+    except CompanionError:
+        return False
+    return True
 
 
-def _refill_cells(game: Game, t: TableState) -> tuple[Cell, ...]:
-    """The cells the refill under way fills (N9: the empty ones, in reading order)."""
-    assert t.grid is not None and t.rules is not None
-    return tuple(t.grid.empty_cells()[: _refill_count(game, t.rules)])
+def _unread_cells(t: TableState) -> tuple[Cell, ...]:
+    """The cells of the cards on the grid laid unread, still under a provisional name."""
+    return tuple(sorted((i // SIZE + 1, i % SIZE + 1) for i, card in enumerate(t.origin)
+                        if card in t.provisional))
 
 
-def _unsure_cells(rows: Sequence[str]) -> tuple[Cell, ...]:
-    return tuple((r, c) for r, row in enumerate(rows, 1) for c, x in enumerate(row, 1)
-                 if x == UNSURE)
+def _unread_prompt(t: TableState) -> str:
+    cells = _unread_cells(t)
+    if not cells or t.grid is None:
+        return ""
+    names = [_card_name(t.grid.at(*cell)) for cell in cells]
+    where = " and ".join(f"row {row}, card {col}" for row, col in cells)
+    if len(cells) == 1:
+        return (f"The camera cannot read the card in {where}: it counts as {names[0]} until "
+                f"it shows; tap it if it is another card.")
+    return (f"The camera cannot read the cards in {where}: they count as "
+            f"{' and '.join(names)} until they show; tap one if it is another card.")
+
+
+def _card_words(t: TableState, card: int) -> str:
+    """Where a card lies, in players' words: "in row 3, card 1" (off the grid: "laid
+    unread")."""
+    if card not in t.origin:
+        return "laid unread"
+    at = t.origin.index(card)
+    return f"in row {at // SIZE + 1}, card {at % SIZE + 1}"
 
 
 class TableSession(SessionCore[TableState]):
@@ -117,6 +133,8 @@ class TableSession(SessionCore[TableState]):
     """The last move seen: legal (with its payment) or refused (why, and how to put it back)."""
     reading = Shown[str | None]()
     """The last stable reading of the grid the session took in."""
+    settled = Shown[str]()
+    """What the players are told of the card laid unread last settled ("" once told)."""
 
     def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
         super().__init__(store, game_id, remake)
@@ -124,6 +142,8 @@ class TableSession(SessionCore[TableState]):
         self.names = self.setup.names
         self.verdict = None
         self.reading = None
+        self.settled = ""
+        self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
 
     @classmethod
@@ -158,6 +178,23 @@ class TableSession(SessionCore[TableState]):
     def tap(self, action: str, *args: Any) -> None:
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
         self.message = ""
+        self._age_settled()
+        try:
+            self._tap(action, *args)
+        finally:
+            self._told_settled()
+
+    def _age_settled(self) -> None:
+        """A card settled is told until the game moves on past the reading or tap that
+        settled it."""
+        if self.settled and self.seq != self._settled_at:
+            self.settled = ""
+
+    def _told_settled(self) -> None:
+        if self._settled_at < 0:
+            self._settled_at = self.seq
+
+    def _tap(self, action: str, *args: Any) -> None:
         try:
             if action == "undo":
                 before = self.state
@@ -179,7 +216,7 @@ class TableSession(SessionCore[TableState]):
                 self.commit(ev.Misread(self.reading))
                 self.verdict = None
             elif action in TAPS:
-                self.commit(TAPS[action]())
+                self._tapped(TAPS[action]())
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = self.state.shifts
                     self.verdict = replace(self.verdict, shifts=tuple(map(str, shifts)), payment=(
@@ -189,6 +226,17 @@ class TableSession(SessionCore[TableState]):
                 raise BadInput(f"unknown tap {action!r}")
         except CompanionError as err:
             self.message = str(err)
+
+    def _tapped(self, event: ev.Event) -> None:
+        """A button's event; one the game cannot take now may settle a card laid unread
+        (the one name under which it can: ``_settle``)."""
+        try:
+            self.commit(event)
+        except CompanionError:
+            if not self.state.provisional or not self._settle(
+                    lambda alt: alt.origin if _takes(alt, event) else None):
+                raise
+            self.commit(event)
 
     # -- readings ----------------------------------------------------------------------
 
@@ -206,42 +254,118 @@ class TableSession(SessionCore[TableState]):
         """A stable reading of the grid, as row strings. A reading with unsure cells counts
         in play when the rules settle them (one grid that shifts can make agrees with every
         cell read): a misread or two need no tap. Before the opening grid is set up, the
-        cards the players named complete it (``_opening``)."""
-        text = "/".join(rows)
+        cards the players named complete it (``_opening``). A reading the session cannot
+        take as it stands may settle a card laid unread (``_settle``): the one name under
+        which it can."""
+        self._age_settled()
+        try:
+            self._reading("/".join(rows))
+        finally:
+            self._told_settled()
+
+    def _reading(self, text: str) -> None:
         if len(text) != SIZE * SIZE + SIZE - 1:
             return
         t = self.state
         if t.phase == OPENING:
             self._opening(text)
             return
-        if UNSURE in text:
-            if t.grid is None or text.count(UNSURE) > SETTLE_AT_MOST:
-                return
-            if t.phase == PLAY:
-                settled = settle(t.grid, text, SETTLE_SHIFTS)
-            elif t.phase in (CLEAR, REFILL):
-                settled = _held_where_untouched(t, text, self.game)
-            else:
-                return
-            if settled is None:
-                return
-            text = str(settled)
+        if t.grid is None or text.count(UNSURE) > SETTLE_AT_MOST:
+            return
+        taken = self._take(t, text)
+        if taken is None and t.provisional and self._settle(lambda alt: fits(alt, text), text):
+            taken = self._take(self.state, text)
+        if taken is not None:
+            self._read_at_last(text, taken)
+
+    def _take(self, t: TableState, raw: str) -> str | None:
+        """Take the reading ``raw`` in state ``t`` (the current one): the reading as taken,
+        or None when it could not be (a unsure cell not settled, or a refusal)."""
+        text = taken_as(t, raw, self.provisional)
+        if text is None:
+            return None
         if text in t.misreads:
-            return
+            return text
         self.reading = text
-        if t.phase == OVER or t.grid is None:
-            return
         expected = str(t.grid)
-        if text == expected and t.phase != CLEAR:
+        if t.phase == OVER or (text == expected and t.phase != CLEAR):
             if self.verdict is not None and not self.verdict.legal:
                 self.verdict = None
-            return
+            return text
         if t.phase == PLAY:
-            self._play(t, text)
-        elif t.phase == CLEAR:
-            self._clear(t, text)
-        elif t.phase == REFILL:
-            self._refill(t, text)
+            return text if self._play(t, text) else None
+        if t.phase == CLEAR:
+            return text if self._clear(t, text) else None
+        return text if self._refill(t, text) else None
+
+    @property
+    def provisional(self) -> bool:
+        """Whether a card the camera cannot read is laid under a provisional name (the
+        ``unread_cards`` option), not waited for until a player names it."""
+        return self.game.options.unread_cards == "provisional"
+
+    def _settle(self, takes: Callable[[TableState], tuple[int, ...] | None],
+                raw: str | None = None) -> bool:
+        """Settle a card laid unread by what the players did next: of each other name for
+        each such card, the states the log makes with it (``table.Settled``) that ``takes``
+        (where the cards lie then, or None). One name: settled (``by`` the camera when
+        ``raw``, the reading, shows it where the card lies; else by the rules). Several,
+        all for one card: the likeliest of them is its provisional name now. True when a
+        ``Settled`` event was logged."""
+        t = self.state
+        assert t.rules is not None
+        seen = str(t.grid) + t.rules.known_discard.letters()
+        found: list[tuple[int, str, tuple[int, ...]]] = []
+        for card in t.provisional:
+            for letter in likeliest(self.game, seen, allowed_letters(self.game, "")):
+                if letter == t.cards[card]:
+                    continue
+                try:
+                    alt = apply_event(t, ev.Settled(card, letter))
+                except CompanionError:
+                    continue  # what was played cannot happen with that card
+                where = takes(alt)
+                if where is not None:
+                    found.append((card, letter, where))
+        if len({card for card, _, _ in found}) != 1:
+            return False
+        card, letter, where = found[0]
+        by = "likeliest" if len(found) > 1 else "rules"
+        at = where.index(card) if card in where else -1
+        if by == "rules" and raw is not None and at >= 0 and letter_at(
+                raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
+            by = "camera"
+        before = t.rules.scores
+        self.commit(ev.Settled(card, letter, by))
+        self.settled = self._settled_notice(card, letter, by, before)
+        self._settled_at = -1
+        return True
+
+    def _read_at_last(self, raw: str, taken: str) -> None:
+        """A card laid unread the camera now reads, sure, as its provisional name, where it
+        lies in the grid the reading was taken as: settled by the camera."""
+        t = self.state
+        if t.grid is None or taken != str(t.grid):
+            return
+        for card in t.provisional:
+            if card in t.origin:
+                cell = (t.origin.index(card) // SIZE + 1, t.origin.index(card) % SIZE + 1)
+                if letter_at(raw, cell) == t.cards[card]:
+                    self.commit(ev.Settled(card, t.cards[card], "camera"))
+                    self.settled = self._settled_notice(card, t.cards[card], "camera", ())
+                    self._settled_at = -1
+                    return
+
+    def _settled_notice(self, card: int, letter: str, by: str, before: tuple[int, ...]) -> str:
+        t = self.state
+        where = _card_words(t, card)
+        if by == "likeliest":
+            return (f"The card {where} is not the card the camera took it for: it counts as "
+                    f"{_card_name(letter)} until it shows.")
+        how = "the camera read it" if by == "camera" else "no other card fits the moves since"
+        again = (" The scores are counted again." if t.rules is not None and before
+                 and t.rules.scores != before else "")
+        return f"The card {where} was {_card_name(letter)}: {how}.{again}"
 
     def _refuse(self, reason: str, cells: tuple[Cell, ...], shifts: Sequence[str] = (),
                 hint: str = "") -> None:
@@ -249,8 +373,10 @@ class TableSession(SessionCore[TableState]):
 
     def _opening(self, text: str) -> None:
         """The opening layout read as ``text``: set up once it is whole, the cells a player
-        named (``Fix``) taking their names. A card unsure with no name keeps the game
-        waiting, but the reading is shown, so the players can tap and name it."""
+        named (``Fix``) taking their names, a card or two still unsure laid under a
+        provisional name (``unread.provisional_names``). More unsure cards keep the game
+        waiting (a hand over the layout), but the reading is shown, so the players can tap
+        and name them."""
         if text in self.state.misreads:
             return
         stale = outlived(self.state, text)
@@ -260,10 +386,12 @@ class TableSession(SessionCore[TableState]):
             self.verdict = None
         self.reading = text
         whole = named_reading(self.state, text)
-        if EMPTY in whole or UNSURE in whole:
+        unread = unsure_cells(whole)
+        if EMPTY in whole or (unread and (not self.provisional or len(unread) > SETTLE_AT_MOST)):
             return
+        whole = provisional_names(self.game, whole, "")
         try:
-            self.commit(ev.Setup(whole))
+            self.commit(ev.Setup(whole, unread or None))
             self.verdict = None
         except CompanionError as err:
             grid = Grid.parse(whole)
@@ -284,25 +412,21 @@ class TableSession(SessionCore[TableState]):
             self.commit(ev.Kept(back, self.reading))
             self._opening(self.reading)
 
-    def _play(self, t: TableState, text: str) -> None:
+    def _play(self, t: TableState, text: str) -> bool:
         assert t.grid is not None
         back = "put the cards back as the screen shows, or tap a misread cell to fix it"
         after = Grid.parse(text)
         changed = card_difference(t.grid, after)  # asked, so explain never refuses
         if changed is not None:
             self._refuse(f"the cards changed ({changed}): {back}",
-                         _cells_differ(str(t.grid), text))
-            return
-        found = explain(t.grid, after, MAX_SHIFTS)
-        if not found.moves:
+                         cells_differ(str(t.grid), text))
+            return False
+        candidates = paid_moves(t, text)
+        if not candidates:
             self._refuse(f"no {MAX_SHIFTS} shifts or fewer make this grid: {back}",
-                         _cells_differ(str(t.grid), text))
-            return
+                         cells_differ(str(t.grid), text))
+            return False
         first_error = ""
-        # A matching card first; when no hand can hold one (all copies seen), three cards.
-        candidates = [move.as_paid() for move in found.moves] + [
-            tuple(s.with_wildcard() for s in move.shifts) for move in found.moves
-        ]
         for paid in candidates:
             problem = shifts_problem(t, paid)
             if problem is not None:
@@ -310,54 +434,62 @@ class TableSession(SessionCore[TableState]):
                 continue
             self.commit(ev.Shifts(tuple(paid)))
             self.verdict = Verdict(True, tuple(map(str, paid)), _payment_text(paid, t.grid), "",
-                                   _cells_differ(str(t.grid), text))
-            return
-        move = found.moves[0]
-        undo = " then ".join(str(s.opposite().plain()) for s in reversed(move.shifts))
-        self._refuse(f"illegal: {first_error}", _cells_differ(str(t.grid), text),
-                     [str(s) for s in move.shifts], f"to put it back: {undo}")
+                                   cells_differ(str(t.grid), text))
+            return True
+        move = [s.plain() for s in candidates[0]]
+        undo = " then ".join(str(s.opposite().plain()) for s in reversed(move))
+        self._refuse(f"illegal: {first_error}", cells_differ(str(t.grid), text),
+                     [str(s) for s in move], f"to put it back: {undo}")
+        return False
 
-    def _clear(self, t: TableState, text: str) -> None:
+    def _clear(self, t: TableState, text: str) -> bool:
         assert t.grid is not None
         expected = str(t.grid)
-        differ = set(_cells_differ(expected, text))
+        differ = set(cells_differ(expected, text))
         if not differ <= set(t.to_clear):
             self._refuse("only the highlighted cards should leave the grid",
                          tuple(sorted(differ - set(t.to_clear))))
-            return
+            return False
         scored = {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
-        reading = Grid.parse(text)
-        shown = [reading.at(*cell) for cell in t.to_clear]
+        shown = [letter_at(text, cell) for cell in t.to_clear]
         old = [scored.get(cell) for cell in t.to_clear]
         if all(x in (EMPTY, was) for x, was in zip(shown, old, strict=True)) and any(
             x != EMPTY for x in shown
         ):
-            return  # the players have not taken them all yet
+            return True  # the players have not taken them all yet
         self.verdict = None
         self.commit(ev.Cleared())
         if self.state.phase == REFILL and text != str(self.state.grid):
-            self._refill(self.state, text)
+            return self._refill(self.state, text)
+        return True
 
-    def _refill(self, t: TableState, text: str) -> None:
+    def _refill(self, t: TableState, text: str) -> bool:
         assert t.grid is not None
-        cells = _refill_cells(self.game, t)
-        reading = Grid.parse(text)
-        differ = set(_cells_differ(str(t.grid), text))
+        cells = refill_cells(t)
+        differ = set(cells_differ(str(t.grid), text))
         if not differ <= set(cells):
             self._refuse("only the empty cells should change while refilling",
                          tuple(sorted(differ - set(cells))))
-            return
-        letters = "".join(reading.at(*cell) for cell in cells)
+            return False
+        letters = "".join(letter_at(text, cell) for cell in cells)
         if EMPTY in letters:
-            return  # refill under way
-        if any(x not in GEMS for x in letters):
+            return True  # refill under way
+        if PEARL in letters:
             self._refuse("a refilled card reads as the pearl", cells)
-            return
+            return False
+        unread = tuple(cell for cell in cells if letter_at(text, cell) == UNSURE)
+        if unread:
+            assert t.rules is not None
+            named = provisional_names(self.game, text, t.rules.known_discard.letters(), unread,
+                                      GEMS)
+            letters = "".join(letter_at(named, cell) for cell in cells)
         try:
-            self.commit(ev.Refill(letters))
+            self.commit(ev.Refill(letters, unread or None))
             self.verdict = None
         except CompanionError as err:
             self._refuse(str(err), cells)
+            return False
+        return True
 
     # -- what the screen shows -----------------------------------------------------------
 
@@ -394,11 +526,13 @@ class TableSession(SessionCore[TableState]):
         if t.phase == CLEAR:
             highlight = t.to_clear
         elif t.phase == REFILL and rules is not None and grid is not None:
-            highlight = _refill_cells(game, t)
+            highlight = refill_cells(t)
         elif self.verdict is not None:
             highlight = self.verdict.cells
         elif t.phase == OPENING:
-            highlight = _unsure_cells(rows)
+            highlight = unsure_cells("/".join(rows))
+        unread = _unread_cells(t)
+        highlight += tuple(cell for cell in unread if cell not in highlight)
         return TableView(
             mode=self.setup.kind,
             players=players,
@@ -466,7 +600,7 @@ class TableSession(SessionCore[TableState]):
     def _opening_prompt(self, t: TableState) -> str:
         shown = self._opening_shown(t)
         asked = contested(t, self.reading) if self.reading else ()
-        unsure = len(_unsure_cells(shown.split("/"))) - len(asked)
+        unsure = len(unsure_cells(shown)) - len(asked)
         said = _asked_again(asked)
         if unsure:
             said += (" " if said else "") + self._unsure_prompt(unsure)
@@ -491,7 +625,8 @@ class TableSession(SessionCore[TableState]):
                 f"choose what it is.")
 
     def _prompt(self, t: TableState) -> str:
-        notice = f" {t.notice}" if t.notice else ""
+        told = [x for x in (t.notice, self.settled, _unread_prompt(t)) if x]
+        notice = "".join(f" {x}" for x in told)
         if t.phase == OPENING:
             return self._opening_prompt(t) + notice
         assert t.rules is not None

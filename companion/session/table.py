@@ -125,6 +125,13 @@ def _permute(origin: tuple[int, ...], move: Shift) -> tuple[int, ...]:
     return tuple(origin[source[i]] for i in range(SIZE * SIZE))
 
 
+def permuted(origin: tuple[int, ...], moves: Iterable[Shift]) -> tuple[int, ...]:
+    """Where each card lies (``TableState.origin``) once ``moves`` are made."""
+    for move in moves:
+        origin = _permute(origin, move)
+    return origin
+
+
 def refill_count(game: Game, state: State) -> int:
     """How many empty cells the deck can fill now (N9, N11, N12), without naming the cards."""
     probe = _ProbeChance(state)
@@ -407,10 +414,8 @@ def _shifts(t: TableState, moves: tuple[Shift, ...]) -> TableState:
     assert t.rules is not None
     moves = _as_tapped(t, moves)
     rules = _pay_shifts(t.game, t.rules, moves)
-    origin = t.origin
-    for move in moves:
-        origin = _permute(origin, move)
-    return replace(t, rules=rules, shifts=t.shifts + moves, origin=origin, wildcard_next=False)
+    return replace(t, rules=rules, shifts=t.shifts + moves, origin=permuted(t.origin, moves),
+                   wildcard_next=False)
 
 
 def _wildcard(t: TableState, turn_start: State) -> TableState:
@@ -484,14 +489,15 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
         try:
             return _refold(t, source, letter, still=False)
         except CompanionError:  # what was played says otherwise: the players' word holds
-            t = replace(t, provisional=tuple(c for c in t.provisional if c != source))
+            pass
+    provisional = tuple(c for c in t.provisional if c != source)
     cards = t.cards[:source] + letter + t.cards[source + 1 :]
     rules = replace(t.rules, grid=t.rules.grid.replace({(row, col): letter}))
     turn_cells = {
         (i // SIZE + 1, i % SIZE + 1): letter for i, o in enumerate(t.turn_origin) if o == source
     }
     turn_start = replace(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
-    return replace(t, rules=rules, turn_start=turn_start, cards=cards)
+    return replace(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional)
 
 
 def _settled(t: TableState, event: Settled) -> TableState:

@@ -27,7 +27,7 @@ OPENING = ("RROGY", "CBVPR", "GGYOC", "BVPRO", "YGCBV")
 
 
 def new_session() -> TableSession:
-    game = Game("classic", 2, Options(setup_lines="keep"))
+    game = Game("classic", 2, Options(setup_lines="keep", unread_cards="ask"))
     return TableSession.new(GameStore(":memory:"), game, ["Ann", "Bob"])
 
 

@@ -1,0 +1,170 @@
+"""Cards the camera cannot read: how a reading with unsure cells is taken, the provisional
+name a card laid unread is given, and whether a reading fits a state (so that the one name
+under which it does settles the card).
+
+A card read ``?`` on every frame must not stop the game: laid on the opening layout or in a
+refill, it is laid under a provisional name (``provisional_names``): the card the unseen
+cards still hold most of, among those that make no combination where it lies (N2, N9). The
+camera, once it reads the card, or the rules, once what the players did next is consistent
+with one name only (``fits``), settle it (``table.Settled``).
+
+>>> from companion.rules.game import Game
+>>> provisional_names(Game("classic", 2), "RR?GY/CRVPB/RGYOC/BVPRO/YGCBV", "")
+'RRCGY/CRVPB/RGYOC/BVPRO/YGCBV'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from companion.rules.combination import find_combinations
+from companion.rules.explain import card_difference, explain, settle
+from companion.rules.game import Game
+from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
+
+from .table import CLEAR, OVER, PLAY, REFILL, UNSURE, TableState, permuted, shifts_problem
+from .table import refill_count as _refill_count
+
+MAX_SHIFTS = 4
+"""Shifts one stable reading may be explained by (N4): more is a misread, not a turn."""
+SETTLE_SHIFTS = 3
+"""Shifts looked for between two stable readings: a hand may hide several."""
+
+
+def unsure_cells(text: str) -> tuple[Cell, ...]:
+    """The cells read ``?`` in a reading (rows joined by "/")."""
+    return tuple((r, c) for r, row in enumerate(text.split("/"), 1)
+                 for c, x in enumerate(row, 1) if x == UNSURE)
+
+
+def cells_differ(a: str, b: str) -> tuple[Cell, ...]:
+    flat_a, flat_b = a.replace("/", ""), b.replace("/", "")
+    return tuple(
+        (i // SIZE + 1, i % SIZE + 1) for i, (x, y) in enumerate(zip(flat_a, flat_b, strict=True))
+        if x != y
+    )
+
+
+def letter_at(text: str, cell: Cell) -> str:
+    return text[(cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)]
+
+
+def _with(text: str, cell: Cell, letter: str) -> str:
+    at = (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
+    return text[:at] + letter + text[at + 1 :]
+
+
+def refill_cells(t: TableState) -> tuple[Cell, ...]:
+    """The cells the refill under way fills (N9: the empty ones, in reading order)."""
+    assert t.grid is not None and t.rules is not None
+    return tuple(t.grid.empty_cells()[: _refill_count(t.game, t.rules)])
+
+
+def likeliest(game: Game, seen: str, letters: str) -> str:
+    """``letters`` ordered from the card the unseen cards hold most of (``seen``: the cards
+    known to lie elsewhere), ties in the order of GEMS (the pearl after them)."""
+    count = Counter(seen)
+    order = GEMS + PEARL
+    return "".join(sorted(letters, key=lambda x: (
+        -((1 if x == PEARL else game.copies) - count[x]), order.index(x))))
+
+
+def allowed_letters(game: Game, text: str) -> str:
+    """The cards a card read ``?`` may be: a gem, or the pearl if none is read (Pearl)."""
+    return GEMS + (PEARL if game.pearl and PEARL not in text else "")
+
+
+def provisional_names(game: Game, text: str, seen: str, cells: Sequence[Cell] = (),
+                      letters: str = "") -> str:
+    """``text`` (a whole reading, rows joined by "/") with each card read ``?`` in ``cells``
+    (all: none given) named provisionally: the likeliest card (``seen``: the cards known to
+    lie off the grid) of ``letters`` (none given: ``allowed_letters``) that makes no
+    combination with the cards around it, else the likeliest."""
+    for cell in cells or unsure_cells(text):
+        names = likeliest(game, seen + text, letters or allowed_letters(game, text))
+        text = _with(text, cell, next(
+            (x for x in names if not _combines(game, _with(text, cell, x), cell)), names[0]))
+    return text
+
+
+def _combines(game: Game, text: str, cell: Cell) -> bool:
+    grid = Grid.parse(text.replace(UNSURE, EMPTY))
+    return any(cell in c.cells for c in find_combinations(grid, game.pearl))
+
+
+def taken_as(t: TableState, text: str, provisional: bool) -> str | None:
+    """The reading ``text`` as state ``t`` takes it, its unsure cells settled, or None when
+    they cannot be. In play, by the rules: one grid that shifts can make agrees with every
+    cell read. While combinations are cleared and refilled (N9), the cells the players take
+    away or fill are the only ones that change: a card read ``?`` anywhere else (a sleeve, a
+    glare) is the card the grid holds there; one being cleared that reads ``?`` is what the
+    phase waits to see. A refilled card read ``?`` is left for the refill to lay unread
+    (``provisional``; else it is waited for too)."""
+    if UNSURE not in text:
+        return text
+    grid = t.grid
+    assert grid is not None
+    if t.phase == PLAY:
+        settled = settle(grid, text, SETTLE_SHIFTS)
+        return None if settled is None else str(settled)
+    if t.phase not in (CLEAR, REFILL):
+        return None
+    touched = set(t.to_clear) if t.phase == CLEAR else set(refill_cells(t))
+    unsure = set(unsure_cells(text))
+    if touched & unsure and (t.phase == CLEAR or not provisional):
+        return None
+    for cell in sorted(unsure - touched):
+        text = _with(text, cell, grid.at(*cell))
+    return text
+
+
+def legal_move(t: TableState, text: str) -> tuple[str, ...] | None:
+    """The shifts, paid as the hand can (a matching card first, else three cards, N4, N5),
+    that turn the grid of ``t`` into the reading ``text``; None when none do."""
+    assert t.grid is not None
+    after = Grid.parse(text)
+    if card_difference(t.grid, after) is not None:
+        return None
+    for paid in paid_moves(t, text):
+        if shifts_problem(t, paid) is None:
+            return tuple(map(str, paid))
+    return None
+
+
+def paid_moves(t: TableState, text: str) -> list[tuple]:  # type: ignore[type-arg]
+    """Every shortest way to turn the grid into ``text``, paid with a matching card, then
+    with three cards (when no hand can hold a matching one, all its copies seen)."""
+    assert t.grid is not None
+    found = explain(t.grid, Grid.parse(text), MAX_SHIFTS)
+    return [move.as_paid() for move in found.moves] + [
+        tuple(s.with_wildcard() for s in move.shifts) for move in found.moves]
+
+
+def fits(t: TableState, raw: str) -> tuple[int, ...] | None:
+    """Where each card lies (``TableState.origin``) in the reading ``raw`` when state ``t``
+    can take it as it stands: the grid it expects, or one legal move away (play), or cleared
+    or refilled cells only (N9); None when it cannot."""
+    if t.grid is None:
+        return None
+    text = taken_as(t, raw, provisional=True)
+    if text is None:
+        return None
+    expected = str(t.grid)
+    if text == expected:
+        return t.origin
+    if t.phase == PLAY:
+        if card_difference(t.grid, Grid.parse(text)) is not None:
+            return None
+        for paid in paid_moves(t, text):
+            if shifts_problem(t, paid) is None:
+                return permuted(t.origin, paid)
+        return None
+    if t.phase == OVER:
+        return None
+    differ = cells_differ(expected, text)
+    if t.phase == CLEAR:
+        ok = set(differ) <= set(t.to_clear) and all(letter_at(text, c) == EMPTY for c in differ)
+    else:
+        ok = set(differ) <= set(refill_cells(t))
+    return t.origin if ok else None
