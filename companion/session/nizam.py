@@ -52,6 +52,7 @@ from .unread import (
     paid_moves,
     provisional_names,
     refill_cells,
+    scored,
     taken_as,
     unsure_cells,
 )
@@ -246,8 +247,10 @@ class TableSession(SessionCore[TableState]):
         it. Before the opening grid is set up, any number: the screen shows every unsure
         card outlined, to be tapped and named (a hand resting over the layout is shown too,
         and makes no event and loses no name). In play, ``SETTLE_AT_MOST``: more is a hand
-        over the grid, not a misread."""
-        return SIZE * SIZE if self.state.phase == OPENING else SETTLE_AT_MOST
+        over the grid, not a misread; and as many more as the grid holds cards laid unread
+        (the camera has read them ``?`` so far: they are no hand)."""
+        t = self.state
+        return SIZE * SIZE if t.phase == OPENING else SETTLE_AT_MOST + len(_unread_cells(t))
 
     @locked
     def on_reading(self, rows: Sequence[str]) -> None:
@@ -270,7 +273,7 @@ class TableSession(SessionCore[TableState]):
         if t.phase == OPENING:
             self._opening(text)
             return
-        if t.grid is None or text.count(UNSURE) > SETTLE_AT_MOST:
+        if t.grid is None or text.count(UNSURE) > self.unsure_taken:
             return
         taken = self._take(t, text)
         if taken is None and t.provisional and self._settle(lambda alt: fits(alt, text), text):
@@ -450,9 +453,9 @@ class TableSession(SessionCore[TableState]):
             self._refuse("only the highlighted cards should leave the grid",
                          tuple(sorted(differ - set(t.to_clear))))
             return False
-        scored = {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
+        gone = scored(t)
         shown = [letter_at(text, cell) for cell in t.to_clear]
-        old = [scored.get(cell) for cell in t.to_clear]
+        old = [gone.get(cell) for cell in t.to_clear]
         if all(x in (EMPTY, was) for x, was in zip(shown, old, strict=True)) and any(
             x != EMPTY for x in shown
         ):

@@ -10,7 +10,9 @@ with one name only (``fits``), settle it (``table.Settled``).
 
 >>> from companion.rules.game import Game
 >>> provisional_names(Game("classic", 2), "RR?GY/CRVPB/RGYOC/BVPRO/YGCBV", "")
-'RRCGY/CRVPB/RGYOC/BVPRO/YGCBV'
+'RROGY/CRVPB/RGYOC/BVPRO/YGCBV'
+>>> provisional_names(Game("classic", 2), "RR?GY/CRVPB/RGYOC/BVPRO/YGCBV", "OOOOO")
+'RRPGY/CRVPB/RGYOC/BVPRO/YGCBV'
 """
 
 from __future__ import annotations
@@ -23,7 +25,18 @@ from companion.rules.explain import card_difference, explain, settle
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 
-from .table import CLEAR, OVER, PLAY, REFILL, UNSURE, TableState, permuted, shifts_problem
+from .events import Cleared
+from .table import (
+    CLEAR,
+    OVER,
+    PLAY,
+    REFILL,
+    UNSURE,
+    TableState,
+    apply,
+    permuted,
+    shifts_problem,
+)
 from .table import refill_count as _refill_count
 
 MAX_SHIFTS = 4
@@ -112,24 +125,23 @@ def taken_as(t: TableState, text: str, provisional: bool) -> str | None:
         return None
     touched = set(t.to_clear) if t.phase == CLEAR else set(refill_cells(t))
     unsure = set(unsure_cells(text))
-    if touched & unsure and (t.phase == CLEAR or not provisional):
+    if touched & unsure and not (provisional and (t.phase == REFILL or refilled(t, text))):
         return None
     for cell in sorted(unsure - touched):
         text = _with(text, cell, grid.at(*cell))
     return text
 
 
-def legal_move(t: TableState, text: str) -> tuple[str, ...] | None:
-    """The shifts, paid as the hand can (a matching card first, else three cards, N4, N5),
-    that turn the grid of ``t`` into the reading ``text``; None when none do."""
-    assert t.grid is not None
-    after = Grid.parse(text)
-    if card_difference(t.grid, after) is not None:
-        return None
-    for paid in paid_moves(t, text):
-        if shifts_problem(t, paid) is None:
-            return tuple(map(str, paid))
-    return None
+def scored(t: TableState) -> dict[Cell, str]:
+    """The cards the last scoring round took, by cell (the clearing phase's to wait for)."""
+    return {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
+
+
+def refilled(t: TableState, text: str) -> bool:
+    """While combinations are cleared (N9): the reading shows a card laid in a cleared cell
+    already (another card than was scored there), the refill seen with the clearing."""
+    gone = scored(t)
+    return any(letter_at(text, c) not in (EMPTY, UNSURE, gone.get(c)) for c in t.to_clear)
 
 
 def paid_moves(t: TableState, text: str) -> list[tuple]:  # type: ignore[type-arg]
@@ -163,8 +175,10 @@ def fits(t: TableState, raw: str) -> tuple[int, ...] | None:
     if t.phase == OVER:
         return None
     differ = cells_differ(expected, text)
-    if t.phase == CLEAR:
-        ok = set(differ) <= set(t.to_clear) and all(letter_at(text, c) == EMPTY for c in differ)
-    else:
-        ok = set(differ) <= set(refill_cells(t))
-    return t.origin if ok else None
+    if t.phase == REFILL:
+        return t.origin if set(differ) <= set(refill_cells(t)) else None
+    if not set(differ) <= set(t.to_clear):
+        return None
+    if refilled(t, text):  # cleared and refilled between two readings
+        return fits(apply(t, Cleared()), raw)
+    return t.origin
