@@ -116,12 +116,23 @@ def _unread_prompt(t: TableState) -> str:
 
 
 def _card_words(t: TableState, card: int) -> str:
-    """Where a card lies, in players' words: "in row 3, card 1" (off the grid: "laid
-    unread")."""
+    """A card, in players' words: "The card in row 3, card 1" where it lies now."""
     if card not in t.origin:
-        return "laid unread"
+        return "The card the camera could not read"
     at = t.origin.index(card)
-    return f"in row {at // SIZE + 1}, card {at % SIZE + 1}"
+    return f"The card in row {at // SIZE + 1}, card {at % SIZE + 1}"
+
+
+def _settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
+    """What the players are told of a card just settled (``_settle``): its name, who named
+    it, and whether the scores were counted again."""
+    card, letter, by, again = told
+    if by == "likeliest":
+        return (f"{_card_words(t, card)} is not the card the camera took it for: it counts as "
+                f"{_card_name(letter)} until it shows.")
+    how = "the camera read it" if by == "camera" else "no other card fits the moves since"
+    return (f"{_card_words(t, card)} was {_card_name(letter)}: {how}."
+            + (" The scores are counted again." if again else ""))
 
 
 class TableSession(SessionCore[TableState]):
@@ -134,8 +145,8 @@ class TableSession(SessionCore[TableState]):
     """The last move seen: legal (with its payment) or refused (why, and how to put it back)."""
     reading = Shown[str | None]()
     """The last stable reading of the grid the session took in."""
-    settled = Shown[str]()
-    """What the players are told of the card laid unread last settled ("" once told)."""
+    settled = Shown[tuple[int, str, str, bool] | None]()
+    """The card laid unread last settled, to be told (``_settled_words``): None once told."""
 
     def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
         super().__init__(store, game_id, remake)
@@ -143,7 +154,7 @@ class TableSession(SessionCore[TableState]):
         self.names = self.setup.names
         self.verdict = None
         self.reading = None
-        self.settled = ""
+        self.settled = None
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
 
@@ -189,7 +200,7 @@ class TableSession(SessionCore[TableState]):
         """A card settled is told until the game moves on past the reading or tap that
         settled it."""
         if self.settled and self.seq != self._settled_at:
-            self.settled = ""
+            self.settled = None
 
     def _told_settled(self) -> None:
         if self._settled_at < 0:
@@ -334,13 +345,15 @@ class TableSession(SessionCore[TableState]):
             return False
         card, letter, where = found[0]
         by = "likeliest" if len(found) > 1 else "rules"
-        at = where.index(card) if card in where else -1
+        # where it lies in the reading (a card being cleared is no longer in the state's)
+        at = where.index(card) if card in where else t.origin.index(card) if (
+            card in t.origin) else -1
         if by == "rules" and raw is not None and at >= 0 and letter_at(
                 raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
             by = "camera"
         before = t.rules.scores
-        self.commit(ev.Settled(card, letter, by))
-        self.settled = self._settled_notice(card, letter, by, before)
+        after = self.commit(ev.Settled(card, letter, by))
+        self.settled = (card, letter, by, after.rules is not None and after.rules.scores != before)
         self._settled_at = -1
         return True
 
@@ -355,20 +368,9 @@ class TableSession(SessionCore[TableState]):
                 cell = (t.origin.index(card) // SIZE + 1, t.origin.index(card) % SIZE + 1)
                 if letter_at(raw, cell) == t.cards[card]:
                     self.commit(ev.Settled(card, t.cards[card], "camera"))
-                    self.settled = self._settled_notice(card, t.cards[card], "camera", ())
+                    self.settled = (card, t.cards[card], "camera", False)
                     self._settled_at = -1
                     return
-
-    def _settled_notice(self, card: int, letter: str, by: str, before: tuple[int, ...]) -> str:
-        t = self.state
-        where = _card_words(t, card)
-        if by == "likeliest":
-            return (f"The card {where} is not the card the camera took it for: it counts as "
-                    f"{_card_name(letter)} until it shows.")
-        how = "the camera read it" if by == "camera" else "no other card fits the moves since"
-        again = (" The scores are counted again." if t.rules is not None and before
-                 and t.rules.scores != before else "")
-        return f"The card {where} was {_card_name(letter)}: {how}.{again}"
 
     def _refuse(self, reason: str, cells: tuple[Cell, ...], shifts: Sequence[str] = (),
                 hint: str = "") -> None:
@@ -628,7 +630,8 @@ class TableSession(SessionCore[TableState]):
                 f"choose what it is.")
 
     def _prompt(self, t: TableState) -> str:
-        told = [x for x in (t.notice, self.settled, _unread_prompt(t)) if x]
+        told = [x for x in (t.notice, self.settled and _settled_words(t, self.settled),
+                            _unread_prompt(t)) if x]
         notice = "".join(f" {x}" for x in told)
         if t.phase == OPENING:
             return self._opening_prompt(t) + notice
