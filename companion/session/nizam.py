@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import product
 from typing import Any
 
 from companion.errors import BadInput, CompanionError
@@ -115,6 +116,40 @@ def _unread_prompt(t: TableState) -> str:
             f"{' and '.join(names)} until they show; tap one if it is another card.")
 
 
+def _fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
+             takes: Callable[[TableState], tuple[int, ...] | None]
+             ) -> list[tuple[tuple[tuple[int, str], ...], tuple[int, ...]]]:
+    """For each group of cards laid unread, each naming of them all by other names (from
+    ``order``) under which the log can be played and the state ``takes`` what follows: the
+    names, and where the cards lie then."""
+    found = []
+    for group in groups:
+        for letters in product(order, repeat=len(group)):
+            if any(t.cards[card] == x for card, x in zip(group, letters, strict=True)):
+                continue
+            alt = t
+            try:
+                for card, letter in zip(group, letters, strict=True):
+                    alt = apply_event(alt, ev.Settled(card, letter))
+            except CompanionError:
+                continue  # what was played cannot happen with those cards
+            where = takes(alt)
+            if where is not None:
+                found.append((tuple(zip(group, letters, strict=True)), where))
+    return found
+
+
+def _settled_by(t: TableState, card: int, letter: str, where: tuple[int, ...],
+                raw: str | None) -> str:
+    """The camera, when the reading ``raw`` shows ``letter`` where the card lies in it
+    (``where``; a card being cleared is no longer in the state's); else the rules."""
+    at = where.index(card) if card in where else t.origin.index(card) if (
+        card in t.origin) else -1
+    if raw is not None and at >= 0 and letter_at(raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
+        return "camera"
+    return "rules"
+
+
 def _card_words(t: TableState, card: int) -> str:
     """A card, in players' words: "The card in row 3, card 1" where it lies now."""
     if card not in t.origin:
@@ -145,8 +180,8 @@ class TableSession(SessionCore[TableState]):
     """The last move seen: legal (with its payment) or refused (why, and how to put it back)."""
     reading = Shown[str | None]()
     """The last stable reading of the grid the session took in."""
-    settled = Shown[tuple[int, str, str, bool] | None]()
-    """The card laid unread last settled, to be told (``_settled_words``): None once told."""
+    settled = Shown[tuple[tuple[int, str, str, bool], ...]]()
+    """The cards laid unread last settled, to be told (``_settled_words``): () once told."""
 
     def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
         super().__init__(store, game_id, remake)
@@ -154,7 +189,7 @@ class TableSession(SessionCore[TableState]):
         self.names = self.setup.names
         self.verdict = None
         self.reading = None
-        self.settled = None
+        self.settled = ()
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
 
@@ -200,7 +235,7 @@ class TableSession(SessionCore[TableState]):
         """A card settled is told until the game moves on past the reading or tap that
         settled it."""
         if self.settled and self.seq != self._settled_at:
-            self.settled = None
+            self.settled = ()
 
     def _told_settled(self) -> None:
         if self._settled_at < 0:
@@ -322,38 +357,33 @@ class TableSession(SessionCore[TableState]):
                 raw: str | None = None) -> bool:
         """Settle a card laid unread by what the players did next: of each other name for
         each such card, the states the log makes with it (``table.Settled``) that ``takes``
-        (where the cards lie then, or None). One name: settled (``by`` the camera when
-        ``raw``, the reading, shows it where the card lies; else by the rules). Several,
-        all for one card: the likeliest of them is its provisional name now. True when a
-        ``Settled`` event was logged."""
+        (where the cards lie then, or None); when none does, of each two such cards named
+        together (one combination may hold both). One name: settled (``by`` the camera when
+        ``raw``, the reading, shows it where the card lies; else by the rules). Several:
+        the likeliest of them is the card's provisional name now. True when a ``Settled``
+        event was logged."""
         t = self.state
         assert t.rules is not None
         seen = str(t.grid) + t.rules.known_discard.letters()
-        found: list[tuple[int, str, tuple[int, ...]]] = []
-        for card in t.provisional:
-            for letter in likeliest(self.game, seen, allowed_letters(self.game, "")):
-                if letter == t.cards[card]:
-                    continue
-                try:
-                    alt = apply_event(t, ev.Settled(card, letter))
-                except CompanionError:
-                    continue  # what was played cannot happen with that card
-                where = takes(alt)
-                if where is not None:
-                    found.append((card, letter, where))
-        if len({card for card, _, _ in found}) != 1:
+        order = likeliest(self.game, seen, allowed_letters(self.game, ""))
+        cards = t.provisional
+        found = _fitting(t, [(card,) for card in cards], order, takes)
+        if not found:
+            found = _fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
+                             order, takes)
+        if not found:
             return False
-        card, letter, where = found[0]
-        by = "likeliest" if len(found) > 1 else "rules"
-        # where it lies in the reading (a card being cleared is no longer in the state's)
-        at = where.index(card) if card in where else t.origin.index(card) if (
-            card in t.origin) else -1
-        if by == "rules" and raw is not None and at >= 0 and letter_at(
-                raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
-            by = "camera"
-        before = t.rules.scores
-        after = self.commit(ev.Settled(card, letter, by))
-        self.settled = (card, letter, by, after.rules is not None and after.rules.scores != before)
+        # several names fit: the likeliest of them (still provisional) over any other
+        names, where = min(found, key=lambda x: [(order.index(letter), cards.index(card))
+                                                 for card, letter in x[0]])
+        told = []
+        for card, letter in names:
+            by = _settled_by(t, card, letter, where, raw) if len(found) == 1 else "likeliest"
+            before = self.state.rules.scores if self.state.rules else ()
+            after = self.commit(ev.Settled(card, letter, by))
+            again = after.rules is not None and after.rules.scores != before
+            told.append((card, letter, by, again))
+        self.settled = tuple(told)
         self._settled_at = -1
         return True
 
@@ -368,7 +398,7 @@ class TableSession(SessionCore[TableState]):
                 cell = (t.origin.index(card) // SIZE + 1, t.origin.index(card) % SIZE + 1)
                 if letter_at(raw, cell) == t.cards[card]:
                     self.commit(ev.Settled(card, t.cards[card], "camera"))
-                    self.settled = (card, t.cards[card], "camera", False)
+                    self.settled = ((card, t.cards[card], "camera", False),)
                     self._settled_at = -1
                     return
 
@@ -630,7 +660,7 @@ class TableSession(SessionCore[TableState]):
                 f"choose what it is.")
 
     def _prompt(self, t: TableState) -> str:
-        told = [x for x in (t.notice, self.settled and _settled_words(t, self.settled),
+        told = [x for x in (t.notice, *(_settled_words(t, x) for x in self.settled),
                             _unread_prompt(t)) if x]
         notice = "".join(f" {x}" for x in told)
         if t.phase == OPENING:

@@ -515,12 +515,24 @@ def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
     provisional name still); a ``CompanionError`` when what followed cannot happen so."""
     s = TableState(t.game)
     laid = 0
+    repaid = False
     for event in t.log:
         count = _laid_count(event)
         if laid <= card < laid + count:
             event = _renamed(s, event, card - laid, letter, still)
         laid += count
-        s = apply(s, event)
+        try:
+            s, repaid = apply(s, event), False
+        except CompanionError:
+            if isinstance(event, Shifts):
+                # The session paid the shifts with a matching card as the hand might hold
+                # one; under this name no hand can (all its copies seen): with three cards,
+                # as it would have paid them (``TableSession._play``).
+                wild = tuple(m.with_wildcard() for m in event.shifts)
+                s, repaid = apply(s, replace(event, shifts=wild)), True
+            elif not (repaid and isinstance(event, Wildcard)):
+                raise
+            # the tap saying so was refused then: it was never logged
     return s
 
 

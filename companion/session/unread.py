@@ -76,11 +76,13 @@ def refill_cells(t: TableState) -> tuple[Cell, ...]:
 
 def likeliest(game: Game, seen: str, letters: str) -> str:
     """``letters`` ordered from the card the unseen cards hold most of (``seen``: the cards
-    known to lie elsewhere), ties in the order of GEMS (the pearl after them)."""
+    known to lie elsewhere), ties in the order of GEMS. The pearl first, when it is one of
+    ``letters`` and not seen: the grid holds it, so a card read ``?`` most likely is it."""
     count = Counter(seen)
     order = GEMS + PEARL
     return "".join(sorted(letters, key=lambda x: (
-        -((1 if x == PEARL else game.copies) - count[x]), order.index(x))))
+        -(game.in_play if x == PEARL and not count[x] else game.copies - count[x]),
+        order.index(x))))
 
 
 def allowed_letters(game: Game, text: str) -> str:
@@ -96,7 +98,8 @@ def provisional_names(game: Game, text: str, seen: str, cells: Sequence[Cell] = 
     combination with the cards around it, else the likeliest."""
     for cell in cells or unsure_cells(text):
         names = likeliest(game, seen + text, letters or allowed_letters(game, text))
-        text = _with(text, cell, next(
+        # the pearl the grid must hold is named whatever lies around it
+        text = _with(text, cell, names[0] if names[0] == PEARL else next(
             (x for x in names if not _combines(game, _with(text, cell, x), cell)), names[0]))
     return text
 
