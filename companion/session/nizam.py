@@ -45,6 +45,7 @@ from .table import refill_count as _refill_count
 from .unread import (
     MAX_SHIFTS,
     SETTLE_SHIFTS,
+    Fit,
     allowed_letters,
     cells_differ,
     fits,
@@ -53,6 +54,7 @@ from .unread import (
     paid_moves,
     provisional_names,
     refill_cells,
+    refill_read,
     scored,
     taken_as,
     unsure_cells,
@@ -117,11 +119,11 @@ def _unread_prompt(t: TableState) -> str:
 
 
 def _fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
-             takes: Callable[[TableState], tuple[int, ...] | None]
-             ) -> list[tuple[tuple[tuple[int, str], ...], tuple[int, ...]]]:
+             takes: Callable[[TableState], Fit | None]
+             ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
     """For each group of cards laid unread, each naming of them all by other names (from
     ``order``) under which the log can be played and the state ``takes`` what follows: the
-    names, and where the cards lie then."""
+    names, and how the state takes it."""
     found = []
     for group in groups:
         for letters in product(order, repeat=len(group)):
@@ -281,7 +283,7 @@ class TableSession(SessionCore[TableState]):
             self.commit(event)
         except CompanionError:
             if not self.state.provisional or not self._settle(
-                    lambda alt: alt.origin if _takes(alt, event) else None):
+                    lambda alt: Fit(alt.origin) if _takes(alt, event) else None):
                 raise
             self.commit(event)
 
@@ -353,15 +355,17 @@ class TableSession(SessionCore[TableState]):
         ``unread_cards`` option), not waited for until a player names it."""
         return self.game.options.unread_cards == "provisional"
 
-    def _settle(self, takes: Callable[[TableState], tuple[int, ...] | None],
+    def _settle(self, takes: Callable[[TableState], Fit | None],
                 raw: str | None = None) -> bool:
         """Settle a card laid unread by what the players did next: of each other name for
         each such card, the states the log makes with it (``table.Settled``) that ``takes``
-        (where the cards lie then, or None); when none does, of each two such cards named
-        together (one combination may hold both). One name: settled (``by`` the camera when
-        ``raw``, the reading, shows it where the card lies; else by the rules). Several:
-        the likeliest of them is the card's provisional name now. True when a ``Settled``
-        event was logged."""
+        (how, or None); when none does, of each two such cards named together (one
+        combination may hold both). Of those, the ones that leave the fewest cells waiting
+        (a reading clearing all the cards one state scored is a state's that scored them
+        all, not one's still waiting for a card to leave). One name: settled (``by`` the
+        camera when ``raw``, the reading, shows it where the card lies; else by the rules).
+        Several: the likeliest of them is the card's provisional name now. True when a
+        ``Settled`` event was logged."""
         t = self.state
         assert t.rules is not None
         seen = str(t.grid) + t.rules.known_discard.letters()
@@ -373,12 +377,14 @@ class TableSession(SessionCore[TableState]):
                              order, takes)
         if not found:
             return False
+        least = min(fit.waiting for _, fit in found)
+        found = [x for x in found if x[1].waiting == least]
         # several names fit: the likeliest of them (still provisional) over any other
-        names, where = min(found, key=lambda x: [(order.index(letter), cards.index(card))
-                                                 for card, letter in x[0]])
+        names, fit = min(found, key=lambda x: [(order.index(letter), cards.index(card))
+                                               for card, letter in x[0]])
         told = []
         for card, letter in names:
-            by = _settled_by(t, card, letter, where, raw) if len(found) == 1 else "likeliest"
+            by = _settled_by(t, card, letter, fit.origin, raw) if len(found) == 1 else "likeliest"
             before = self.state.rules.scores if self.state.rules else ()
             after = self.commit(ev.Settled(card, letter, by))
             again = after.rules is not None and after.rules.scores != before
@@ -512,14 +518,8 @@ class TableSession(SessionCore[TableState]):
         if PEARL in letters:
             self._refuse("a refilled card reads as the pearl", cells)
             return False
-        unread = tuple(cell for cell in cells if letter_at(text, cell) == UNSURE)
-        if unread:
-            assert t.rules is not None
-            named = provisional_names(self.game, text, t.rules.known_discard.letters(), unread,
-                                      GEMS)
-            letters = "".join(letter_at(named, cell) for cell in cells)
         try:
-            self.commit(ev.Refill(letters, unread or None))
+            self.commit(refill_read(t, text, cells))
             self.verdict = None
         except CompanionError as err:
             self._refuse(str(err), cells)

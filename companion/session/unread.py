@@ -19,13 +19,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
+from companion.errors import CompanionError
 from companion.rules.combination import find_combinations
 from companion.rules.explain import card_difference, explain, settle
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 
-from .events import Cleared
+from .events import Cleared, Refill
 from .table import (
     CLEAR,
     OVER,
@@ -135,6 +137,30 @@ def taken_as(t: TableState, text: str, provisional: bool) -> str | None:
     return text
 
 
+def refill_read(t: TableState, text: str, cells: Sequence[Cell]) -> Refill:
+    """The refill the reading ``text`` shows in the refill ``cells`` (all read, no pearl),
+    a card read ``?`` among them laid under a provisional name (``provisional_names``)."""
+    assert t.rules is not None
+    unread = tuple(cell for cell in cells if letter_at(text, cell) == UNSURE)
+    if unread:
+        text = provisional_names(t.game, text, t.rules.known_discard.letters(), unread, GEMS)
+    return Refill("".join(letter_at(text, cell) for cell in cells), unread or None)
+
+
+def _can_refill(t: TableState, text: str, cells: Sequence[Cell]) -> bool:
+    """The refill the reading shows can be laid now (N9, N15), or is still being laid."""
+    letters = [letter_at(text, cell) for cell in cells]
+    if EMPTY in letters:
+        return True
+    if PEARL in letters:
+        return False
+    try:
+        apply(t, refill_read(t, text, cells))
+    except CompanionError:
+        return False
+    return True
+
+
 def scored(t: TableState) -> dict[Cell, str]:
     """The cards the last scoring round took, by cell (the clearing phase's to wait for)."""
     return {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
@@ -156,10 +182,17 @@ def paid_moves(t: TableState, text: str) -> list[tuple]:  # type: ignore[type-ar
         tuple(s.with_wildcard() for s in move.shifts) for move in found.moves]
 
 
-def fits(t: TableState, raw: str) -> tuple[int, ...] | None:
-    """Where each card lies (``TableState.origin``) in the reading ``raw`` when state ``t``
-    can take it as it stands: the grid it expects, or one legal move away (play), or cleared
-    or refilled cells only (N9); None when it cannot."""
+class Fit(NamedTuple):
+    """How a state takes a reading: where each card lies in it (``TableState.origin``),
+    and how many cells the phase still waits for (cards still to be cleared or laid)."""
+
+    origin: tuple[int, ...]
+    waiting: int = 0
+
+
+def fits(t: TableState, raw: str) -> Fit | None:
+    """How state ``t`` takes the reading ``raw`` as it stands: the grid it expects, or one
+    legal move away (play), or cleared or refilled cells only (N9); None when it cannot."""
     if t.grid is None:
         return None
     text = taken_as(t, raw, provisional=True)
@@ -167,21 +200,25 @@ def fits(t: TableState, raw: str) -> tuple[int, ...] | None:
         return None
     expected = str(t.grid)
     if text == expected:
-        return t.origin
+        # (while clearing, the grid expected holds the scored cells empty already)
+        return Fit(t.origin, len(refill_cells(t)) if t.phase == REFILL else 0)
     if t.phase == PLAY:
         if card_difference(t.grid, Grid.parse(text)) is not None:
             return None
         for paid in paid_moves(t, text):
             if shifts_problem(t, paid) is None:
-                return permuted(t.origin, paid)
+                return Fit(permuted(t.origin, paid))
         return None
     if t.phase == OVER:
         return None
     differ = cells_differ(expected, text)
     if t.phase == REFILL:
-        return t.origin if set(differ) <= set(refill_cells(t)) else None
+        cells = refill_cells(t)
+        if not set(differ) <= set(cells) or not _can_refill(t, text, cells):
+            return None
+        return Fit(t.origin, sum(letter_at(text, c) == EMPTY for c in cells))
     if not set(differ) <= set(t.to_clear):
         return None
     if refilled(t, text):  # cleared and refilled between two readings
         return fits(apply(t, Cleared()), raw)
-    return t.origin
+    return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear))
