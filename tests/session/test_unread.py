@@ -128,13 +128,21 @@ def test_N9_the_rules_settle_the_card_when_the_players_clear_a_combination_it_ma
     assert '"setup": "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"' in session.record()
 
 
-def test_N9_a_refilled_card_read_unsure_is_laid_provisionally_not_waited_for(session):
+def rrr_cleared(session):
+    """Ann's r2< (the opening read whole) makes RRR in column 1, and the players clear it:
+    the grid left."""
     session.on_reading(rows(SETUP))
     moved = Shift.parse("r2<").apply(Grid(SETUP))
     session.on_reading(rows(moved))
     session.tap("end_turn")
     cleared = moved.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
     session.on_reading(rows(cleared))
+    assert session.state.phase == REFILL
+    return cleared
+
+
+def test_N9_a_refilled_card_read_unsure_is_laid_provisionally_not_waited_for(session):
+    cleared = rrr_cleared(session)
     refilled = cleared.replace({(1, 1): "O", (2, 1): "O", (3, 1): "O"})
     session.on_reading(unsure(refilled, (1, 1)))  # read ? on every frame
     t = session.state
