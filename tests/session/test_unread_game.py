@@ -11,6 +11,8 @@ from companion.rules.combination import cleared_cells
 from companion.rules.explain import permutation
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, PEARL, SIZE
+from companion.rules.record import parse_record
+from companion.rules.replay import replay
 from companion.rules.simulate import greedy, simulate
 from companion.session.nizam import TableSession
 from companion.store import GameStore
@@ -96,3 +98,5 @@ def test_N9_N13_a_game_with_an_opening_and_a_refilled_card_never_read_ends_as_pl
         [[unread[0] // SIZE + 1, unread[0] % SIZE + 1]]]
     assert any(e.get("unread") for e in session.events() if e["kind"] == "refill")
     assert "undo" not in kinds
+    # the record, names settled, replays through the rules to the same end
+    assert replay(parse_record(session.record())).summary() == played.summary()
