@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from itertools import product
 from typing import Any
 
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import card_difference
 from companion.rules.game import Game
-from companion.rules.grid import EMPTY, GEM_NAMES, GEMS, PEARL, SIZE, Cell, Grid
+from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
 from companion.rules.state import winners
@@ -49,6 +48,7 @@ from .unread import (
     allowed_letters,
     cells_differ,
     fits,
+    fitting,
     letter_at,
     likeliest,
     paid_moves,
@@ -56,9 +56,11 @@ from .unread import (
     refill_cells,
     refill_read,
     scored,
+    settled_by,
     taken_as,
     unsure_cells,
 )
+from .unread_words import card_name, settled_words, unread_cells, unread_prompt
 
 __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 
@@ -71,14 +73,6 @@ def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
     return " + ".join("3 cards" if s.wildcard else f"1 {grid.at(*s.edge)}" for s in shifts)
 
 
-def _card_name(letter: str) -> str:
-    return "the pearl" if letter == PEARL else f"{_article(GEM_NAMES[letter])} {GEM_NAMES[letter]}"
-
-
-def _article(word: str) -> str:
-    return "an" if word[0] in "aeiou" else "a"
-
-
 def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
     """What the players are told of the named cards the camera now reads otherwise."""
     if not asked:
@@ -87,7 +81,7 @@ def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
         return (f"The camera now reads {len(asked)} cards otherwise than you chose: tap each "
                 f"card marked ? and choose again.")
     (row, col), name, now = asked[0]
-    return (f"The camera now reads {_card_name(now)} where you chose {_card_name(name)} (row "
+    return (f"The camera now reads {card_name(now)} where you chose {card_name(name)} (row "
             f"{row}, card {col}): tap it and choose again.")
 
 
@@ -97,79 +91,6 @@ def _takes(t: TableState, event: ev.Event) -> bool:
     except CompanionError:
         return False
     return True
-
-
-def _unread_cells(t: TableState) -> tuple[Cell, ...]:
-    """The cells of the cards on the grid laid unread, still under a provisional name."""
-    return tuple(sorted((i // SIZE + 1, i % SIZE + 1) for i, card in enumerate(t.origin)
-                        if card in t.provisional))
-
-
-def _unread_prompt(t: TableState) -> str:
-    cells = _unread_cells(t)
-    if not cells or t.grid is None:
-        return ""
-    names = [_card_name(t.grid.at(*cell)) for cell in cells]
-    where = " and ".join(f"row {row}, card {col}" for row, col in cells)
-    if len(cells) == 1:
-        return (f"The camera cannot read the card in {where}: it counts as {names[0]} until "
-                f"it shows; tap it if it is another card.")
-    return (f"The camera cannot read the cards in {where}: they count as "
-            f"{' and '.join(names)} until they show; tap one if it is another card.")
-
-
-def _fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
-             takes: Callable[[TableState], Fit | None]
-             ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
-    """For each group of cards laid unread, each naming of them all by other names (from
-    ``order``) under which the log can be played and the state ``takes`` what follows: the
-    names, and how the state takes it."""
-    found = []
-    for group in groups:
-        for letters in product(order, repeat=len(group)):
-            if any(t.cards[card] == x for card, x in zip(group, letters, strict=True)):
-                continue
-            alt = t
-            try:
-                for card, letter in zip(group, letters, strict=True):
-                    alt = apply_event(alt, ev.Settled(card, letter))
-            except CompanionError:
-                continue  # what was played cannot happen with those cards
-            where = takes(alt)
-            if where is not None:
-                found.append((tuple(zip(group, letters, strict=True)), where))
-    return found
-
-
-def _settled_by(t: TableState, card: int, letter: str, where: tuple[int, ...],
-                raw: str | None) -> str:
-    """The camera, when the reading ``raw`` shows ``letter`` where the card lies in it
-    (``where``; a card being cleared is no longer in the state's); else the rules."""
-    at = where.index(card) if card in where else t.origin.index(card) if (
-        card in t.origin) else -1
-    if raw is not None and at >= 0 and letter_at(raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
-        return "camera"
-    return "rules"
-
-
-def _card_words(t: TableState, card: int) -> str:
-    """A card, in players' words: "The card in row 3, card 1" where it lies now."""
-    if card not in t.origin:
-        return "The card the camera could not read"
-    at = t.origin.index(card)
-    return f"The card in row {at // SIZE + 1}, card {at % SIZE + 1}"
-
-
-def _settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
-    """What the players are told of a card just settled (``_settle``): its name, who named
-    it, and whether the scores were counted again."""
-    card, letter, by, again = told
-    if by == "likeliest":
-        return (f"{_card_words(t, card)} is not the card the camera took it for: it counts as "
-                f"{_card_name(letter)} until it shows.")
-    how = "the camera read it" if by == "camera" else "no other card fits the moves since"
-    return (f"{_card_words(t, card)} was {_card_name(letter)}: {how}."
-            + (" The scores are counted again." if again else ""))
 
 
 class TableSession(SessionCore[TableState]):
@@ -298,7 +219,7 @@ class TableSession(SessionCore[TableState]):
         over the grid, not a misread; and as many more as the grid holds cards laid unread
         (the camera has read them ``?`` so far: they are no hand)."""
         t = self.state
-        return SIZE * SIZE if t.phase == OPENING else SETTLE_AT_MOST + len(_unread_cells(t))
+        return SIZE * SIZE if t.phase == OPENING else SETTLE_AT_MOST + len(unread_cells(t))
 
     @locked
     def on_reading(self, rows: Sequence[str]) -> None:
@@ -371,9 +292,9 @@ class TableSession(SessionCore[TableState]):
         seen = str(t.grid) + t.rules.known_discard.letters()
         order = likeliest(self.game, seen, allowed_letters(self.game, ""))
         cards = t.provisional
-        found = _fitting(t, [(card,) for card in cards], order, takes)
+        found = fitting(t, [(card,) for card in cards], order, takes)
         if not found:
-            found = _fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
+            found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
                              order, takes)
         if not found:
             return False
@@ -384,7 +305,7 @@ class TableSession(SessionCore[TableState]):
                                                for card, letter in x[0]])
         told = []
         for card, letter in names:
-            by = _settled_by(t, card, letter, fit.origin, raw) if len(found) == 1 else "likeliest"
+            by = settled_by(t, card, letter, fit.origin, raw) if len(found) == 1 else "likeliest"
             before = self.state.rules.scores if self.state.rules else ()
             after = self.commit(ev.Settled(card, letter, by))
             again = after.rules is not None and after.rules.scores != before
@@ -566,7 +487,7 @@ class TableSession(SessionCore[TableState]):
             highlight = self.verdict.cells
         elif t.phase == OPENING:
             highlight = unsure_cells("/".join(rows))
-        unread = _unread_cells(t)
+        unread = unread_cells(t)
         highlight += tuple(cell for cell in unread if cell not in highlight)
         return TableView(
             mode=self.setup.kind,
@@ -660,8 +581,8 @@ class TableSession(SessionCore[TableState]):
                 f"choose what it is.")
 
     def _prompt(self, t: TableState) -> str:
-        told = [x for x in (t.notice, *(_settled_words(t, x) for x in self.settled),
-                            _unread_prompt(t)) if x]
+        told = [x for x in (t.notice, *(settled_words(t, x) for x in self.settled),
+                            unread_prompt(t)) if x]
         notice = "".join(f" {x}" for x in told)
         if t.phase == OPENING:
             return self._opening_prompt(t) + notice

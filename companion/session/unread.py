@@ -18,7 +18,8 @@ with one name only (``fits``), settle it (``table.Settled``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import product
 from typing import NamedTuple
 
 from companion.errors import CompanionError
@@ -27,7 +28,7 @@ from companion.rules.explain import card_difference, explain, settle
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 
-from .events import Cleared, Refill
+from .events import Cleared, Refill, Settled
 from .table import (
     CLEAR,
     OVER,
@@ -222,3 +223,37 @@ def fits(t: TableState, raw: str) -> Fit | None:
     if refilled(t, text):  # cleared and refilled between two readings
         return fits(apply(t, Cleared()), raw)
     return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear))
+
+
+def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
+             takes: Callable[[TableState], Fit | None]
+             ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
+    """For each group of cards laid unread, each naming of them all by other names (from
+    ``order``) under which the log can be played and the state ``takes`` what follows: the
+    names, and how the state takes it."""
+    found = []
+    for group in groups:
+        for letters in product(order, repeat=len(group)):
+            if any(t.cards[card] == x for card, x in zip(group, letters, strict=True)):
+                continue
+            alt = t
+            try:
+                for card, letter in zip(group, letters, strict=True):
+                    alt = apply(alt, Settled(card, letter))
+            except CompanionError:
+                continue  # what was played cannot happen with those cards
+            where = takes(alt)
+            if where is not None:
+                found.append((tuple(zip(group, letters, strict=True)), where))
+    return found
+
+
+def settled_by(t: TableState, card: int, letter: str, where: tuple[int, ...],
+                raw: str | None) -> str:
+    """The camera, when the reading ``raw`` shows ``letter`` where the card lies in it
+    (``where``; a card being cleared is no longer in the state's); else the rules."""
+    at = where.index(card) if card in where else t.origin.index(card) if (
+        card in t.origin) else -1
+    if raw is not None and at >= 0 and letter_at(raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
+        return "camera"
+    return "rules"
