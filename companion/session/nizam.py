@@ -3,7 +3,10 @@
 Every event is committed to the game store before the state it makes is shown. A stable
 grid reading that differs from the grid the session expects is explained as shifts
 (``rules.explain``), checked against the active player's hand, and either logged with a
-verdict "legal" or refused with the reason and how to put the grid back.
+verdict "legal" or refused with the reason and how to put the grid back. A card the camera
+cannot read as it is laid (the opening layout, a refill) is laid under a provisional name
+and settled later, by the camera or by the rules (``session.unread``, ``events.Settled``),
+unless the table chose to be asked first (option ``unread_cards``).
 """
 
 from __future__ import annotations
@@ -115,6 +118,9 @@ class TableSession(SessionCore[TableState]):
         self.settled = ()
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
+        self._unsettled: set[tuple[int, str]] = set()
+        """Readings that settled nothing, with the event they followed: the same one again
+        (a hand lifted and laid back) is not searched again."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -245,8 +251,12 @@ class TableSession(SessionCore[TableState]):
         if t.grid is None or text.count(UNSURE) > self.unsure_taken:
             return
         taken = self._take(t, text)
-        if taken is None and t.provisional and self._settle(lambda alt: fits(alt, text), text):
-            taken = self._take(self.state, text)
+        if taken is None and t.provisional and (self.seq, text) not in self._unsettled:
+            if self._settle(lambda alt: fits(alt, text), text):
+                taken = self._take(self.state, text)
+            else:
+                self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
+                self._unsettled.add((self.seq, text))
         if taken is not None:
             self._read_at_last(text, taken)
 
