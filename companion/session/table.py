@@ -107,7 +107,7 @@ class TableState:
     provisional: tuple[int, ...] = ()
     """The cards (their index in ``cards``) laid unread under a provisional name, in the
     order they were laid: the camera or the rules may still name them (``Settled``)."""
-    log: tuple[Event, ...] = ()
+    log: tuple[Event, ...] = field(default=(), repr=False)
     """The events this state was folded from, undone ones left out and settled names laid
     as named: a settled card's game is folded again from them (``_refold``)."""
 
