@@ -54,7 +54,8 @@ def _advance(controller: Any) -> None:
 def _staged(shows: Any) -> dict[str, Any]:
     """Real games in the states players meet, for the screenshots (``tools.showcase``):
     five players with long names, a move the rules refuse, an opening layout with a card
-    the camera cannot read and one with three, a finished game."""
+    the camera cannot read (asked, or laid under a provisional name) and one with three, a
+    finished game."""
     from tools.showcase import (
         LONG_NAMES,
         finished_game,
@@ -68,6 +69,8 @@ def _staged(shows: Any) -> dict[str, Any]:
             "nizam_5_players": lambda: staged_game(shows.store, LONG_NAMES, seed=0, turns=6),
             "nizam_illegal": lambda: refused_move(shows.store, LONG_NAMES, seed=0),
             "nizam_opening_unsure": lambda: opening_unsure(shows.store, ["Ann", "Bob"]),
+            "nizam_unread_card": lambda: opening_unsure(shows.store, ["Ann", "Bob"],
+                                                        unread_cards="provisional"),
             "nizam_opening_unsure_3": lambda: opening_unsure(
                 shows.store, ["Ann", "Bob"], seed=1, unsure=((1, 2), (3, 4), (5, 1))),
             "pearl_5_players": lambda: staged_game(shows.store, LONG_NAMES, mode="pearl",

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 
 from companion.rules.combination import cleared_cells
-from companion.rules.game import Game
+from companion.rules.game import Game, Options
 from companion.rules.grid import EMPTY, PEARL, Grid
 from companion.rules.replay import Replay
 from companion.rules.shift import Shift
@@ -155,11 +155,13 @@ def refused_move(store: GameStore, names: Sequence[str], seed: int = 0) -> Stage
 
 
 def opening_unsure(store: GameStore, names: Sequence[str], seed: int = 0,
-                   unsure: tuple[tuple[int, int], ...] = ((3, 1),)) -> StagedTable:
+                   unsure: tuple[tuple[int, int], ...] = ((3, 1),),
+                   unread_cards: str = "ask") -> StagedTable:
     """A new game whose opening layout the camera reads with the cards of ``unsure`` as
     ``?`` on every frame (colours the calibration did not cover): the screen waits for a
-    player to tap each and name it."""
-    game = Game("classic", len(names))
+    player to tap each and name it (``unread_cards="ask"``), or, a card or two, the game
+    starts with them under a provisional name (``"provisional"``)."""
+    game = Game("classic", len(names), Options(unread_cards=unread_cards))
     layout = simulate(game, random.Random(seed), greedy, max_turns=1).states[0].grid
     table = StagedTable(TableSession.new(store, game, names), seed)
     table.layout = str(layout)

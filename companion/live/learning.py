@@ -11,7 +11,9 @@ a card fixed once does not ask again in the next frames.
 A cell the reader saw something over (a hand, an arm, a card held above: read ``?`` with
 no confidence) teaches nothing, even when the rules settle which card lies under it: its
 colours are the hand's. A card the palette only doubted (read ``?`` with some confidence)
-and the rules settled is just what learning is for.
+and the rules settled is just what learning is for. A card laid under a provisional name
+(the camera could not read it as it was laid, ``session.unread``) teaches nothing while the
+name is a guess; once the camera, the rules or a player names it, it teaches that name.
 
 What was learned is kept only while the game still holds it: an undo drops what the
 undone event taught, a card fixed drops what its misread had taught, and a reading the
@@ -114,8 +116,10 @@ class ColourLearner:
             return
         before, self._seen = self._seen, now
         history = self.session.history
+        named = set(before[1].provisional) - set(now[1].provisional)  # named for good
         fixed = (now[0] == before[0] + 1 and history[-2] is before[1]
-                 and len(now[1].cards) == len(before[1].cards) and now[1].cards != before[1].cards)
+                 and len(now[1].cards) == len(before[1].cards)
+                 and (now[1].cards != before[1].cards or bool(named)))
         self._keep_what_holds()
         if reading is None or reading.features is None:
             return
@@ -130,7 +134,7 @@ class ColourLearner:
             letters = [UNSURE] * len(now[1].origin)
             covered = _covered(reading)
             for card, (was, fix) in enumerate(zip(before[1].cards, cards, strict=True)):
-                if was != fix and card in now[1].origin:
+                if (was != fix or card in named) and card in now[1].origin:
                     cell = now[1].origin.index(card)
                     letters[cell] = UNSURE if cell < len(covered) and covered[cell] else fix
             if len(letters) == len(reading.features):
@@ -141,6 +145,9 @@ class ColourLearner:
         source = next(self._counter)
         self._sources[source] = (len(self.session.history) - 1, state)
         cards = [state.origin[i] if i < len(state.origin) else -1 for i in range(len(letters))]
+        # a card laid unread holds a provisional name: what it is, the game does not know yet
+        letters = [UNSURE if card in state.provisional else x for x, card in zip(
+            letters, cards, strict=True)]
         self.confirmed = self.confirmed.add(source, letters, reading.features, cards)
         self._sources = {s: v for s, v in self._sources.items() if s in self.confirmed.sources}
         self.palette = adapt(self.calibrated, self.confirmed, self.bound)

@@ -6,7 +6,7 @@ Game facts stay apart from the state that play changes (``state.State``).
 >>> game.setup_deck, game.copies, game.deck_limit
 (17, 7, None)
 >>> Game(players=2, options=Options(bonus="rising")).options
-Options(setup_lines='replace', bonus='rising', cascades='score')
+Options(setup_lines='replace', bonus='rising', cascades='score', unread_cards='provisional')
 >>> Options.from_json({"bonus": "steep"})
 Traceback (most recent call last):
 ...
@@ -43,8 +43,13 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "setup_lines": ("replace", "keep"),
     "bonus": ("flat", "rising"),
     "cascades": ("score", "leave"),
+    "unread_cards": ("provisional", "ask"),
 }
-"""Each rule option with its choices, the default first (N2, N8, N10)."""
+"""Each option with its choices, the default first: the rules' (N2, N8, N10), and how the
+companion treats a card its camera cannot read as it is laid (``unread_cards``: laid under a
+provisional name the camera or the rules settle later, or asked of the players first)."""
+COMPANION_OPTIONS = ("unread_cards",)
+"""The options that are the companion's, not the rules': written only when not the default."""
 
 
 class RuleError(BrokenRule):
@@ -62,12 +67,13 @@ class OptionError(BadInput):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The rule options a table picks before play (N2 ``setup_lines``, N8 ``bonus``,
-    N10 ``cascades``)."""
+    """The options a table picks before play (N2 ``setup_lines``, N8 ``bonus``, N10
+    ``cascades``; ``unread_cards``, OPTION_CHOICES)."""
 
     setup_lines: str = "replace"
     bonus: str = "flat"
     cascades: str = "score"
+    unread_cards: str = "provisional"
 
     def __post_init__(self) -> None:
         for name, choices in OPTION_CHOICES.items():
@@ -94,7 +100,10 @@ class Options:
         return cls(**{name: str(value) for name, value in obj.items()})
 
     def to_json(self) -> dict[str, str]:
-        return {name: getattr(self, name) for name in OPTION_CHOICES}
+        """The options as a header writes them; ``unread_cards`` only when not the default:
+        it is no rule, and a game that keeps it is written as it always was."""
+        return {name: getattr(self, name) for name in OPTION_CHOICES
+                if name not in COMPANION_OPTIONS or getattr(self, name) != OPTION_CHOICES[name][0]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,8 @@ above, which other tools read.
 
 >>> s = GameSetup.from_header({"game": "nizam", "players": ["Ann", "Bob"],
 ...                            "options": {"bonus": "rising"}})
->>> s
-GameSetup('nizam', ('Ann', 'Bob'), Options(setup_lines='replace', bonus='rising', cascades='score'))
+>>> s  # doctest: +ELLIPSIS
+GameSetup('nizam', ('Ann', 'Bob'), Options(setup_lines='replace', bonus='rising', ...))
 >>> s.header()["players"], s.header()["names"], s.record_header()["players"]
 (2, ['Ann', 'Bob'], 2)
 >>> s.recording_header()["players"]

@@ -6,7 +6,8 @@ its version ``v`` (``to_json``); ``parse`` reads one back, upgrading an older ve
 step (``UPGRADES``), so a game stored by an older companion reopens as it was played.
 
 Each kind is a class below, named as players say it (``Setup``, ``Shifts``, ``Wildcard``,
-``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``, ``Relaid``, ``Kept``; The
+``Draw``, ``EndTurn``, ``Cleared``, ``Refill``, ``Fix``, ``Misread``, ``Relaid``, ``Kept``,
+``Settled``; The
 Desert Sands' ``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`` by its
 stored name.
 
@@ -15,11 +16,14 @@ number of the recording's tap), as ``companion replay`` stamps them.
 
 Versions: 1 is the companion up to commit d42cb3e, which wrote no ``v`` (and the same
 fields); 2 numbers every event; 3 adds the opening layout a card was named on
-(``Fix.layout``, absent before: not known) and ``Relaid``; 4 adds ``Kept`` (the fields of
-every other kind are unchanged). A field that is None is not written.
+(``Fix.layout``, absent before: not known) and ``Relaid``; 4 adds ``Kept``; 5 adds the cells
+a ``Setup`` or a ``Refill`` laid unread (``unread``, absent before: none) and ``Settled`` (the
+fields of every other kind are unchanged). A field that is None is not written.
 
 >>> Fix((2, 3), "R").to_json()
-{'kind': 'fix', 'v': 4, 'cell': [2, 3], 'letter': 'R'}
+{'kind': 'fix', 'v': 5, 'cell': [2, 3], 'letter': 'R'}
+>>> Refill("RG?", unread=((1, 3),)).to_json()["unread"]
+[[1, 3]]
 >>> parse({"kind": "shifts", "shifts": ["r2<", "c3^!3"], "frame": 40})
 Shifts(shifts=(Shift.parse('r2<'), Shift.parse('c3^!3')), frame=40)
 >>> parse({"kind": "relaid", "v": 2, "cells": [[1, 3]]})
@@ -42,7 +46,7 @@ from companion.errors import BadInput, CompanionError, DamagedFile
 from companion.rules.grid import NotationError
 from companion.rules.shift import Shift
 
-VERSION = 4
+VERSION = 5
 """The version every event is written with."""
 STAMP = ("frame", "tap")
 
@@ -102,9 +106,12 @@ def _json_value(value: Any) -> Any:
 
 @dataclass(frozen=True, repr=False)
 class Setup(Event, kind="setup"):
-    """The opening layout read by the camera (after N2)."""
+    """The opening layout read by the camera (after N2). ``unread``: the cells the camera
+    could not read; their cards are laid with a provisional name, until the camera or the
+    rules settle it (``Settled``) or a player names it (``Fix``)."""
 
     grid: str
+    unread: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -136,9 +143,11 @@ class Cleared(Event, kind="cleared"):
 
 @dataclass(frozen=True, repr=False)
 class Refill(Event, kind="refill"):
-    """The cards laid in the emptied cells, in reading order."""
+    """The cards laid in the emptied cells, in reading order; ``unread``, the cells of
+    those the camera could not read, laid with a provisional name (as ``Setup.unread``)."""
 
     cards: str
+    unread: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -178,6 +187,24 @@ class Kept(Event, kind="kept"):
     layout: str
 
 
+SETTLED_BY = ("camera", "rules", "likeliest")
+"""Who named an unread card: the camera read it at last; the rules, as the only name under
+which what the players did next is consistent; or, when several names are, the likeliest of
+them (the card stays provisional)."""
+
+
+@dataclass(frozen=True, repr=False)
+class Settled(Event, kind="settled"):
+    """The card laid unread as number ``card`` of the game (in the order cards were laid:
+    the 25 of the setup, then each refill's) is ``letter``, named ``by`` the camera, the
+    rules or as the likeliest (``SETTLED_BY``). The game is folded again as if it had been
+    laid under that name: what was scored is counted again."""
+
+    card: int
+    letter: str
+    by: str = "rules"
+
+
 @dataclass(frozen=True, repr=False)
 class Call(Event, kind="call"):
     """The colour The Desert Sands' player to move names (D2)."""
@@ -213,10 +240,15 @@ def _kept(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "v": 4}
 
 
+def _unread(obj: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 to 5: a setup or a refill laid no card unread (no ``unread``)."""
+    return {**obj, "v": 5}
+
+
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    1: _numbered, 2: _layouts, 3: _kept}
+    1: _numbered, 2: _layouts, 3: _kept, 4: _unread}
 """For each older version, what turns an event of it into the next version."""
-SINCE = {"relaid": 3, "kept": 4}
+SINCE = {"relaid": 3, "kept": 4, "settled": 5}
 """The kinds no version before this one had."""
 
 
@@ -238,7 +270,7 @@ def _number(obj: Mapping[str, Any], name: str) -> int | None:
 
 def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
     if kind == "setup":
-        return {"grid": _text(obj, "grid", "grid")}
+        return {"grid": _text(obj, "grid", "grid"), "unread": _cells(obj, "unread")}
     if kind == "shifts":
         given = obj.get("shifts")
         if not (isinstance(given, list) and given and all(isinstance(s, str) for s in given)):
@@ -248,7 +280,14 @@ def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
         except NotationError as err:
             raise EventError(f"a shifts event: {err}") from None
     if kind == "refill":
-        return {"cards": _text(obj, "cards", "cards")}
+        return {"cards": _text(obj, "cards", "cards"), "unread": _cells(obj, "unread")}
+    if kind == "settled":
+        card, letter, by = obj.get("card"), obj.get("letter"), obj.get("by", "rules")
+        if isinstance(card, bool) or not (isinstance(card, int) and card >= 0
+                                          and isinstance(letter, str) and by in SETTLED_BY):
+            raise EventError(f"a settled event needs a card number, a letter and who named "
+                             f"it ({', '.join(SETTLED_BY)})")
+        return {"card": card, "letter": letter, "by": by}
     if kind == "fix":
         cell, letter = obj.get("cell"), obj.get("letter")
         if not (_is_cell(cell) and isinstance(letter, str)):
@@ -271,6 +310,15 @@ def _fields(kind: str, obj: Mapping[str, Any]) -> dict[str, Any]:
             out["by"] = _text(obj, "by", "reader (tap or camera)")
         return out
     return {}
+
+
+def _cells(obj: Mapping[str, Any], name: str) -> tuple[tuple[int, int], ...] | None:
+    cells = obj.get(name)
+    if cells is None:
+        return None
+    if not (isinstance(cells, list) and cells and all(_is_cell(c) for c in cells)):
+        raise EventError(f"a {obj['kind']} event's {name} must be cells [[row, col], …]")
+    return tuple((c[0], c[1]) for c in cells)
 
 
 def _is_cell(value: Any) -> TypeGuard[list[int]]:

@@ -97,7 +97,7 @@ def _on_the_grid(name: str, title: str, options: tuple[str, ...]) -> GameKind:
 KINDS: dict[str, GameKind] = {kind.name: kind for kind in (
     _on_the_grid(NIZAM, "Nizam", tuple(OPTION_CHOICES)),
     # Pearl of the East scores no points, so the bonus does not apply (P5-P7).
-    _on_the_grid(PEARL, "Pearl of the East", ("setup_lines", "cascades")),
+    _on_the_grid(PEARL, "Pearl of the East", ("setup_lines", "cascades", "unread_cards")),
     GameKind(SANDS, "The Desert Sands", CALLS_SCREEN, SandsSession.start, SandsSession,
              _replay_calls),
 )}

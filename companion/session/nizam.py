@@ -3,20 +3,23 @@
 Every event is committed to the game store before the state it makes is shown. A stable
 grid reading that differs from the grid the session expects is explained as shifts
 (``rules.explain``), checked against the active player's hand, and either logged with a
-verdict "legal" or refused with the reason and how to put the grid back.
+verdict "legal" or refused with the reason and how to put the grid back. A card the camera
+cannot read as it is laid (the opening layout, a refill) is laid under a provisional name
+and settled later, by the camera or by the rules (``session.unread``, ``events.Settled``),
+unless the table chose to be asked first (option ``unread_cards``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
-from companion.rules.explain import card_difference, explain, settle
+from companion.rules.explain import card_difference
 from companion.rules.game import Game
-from companion.rules.grid import EMPTY, GEM_NAMES, GEMS, PEARL, SIZE, Cell, Grid
+from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
 from companion.rules.state import winners
@@ -41,33 +44,36 @@ from .table import (
 )
 from .table import apply as apply_event
 from .table import refill_count as _refill_count
+from .unread import (
+    MAX_SHIFTS,
+    SETTLE_SHIFTS,
+    Fit,
+    allowed_letters,
+    cells_differ,
+    fits,
+    fitting,
+    letter_at,
+    likeliest,
+    paid_moves,
+    provisional_names,
+    refill_cells,
+    refill_read,
+    scored,
+    settled_by,
+    taken_as,
+    unsure_cells,
+)
+from .unread_words import card_name, settled_words, unread_cells, unread_prompt
 
-MAX_SHIFTS = 4
+__all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
+
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
-SETTLE_SHIFTS = 3
-"""Shifts looked for between two stable readings: a hand may hide several."""
-
-
-def _cells_differ(a: str, b: str) -> tuple[Cell, ...]:
-    flat_a, flat_b = a.replace("/", ""), b.replace("/", "")
-    return tuple(
-        (i // SIZE + 1, i % SIZE + 1) for i, (x, y) in enumerate(zip(flat_a, flat_b, strict=True))
-        if x != y
-    )
 
 
 def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
     return " + ".join("3 cards" if s.wildcard else f"1 {grid.at(*s.edge)}" for s in shifts)
-
-
-def _card_name(letter: str) -> str:
-    return "the pearl" if letter == PEARL else f"{_article(GEM_NAMES[letter])} {GEM_NAMES[letter]}"
-
-
-def _article(word: str) -> str:
-    return "an" if word[0] in "aeiou" else "a"
 
 
 def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
@@ -78,33 +84,16 @@ def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
         return (f"The camera now reads {len(asked)} cards otherwise than you chose: tap each "
                 f"card marked ? and choose again.")
     (row, col), name, now = asked[0]
-    return (f"The camera now reads {_card_name(now)} where you chose {_card_name(name)} (row "
+    return (f"The camera now reads {card_name(now)} where you chose {card_name(name)} (row "
             f"{row}, card {col}): tap it and choose again.")
 
 
-def _held_where_untouched(t: TableState, text: str, game: Game) -> Grid | None:
-    """While combinations are cleared and refilled (N9), the cells the players take away or
-    fill are the only ones that change: a card read ``?`` anywhere else (a sleeve, a glare)
-    is the card the grid holds there. None if a cell being cleared or filled reads ``?``:
-    what lies there is what the phase waits to see."""
-    grid = t.grid
-    assert grid is not None
-    touched = set(t.to_clear) if t.phase == CLEAR else set(_refill_cells(game, t))
-    unsure = _unsure_cells(text.split("/"))
-    if touched.intersection(unsure):
-        return None
-    return Grid.parse(text.replace(UNSURE, EMPTY)).replace({c: grid.at(*c) for c in unsure})
-
-
-def _refill_cells(game: Game, t: TableState) -> tuple[Cell, ...]:
-    """The cells the refill under way fills (N9: the empty ones, in reading order)."""
-    assert t.grid is not None and t.rules is not None
-    return tuple(t.grid.empty_cells()[: _refill_count(game, t.rules)])
-
-
-def _unsure_cells(rows: Sequence[str]) -> tuple[Cell, ...]:
-    return tuple((r, c) for r, row in enumerate(rows, 1) for c, x in enumerate(row, 1)
-                 if x == UNSURE)
+def _takes(t: TableState, event: ev.Event) -> bool:
+    try:
+        apply_event(t, event)
+    except CompanionError:
+        return False
+    return True
 
 
 class TableSession(SessionCore[TableState]):
@@ -117,6 +106,8 @@ class TableSession(SessionCore[TableState]):
     """The last move seen: legal (with its payment) or refused (why, and how to put it back)."""
     reading = Shown[str | None]()
     """The last stable reading of the grid the session took in."""
+    settled = Shown[tuple[tuple[int, str, str, bool], ...]]()
+    """The cards laid unread last settled, to be told (``_settled_words``): () once told."""
 
     def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
         super().__init__(store, game_id, remake)
@@ -124,7 +115,12 @@ class TableSession(SessionCore[TableState]):
         self.names = self.setup.names
         self.verdict = None
         self.reading = None
+        self.settled = ()
+        self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
+        self._unsettled: set[tuple[int, str]] = set()
+        """Readings that settled nothing, with the event they followed: the same one again
+        (a hand lifted and laid back) is not searched again."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -158,6 +154,23 @@ class TableSession(SessionCore[TableState]):
     def tap(self, action: str, *args: Any) -> None:
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
         self.message = ""
+        self._age_settled()
+        try:
+            self._tap(action, *args)
+        finally:
+            self._told_settled()
+
+    def _age_settled(self) -> None:
+        """A card settled is told until the game moves on past the reading or tap that
+        settled it."""
+        if self.settled and self.seq != self._settled_at:
+            self.settled = ()
+
+    def _told_settled(self) -> None:
+        if self._settled_at < 0:
+            self._settled_at = self.seq
+
+    def _tap(self, action: str, *args: Any) -> None:
         try:
             if action == "undo":
                 before = self.state
@@ -179,7 +192,7 @@ class TableSession(SessionCore[TableState]):
                 self.commit(ev.Misread(self.reading))
                 self.verdict = None
             elif action in TAPS:
-                self.commit(TAPS[action]())
+                self._tapped(TAPS[action]())
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = self.state.shifts
                     self.verdict = replace(self.verdict, shifts=tuple(map(str, shifts)), payment=(
@@ -190,6 +203,17 @@ class TableSession(SessionCore[TableState]):
         except CompanionError as err:
             self.message = str(err)
 
+    def _tapped(self, event: ev.Event) -> None:
+        """A button's event; one the game cannot take now may settle a card laid unread
+        (the one name under which it can: ``_settle``)."""
+        try:
+            self.commit(event)
+        except CompanionError:
+            if not self.state.provisional or not self._settle(
+                    lambda alt: Fit(alt.origin) if _takes(alt, event) else None):
+                raise
+            self.commit(event)
+
     # -- readings ----------------------------------------------------------------------
 
     @property
@@ -198,50 +222,122 @@ class TableSession(SessionCore[TableState]):
         it. Before the opening grid is set up, any number: the screen shows every unsure
         card outlined, to be tapped and named (a hand resting over the layout is shown too,
         and makes no event and loses no name). In play, ``SETTLE_AT_MOST``: more is a hand
-        over the grid, not a misread."""
-        return SIZE * SIZE if self.state.phase == OPENING else SETTLE_AT_MOST
+        over the grid, not a misread; and as many more as the grid holds cards laid unread
+        (the camera has read them ``?`` so far: they are no hand)."""
+        t = self.state
+        return SIZE * SIZE if t.phase == OPENING else SETTLE_AT_MOST + len(unread_cells(t))
 
     @locked
     def on_reading(self, rows: Sequence[str]) -> None:
         """A stable reading of the grid, as row strings. A reading with unsure cells counts
         in play when the rules settle them (one grid that shifts can make agrees with every
         cell read): a misread or two need no tap. Before the opening grid is set up, the
-        cards the players named complete it (``_opening``)."""
-        text = "/".join(rows)
+        cards the players named complete it (``_opening``). A reading the session cannot
+        take as it stands may settle a card laid unread (``_settle``): the one name under
+        which it can."""
+        self._age_settled()
+        try:
+            self._reading("/".join(rows))
+        finally:
+            self._told_settled()
+
+    def _reading(self, text: str) -> None:
         if len(text) != SIZE * SIZE + SIZE - 1:
             return
         t = self.state
         if t.phase == OPENING:
             self._opening(text)
             return
-        if UNSURE in text:
-            if t.grid is None or text.count(UNSURE) > SETTLE_AT_MOST:
-                return
-            if t.phase == PLAY:
-                settled = settle(t.grid, text, SETTLE_SHIFTS)
-            elif t.phase in (CLEAR, REFILL):
-                settled = _held_where_untouched(t, text, self.game)
+        if t.grid is None or text.count(UNSURE) > self.unsure_taken:
+            return
+        taken = self._take(t, text)
+        if taken is None and t.provisional and (self.seq, text) not in self._unsettled:
+            if self._settle(lambda alt: fits(alt, text), text):
+                taken = self._take(self.state, text)
             else:
-                return
-            if settled is None:
-                return
-            text = str(settled)
+                self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
+                self._unsettled.add((self.seq, text))
+        if taken is not None:
+            self._read_at_last(text, taken)
+
+    def _take(self, t: TableState, raw: str) -> str | None:
+        """Take the reading ``raw`` in state ``t`` (the current one): the reading as taken,
+        or None when it could not be (a unsure cell not settled, or a refusal)."""
+        text = taken_as(t, raw, self.provisional)
+        if text is None:
+            return None
         if text in t.misreads:
-            return
+            return text
         self.reading = text
-        if t.phase == OVER or t.grid is None:
-            return
         expected = str(t.grid)
-        if text == expected and t.phase != CLEAR:
+        if t.phase == OVER or (text == expected and t.phase != CLEAR):
             if self.verdict is not None and not self.verdict.legal:
                 self.verdict = None
-            return
+            return text
         if t.phase == PLAY:
-            self._play(t, text)
-        elif t.phase == CLEAR:
-            self._clear(t, text)
-        elif t.phase == REFILL:
-            self._refill(t, text)
+            return text if self._play(t, text) else None
+        if t.phase == CLEAR:
+            return text if self._clear(t, text) else None
+        return text if self._refill(t, text) else None
+
+    @property
+    def provisional(self) -> bool:
+        """Whether a card the camera cannot read is laid under a provisional name (the
+        ``unread_cards`` option), not waited for until a player names it."""
+        return self.game.options.unread_cards == "provisional"
+
+    def _settle(self, takes: Callable[[TableState], Fit | None],
+                raw: str | None = None) -> bool:
+        """Settle a card laid unread by what the players did next: of each other name for
+        each such card, the states the log makes with it (``table.Settled``) that ``takes``
+        (how, or None); when none does, of each two such cards named together (one
+        combination may hold both). Of those, the ones that leave the fewest cells waiting
+        (a reading clearing all the cards one state scored is a state's that scored them
+        all, not one's still waiting for a card to leave). One name: settled (``by`` the
+        camera when ``raw``, the reading, shows it where the card lies; else by the rules).
+        Several: the likeliest of them is the card's provisional name now. True when a
+        ``Settled`` event was logged."""
+        t = self.state
+        assert t.rules is not None
+        seen = str(t.grid) + t.rules.known_discard.letters()
+        order = likeliest(self.game, seen, allowed_letters(self.game, ""))
+        cards = t.provisional
+        found = fitting(t, [(card,) for card in cards], order, takes)
+        if not found:
+            found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
+                             order, takes)
+        if not found:
+            return False
+        least = min(fit.waiting for _, fit in found)
+        found = [x for x in found if x[1].waiting == least]
+        # several names fit: the likeliest of them (still provisional) over any other
+        names, fit = min(found, key=lambda x: [(order.index(letter), cards.index(card))
+                                               for card, letter in x[0]])
+        told = []
+        for card, letter in names:
+            by = settled_by(t, card, letter, fit.origin, raw) if len(found) == 1 else "likeliest"
+            before = self.state.rules.scores if self.state.rules else ()
+            after = self.commit(ev.Settled(card, letter, by))
+            again = after.rules is not None and after.rules.scores != before
+            told.append((card, letter, by, again))
+        self.settled = tuple(told)
+        self._settled_at = -1
+        return True
+
+    def _read_at_last(self, raw: str, taken: str) -> None:
+        """A card laid unread the camera now reads, sure, as its provisional name, where it
+        lies in the grid the reading was taken as: settled by the camera."""
+        t = self.state
+        if t.grid is None or taken != str(t.grid):
+            return
+        for card in t.provisional:
+            if card in t.origin:
+                cell = (t.origin.index(card) // SIZE + 1, t.origin.index(card) % SIZE + 1)
+                if letter_at(raw, cell) == t.cards[card]:
+                    self.commit(ev.Settled(card, t.cards[card], "camera"))
+                    self.settled = ((card, t.cards[card], "camera", False),)
+                    self._settled_at = -1
+                    return
 
     def _refuse(self, reason: str, cells: tuple[Cell, ...], shifts: Sequence[str] = (),
                 hint: str = "") -> None:
@@ -249,8 +345,10 @@ class TableSession(SessionCore[TableState]):
 
     def _opening(self, text: str) -> None:
         """The opening layout read as ``text``: set up once it is whole, the cells a player
-        named (``Fix``) taking their names. A card unsure with no name keeps the game
-        waiting, but the reading is shown, so the players can tap and name it."""
+        named (``Fix``) taking their names, a card or two still unsure laid under a
+        provisional name (``unread.provisional_names``). More unsure cards keep the game
+        waiting (a hand over the layout), but the reading is shown, so the players can tap
+        and name them."""
         if text in self.state.misreads:
             return
         stale = outlived(self.state, text)
@@ -260,10 +358,12 @@ class TableSession(SessionCore[TableState]):
             self.verdict = None
         self.reading = text
         whole = named_reading(self.state, text)
-        if EMPTY in whole or UNSURE in whole:
+        unread = unsure_cells(whole)
+        if EMPTY in whole or (unread and (not self.provisional or len(unread) > SETTLE_AT_MOST)):
             return
+        whole = provisional_names(self.game, whole, "")
         try:
-            self.commit(ev.Setup(whole))
+            self.commit(ev.Setup(whole, unread or None))
             self.verdict = None
         except CompanionError as err:
             grid = Grid.parse(whole)
@@ -284,25 +384,21 @@ class TableSession(SessionCore[TableState]):
             self.commit(ev.Kept(back, self.reading))
             self._opening(self.reading)
 
-    def _play(self, t: TableState, text: str) -> None:
+    def _play(self, t: TableState, text: str) -> bool:
         assert t.grid is not None
         back = "put the cards back as the screen shows, or tap a misread cell to fix it"
         after = Grid.parse(text)
         changed = card_difference(t.grid, after)  # asked, so explain never refuses
         if changed is not None:
             self._refuse(f"the cards changed ({changed}): {back}",
-                         _cells_differ(str(t.grid), text))
-            return
-        found = explain(t.grid, after, MAX_SHIFTS)
-        if not found.moves:
+                         cells_differ(str(t.grid), text))
+            return False
+        candidates = paid_moves(t, text)
+        if not candidates:
             self._refuse(f"no {MAX_SHIFTS} shifts or fewer make this grid: {back}",
-                         _cells_differ(str(t.grid), text))
-            return
+                         cells_differ(str(t.grid), text))
+            return False
         first_error = ""
-        # A matching card first; when no hand can hold one (all copies seen), three cards.
-        candidates = [move.as_paid() for move in found.moves] + [
-            tuple(s.with_wildcard() for s in move.shifts) for move in found.moves
-        ]
         for paid in candidates:
             problem = shifts_problem(t, paid)
             if problem is not None:
@@ -310,54 +406,56 @@ class TableSession(SessionCore[TableState]):
                 continue
             self.commit(ev.Shifts(tuple(paid)))
             self.verdict = Verdict(True, tuple(map(str, paid)), _payment_text(paid, t.grid), "",
-                                   _cells_differ(str(t.grid), text))
-            return
-        move = found.moves[0]
-        undo = " then ".join(str(s.opposite().plain()) for s in reversed(move.shifts))
-        self._refuse(f"illegal: {first_error}", _cells_differ(str(t.grid), text),
-                     [str(s) for s in move.shifts], f"to put it back: {undo}")
+                                   cells_differ(str(t.grid), text))
+            return True
+        move = [s.plain() for s in candidates[0]]
+        undo = " then ".join(str(s.opposite().plain()) for s in reversed(move))
+        self._refuse(f"illegal: {first_error}", cells_differ(str(t.grid), text),
+                     [str(s) for s in move], f"to put it back: {undo}")
+        return False
 
-    def _clear(self, t: TableState, text: str) -> None:
+    def _clear(self, t: TableState, text: str) -> bool:
         assert t.grid is not None
         expected = str(t.grid)
-        differ = set(_cells_differ(expected, text))
+        differ = set(cells_differ(expected, text))
         if not differ <= set(t.to_clear):
             self._refuse("only the highlighted cards should leave the grid",
                          tuple(sorted(differ - set(t.to_clear))))
-            return
-        scored = {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
-        reading = Grid.parse(text)
-        shown = [reading.at(*cell) for cell in t.to_clear]
-        old = [scored.get(cell) for cell in t.to_clear]
+            return False
+        gone = scored(t)
+        shown = [letter_at(text, cell) for cell in t.to_clear]
+        old = [gone.get(cell) for cell in t.to_clear]
         if all(x in (EMPTY, was) for x, was in zip(shown, old, strict=True)) and any(
             x != EMPTY for x in shown
         ):
-            return  # the players have not taken them all yet
+            return True  # the players have not taken them all yet
         self.verdict = None
         self.commit(ev.Cleared())
         if self.state.phase == REFILL and text != str(self.state.grid):
-            self._refill(self.state, text)
+            return self._refill(self.state, text)
+        return True
 
-    def _refill(self, t: TableState, text: str) -> None:
+    def _refill(self, t: TableState, text: str) -> bool:
         assert t.grid is not None
-        cells = _refill_cells(self.game, t)
-        reading = Grid.parse(text)
-        differ = set(_cells_differ(str(t.grid), text))
+        cells = refill_cells(t)
+        differ = set(cells_differ(str(t.grid), text))
         if not differ <= set(cells):
             self._refuse("only the empty cells should change while refilling",
                          tuple(sorted(differ - set(cells))))
-            return
-        letters = "".join(reading.at(*cell) for cell in cells)
+            return False
+        letters = "".join(letter_at(text, cell) for cell in cells)
         if EMPTY in letters:
-            return  # refill under way
-        if any(x not in GEMS for x in letters):
+            return True  # refill under way
+        if PEARL in letters:
             self._refuse("a refilled card reads as the pearl", cells)
-            return
+            return False
         try:
-            self.commit(ev.Refill(letters))
+            self.commit(refill_read(t, text, cells))
             self.verdict = None
         except CompanionError as err:
             self._refuse(str(err), cells)
+            return False
+        return True
 
     # -- what the screen shows -----------------------------------------------------------
 
@@ -394,11 +492,13 @@ class TableSession(SessionCore[TableState]):
         if t.phase == CLEAR:
             highlight = t.to_clear
         elif t.phase == REFILL and rules is not None and grid is not None:
-            highlight = _refill_cells(game, t)
+            highlight = refill_cells(t)
         elif self.verdict is not None:
             highlight = self.verdict.cells
         elif t.phase == OPENING:
-            highlight = _unsure_cells(rows)
+            highlight = unsure_cells("/".join(rows))
+        unread = unread_cells(t)
+        highlight += tuple(cell for cell in unread if cell not in highlight)
         return TableView(
             mode=self.setup.kind,
             players=players,
@@ -466,7 +566,7 @@ class TableSession(SessionCore[TableState]):
     def _opening_prompt(self, t: TableState) -> str:
         shown = self._opening_shown(t)
         asked = contested(t, self.reading) if self.reading else ()
-        unsure = len(_unsure_cells(shown.split("/"))) - len(asked)
+        unsure = len(unsure_cells(shown)) - len(asked)
         said = _asked_again(asked)
         if unsure:
             said += (" " if said else "") + self._unsure_prompt(unsure)
@@ -491,7 +591,9 @@ class TableSession(SessionCore[TableState]):
                 f"choose what it is.")
 
     def _prompt(self, t: TableState) -> str:
-        notice = f" {t.notice}" if t.notice else ""
+        told = [x for x in (t.notice, *(settled_words(t, x) for x in self.settled),
+                            unread_prompt(t)) if x]
+        notice = "".join(f" {x}" for x in told)
         if t.phase == OPENING:
             return self._opening_prompt(t) + notice
         assert t.rules is not None

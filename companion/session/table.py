@@ -7,6 +7,9 @@ correct the record of the setup or refill that laid it. Before the opening grid 
 a fix names the card of a cell the camera cannot read, and the names complete the readings,
 until the layout is laid anew (``outlived``, ``Relaid``; its undo, ``Kept``). A named card
 the camera now reads, sure, as another card is asked about again (``contested``).
+A card the camera cannot read as it is laid (the opening layout, a refill) is laid under a
+provisional name (``provisional``) until it is settled (``Settled``): the log is then folded
+again with the card laid under its name (``log``), so what was scored is counted again.
 ``apply`` takes one event and returns the next state, or raises a ``CompanionError`` saying
 why the event cannot happen now; ``fold`` replays a whole log, undo included.
 """
@@ -37,6 +40,7 @@ from companion.rules.shift import Shift
 from companion.rules.state import State
 
 from .events import (
+    SETTLED_BY,
     Cleared,
     Draw,
     EndTurn,
@@ -47,6 +51,7 @@ from .events import (
     Misread,
     Refill,
     Relaid,
+    Settled,
     Setup,
     Shifts,
     Wildcard,
@@ -99,6 +104,12 @@ class TableState:
     named_on: tuple[tuple[Cell, str], ...] = ()
     """For each named cell whose name says so (``Fix.layout``), the opening layout the
     camera read when it was named: the name belongs to the card that lay there then."""
+    provisional: tuple[int, ...] = ()
+    """The cards (their index in ``cards``) laid unread under a provisional name, in the
+    order they were laid: the camera or the rules may still name them (``Settled``)."""
+    log: tuple[Event, ...] = field(default=(), repr=False)
+    """The events this state was folded from, undone ones left out and settled names laid
+    as named: a settled card's game is folded again from them (``_refold``)."""
 
     @property
     def grid(self) -> Grid | None:
@@ -112,6 +123,13 @@ class TableState:
 def _permute(origin: tuple[int, ...], move: Shift) -> tuple[int, ...]:
     source = permutation(move)
     return tuple(origin[source[i]] for i in range(SIZE * SIZE))
+
+
+def permuted(origin: tuple[int, ...], moves: Iterable[Shift]) -> tuple[int, ...]:
+    """Where each card lies (``TableState.origin``) once ``moves`` are made."""
+    for move in moves:
+        origin = _permute(origin, move)
+    return origin
 
 
 def refill_count(game: Game, state: State) -> int:
@@ -197,11 +215,17 @@ def _pay_shifts(game: Game, state: State, moves: Iterable[Shift]) -> State:
 
 def apply(t: TableState, event: Event) -> TableState:
     """The state after ``event``; a ``CompanionError`` (with the rule ID) when it cannot happen."""
+    if isinstance(event, Settled):
+        return _settled(t, event)
+    return replace(_apply(t, event), log=t.log + (event,))
+
+
+def _apply(t: TableState, event: Event) -> TableState:
     t = replace(t, notice="")
     if isinstance(event, Misread):
         return replace(t, misreads=t.misreads | {event.reading})
     if isinstance(event, Setup):
-        return _setup(t, event.grid)
+        return _setup(t, event.grid, event.unread or ())
     if isinstance(event, Fix) and t.phase == OPENING:
         return _name(t, event.cell, event.letter, event.layout)
     if isinstance(event, Relaid):
@@ -232,12 +256,12 @@ def apply(t: TableState, event: Event) -> TableState:
             if t.phase != CLEAR:
                 raise EventError("no scored cards are waiting to be cleared")
             return _refill_or_finish(t)
-        case Refill(cards=cards):
-            return _refill(t, cards)
+        case Refill(cards=cards, unread=unread):
+            return _refill(t, cards, unread or ())
     raise EventError(f"a {event.KIND} event cannot be applied to this game")
 
 
-def _setup(t: TableState, text: str) -> TableState:
+def _setup(t: TableState, text: str, unread: Sequence[Cell]) -> TableState:
     if t.phase != OPENING:
         raise EventError("the game has already started")
     grid = Grid.parse(text)
@@ -248,7 +272,7 @@ def _setup(t: TableState, text: str) -> TableState:
     origin = tuple(range(SIZE * SIZE))
     return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
                    origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=(),
-                   named_on=())
+                   named_on=(), provisional=tuple(sorted(_index(c) for c in set(unread))))
 
 
 def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
@@ -390,10 +414,8 @@ def _shifts(t: TableState, moves: tuple[Shift, ...]) -> TableState:
     assert t.rules is not None
     moves = _as_tapped(t, moves)
     rules = _pay_shifts(t.game, t.rules, moves)
-    origin = t.origin
-    for move in moves:
-        origin = _permute(origin, move)
-    return replace(t, rules=rules, shifts=t.shifts + moves, origin=origin, wildcard_next=False)
+    return replace(t, rules=rules, shifts=t.shifts + moves, origin=permuted(t.origin, moves),
+                   wildcard_next=False)
 
 
 def _wildcard(t: TableState, turn_start: State) -> TableState:
@@ -428,7 +450,7 @@ def _keep_notice(before: TableState, after: TableState) -> TableState:
     return replace(after, notice=after.notice or before.notice)
 
 
-def _refill(t: TableState, cards: str) -> TableState:
+def _refill(t: TableState, cards: str, unread: Sequence[Cell]) -> TableState:
     assert t.rules is not None
     if t.phase != REFILL:
         raise EventError("no empty cells are waiting for cards")
@@ -441,8 +463,11 @@ def _refill(t: TableState, cards: str) -> TableState:
     origin = list(t.origin)
     for k, cell in enumerate(empty):
         origin[_index(cell)] = len(t.cards) + k
+    if not set(unread) <= set(empty):
+        raise EventError("a card laid unread must be one of the refilled cards")
+    provisional = t.provisional + tuple(len(t.cards) + empty.index(c) for c in sorted(set(unread)))
     t = replace(t, rules=rules, cards=t.cards + laid, origin=tuple(origin),
-                notice=_runs_out_notice(t.game, before, rules))
+                notice=_runs_out_notice(t.game, before, rules), provisional=provisional)
     if t.game.options.cascades == "leave":
         return _keep_notice(t, _finish_turn(t))
     rules, scoring = score(t.game, rules)
@@ -460,13 +485,77 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     if (was == PEARL) != (letter == PEARL):
         raise RuleError("P2", "the pearl stays one card: fix the other cell instead")
     source = t.origin[_index((row, col))]
+    if source in t.provisional:  # named for good: the game is folded again under its name
+        try:
+            return _refold(t, source, letter, still=False)
+        except CompanionError:  # what was played says otherwise: the players' word holds
+            pass
+    provisional = tuple(c for c in t.provisional if c != source)
     cards = t.cards[:source] + letter + t.cards[source + 1 :]
     rules = replace(t.rules, grid=t.rules.grid.replace({(row, col): letter}))
     turn_cells = {
         (i // SIZE + 1, i % SIZE + 1): letter for i, o in enumerate(t.turn_origin) if o == source
     }
     turn_start = replace(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
-    return replace(t, rules=rules, turn_start=turn_start, cards=cards)
+    return replace(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional)
+
+
+def _settled(t: TableState, event: Settled) -> TableState:
+    if event.card not in t.provisional:
+        raise EventError(f"card {event.card} of the game was not laid unread, or is named "
+                         f"already")
+    allowed = GEMS + (PEARL if t.game.pearl else "")
+    if event.letter not in allowed:
+        raise EventError(f"{event.letter!r} is not a card letter ({allowed})")
+    return _refold(t, event.card, event.letter, still=event.by == SETTLED_BY[-1])
+
+
+def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
+    """The state ``t``'s log makes with ``card`` laid as ``letter`` (``still``: under a
+    provisional name still); a ``CompanionError`` when what followed cannot happen so."""
+    s = TableState(t.game)
+    laid = 0
+    repaid = False
+    for event in t.log:
+        count = _laid_count(event)
+        if laid <= card < laid + count:
+            event = _renamed(s, event, card - laid, letter, still)
+        laid += count
+        try:
+            s, repaid = apply(s, event), False
+        except CompanionError:
+            if isinstance(event, Shifts):
+                # The session paid the shifts with a matching card as the hand might hold
+                # one; under this name no hand can (all its copies seen): with three cards,
+                # as it would have paid them (``TableSession._play``).
+                wild = tuple(m.with_wildcard() for m in event.shifts)
+                s, repaid = apply(s, replace(event, shifts=wild)), True
+            elif not (repaid and isinstance(event, Wildcard)):
+                raise
+            # the tap saying so was refused then: it was never logged
+    return s
+
+
+def _laid_count(event: Event) -> int:
+    if isinstance(event, Setup):
+        return SIZE * SIZE
+    return len(event.cards) if isinstance(event, Refill) else 0
+
+
+def _renamed(s: TableState, event: Event, k: int, letter: str, still: bool) -> Event:
+    """``event`` (a ``Setup`` or a ``Refill``, applied to ``s``) with its ``k``-th card
+    named ``letter``, no longer unread unless ``still``."""
+    if isinstance(event, Setup):
+        cell = (k // SIZE + 1, k % SIZE + 1)
+        text = event.grid
+        at = _place(cell)
+        renamed: Setup | Refill = replace(event, grid=text[:at] + letter + text[at + 1 :])
+    else:
+        assert isinstance(event, Refill) and s.rules is not None
+        cell = s.rules.grid.empty_cells()[k]
+        renamed = replace(event, cards=event.cards[:k] + letter + event.cards[k + 1 :])
+    unread = tuple(c for c in renamed.unread or () if still or c != cell)
+    return replace(renamed, unread=unread or None)
 
 
 def fold(game: Game, events: Iterable[Event], name: str = "the game") -> list[TableState]:

@@ -83,6 +83,7 @@ OPTION_TITLES = {  # in players' words: the rule IDs (N2, N8, N10) are for the r
     "setup_lines": "Lines in the first grid",
     "bonus": "Bonus per extra line",
     "cascades": "New lines after refill",
+    "unread_cards": "A card the camera cannot read",
 }
 
 BASE_SIZE = (800, 480)

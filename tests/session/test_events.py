@@ -17,14 +17,19 @@ ONE_OF_EACH = [
     events.Fix((1, 3), "O", "RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"),
     events.Relaid(((1, 3), (4, 4))),
     events.Kept(((1, 3),), "BC?RV/YOGCR/PBVGY/ORCPB/GVYRO"),
+    events.Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV", ((1, 3),)),
+    events.Refill("OBY", ((1, 1), (2, 4))),
+    events.Settled(3, "O", "camera"), events.Settled(27, "R"), events.Settled(4, "B", "likeliest"),
 ]
 
 
 def older(event, version=2):
     """What ``version`` could write of ``event`` (3 added the layout a card was named on,
-    ``Fix.layout``, and ``Relaid``; 4 added ``Kept``); None if nothing."""
+    ``Fix.layout``, and ``Relaid``; 4 added ``Kept``; 5 the cards laid unread and
+    ``Settled``); None if nothing."""
     if version >= events.SINCE.get(type(event).KIND, 1) and (
-            version >= 3 or getattr(event, "layout", None) is None):
+            version >= 3 or getattr(event, "layout", None) is None) and (
+            version >= 5 or getattr(event, "unread", None) is None):
         return event
     return None
 
@@ -57,6 +62,19 @@ def test_an_event_of_version_3_reads_back_as_it_was_played(event):
     assert parse({**event.to_json(), "v": 3}) == event
 
 
+@pytest.mark.parametrize("event", [e for e in ONE_OF_EACH if older(e, 4)], ids=repr)
+def test_an_event_of_version_4_reads_back_as_it_was_played(event):
+    # Version 5 added the cards laid unread and ``Settled``: a version 4 log laid none.
+    assert parse({**event.to_json(), "v": 4}) == event
+
+
+def test_a_setup_of_version_4_laid_no_card_unread():
+    setup = parse({"kind": "setup", "v": 4, "grid": "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"})
+    assert setup.unread is None and "unread" not in setup.to_json()
+    with pytest.raises(EventError, match="a settled event of version 4: that version had none"):
+        parse({"kind": "settled", "v": 4, "card": 3, "letter": "O"})
+
+
 def test_a_fix_of_version_2_reads_back_with_no_layout_known():
     fix = parse({"kind": "fix", "v": 2, "cell": [1, 3], "letter": "O"})
     assert fix == events.Fix((1, 3), "O") and fix.layout is None
@@ -68,7 +86,12 @@ def test_a_fix_of_version_2_reads_back_with_no_layout_known():
     ({"kind": "shifts", "shifts": []}, "a shifts event needs at least one shift"),
     ({"kind": "shifts", "shifts": ["r9<"]}, "not a line number"),
     ({"kind": "fix", "cell": [1], "letter": "R"}, r"a fix event needs a cell \[row, col\]"),
-    ({"kind": "draw", "v": 5}, "a draw event of version 5; this companion reads versions 1 to 4"),
+    ({"kind": "draw", "v": 6}, "a draw event of version 6; this companion reads versions 1 to 5"),
+    ({"kind": "settled", "v": 5, "card": -1, "letter": "R"}, "a settled event needs a card"),
+    ({"kind": "settled", "v": 5, "card": 2, "letter": "R", "by": "guess"},
+     "who named it \\(camera, rules, likeliest\\)"),
+    ({"kind": "refill", "v": 5, "cards": "RG", "unread": [1]},
+     "a refill event's unread must be cells"),
     ({"kind": "relaid", "v": 2, "cells": [[1, 3]]}, "a relaid event of version 2: that version"),
     ({"kind": "relaid", "v": 3, "cells": []}, "a relaid event needs its cells"),
     ({"kind": "kept", "v": 3, "cells": [[1, 3]], "layout": "RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"},

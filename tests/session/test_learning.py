@@ -27,7 +27,7 @@ OPENING = ("RROGY", "CBVPR", "GGYOC", "BVPRO", "YGCBV")
 
 
 def new_session() -> TableSession:
-    game = Game("classic", 2, Options(setup_lines="keep"))
+    game = Game("classic", 2, Options(setup_lines="keep", unread_cards="ask"))
     return TableSession.new(GameStore(":memory:"), game, ["Ann", "Bob"])
 
 
@@ -183,6 +183,25 @@ def test_N1_an_opening_grid_a_named_card_completed_is_learned_with_that_card(pal
     session.tap("undo")  # the set-up taken back: what it taught too
     follower.follow(None)
     assert len(learner.confirmed) == 0
+
+
+def test_N1_a_card_laid_unread_teaches_nothing_until_it_is_settled(palette):
+    # r1c3 is an orange the camera cannot read on any frame; the table lets the game start
+    # with it under a provisional name (an amber, as it happens): its colours are not
+    # learned as that name's while the name is the companion's guess.
+    game = Game("classic", 2, Options(setup_lines="keep"))
+    session = TableSession.new(GameStore(":memory:"), game, ["Ann", "Bob"])
+    follower = GridFollower(session, palette)
+    learner = follower.learner
+    assert learner is not None
+    show(follower, reading_of(palette, ("RR?GY",) + OPENING[1:], OPENING))
+    t = session.state
+    assert t.phase == "play" and t.provisional == (2,)
+    assert len(learner.confirmed) == 24 and 2 not in learner.confirmed.tags
+    session.tap("fix", 1, 3, "O")  # named for good: now it teaches its name
+    follower.follow(reading_of(palette, ("RR?GY",) + OPENING[1:], OPENING))
+    assert [ch for ch, tag in zip(learner.confirmed.letters, learner.confirmed.tags,
+                                  strict=True) if tag == 2] == ["O"]
 
 
 def covered_reading(palette: Palette, rows: tuple[str, ...], truth: tuple[str, ...],

@@ -21,6 +21,10 @@ from companion.session.table import (
 )
 from companion.store import GameStore
 
+ASK = Options(unread_cards="ask")
+"""The tables here ask the players to name a card the camera cannot read before the game
+starts (with ``unread_cards`` left as it is, it is laid under a provisional name:
+tests/session/test_unread.py)."""
 SETUP = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
 UNSURE_OPENING = "RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"  # the amber of r1c3 unread on every frame
 
@@ -32,7 +36,7 @@ def rows(text):
 @pytest.fixture
 def session(tmp_path):
     store = GameStore(tmp_path / "games.sqlite")
-    return TableSession.new(store, Game("classic", 2), ["Ann", "Bob"])
+    return TableSession.new(store, Game("classic", 2, ASK), ["Ann", "Bob"])
 
 
 def kinds(session):
@@ -122,7 +126,7 @@ def test_N1_a_name_that_is_no_gem_is_refused_and_nothing_is_logged(session, lett
     assert session.message.startswith(why.replace("\\", ""))
     assert kinds(session) == [] and session.state.named == ()
     with pytest.raises(CompanionError, match=why):
-        apply(TableState(Game("classic", 2)), ev.Fix((1, 3), letter))
+        apply(TableState(Game("classic", 2, ASK)), ev.Fix((1, 3), letter))
 
 
 def test_N1_a_name_for_a_cell_off_the_grid_is_refused(session):
@@ -131,7 +135,7 @@ def test_N1_a_name_for_a_cell_off_the_grid_is_refused(session):
 
 
 def test_P1_the_pearl_may_be_named_in_pearl_of_the_east(tmp_path):
-    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("pearl", 2), ["A", "B"])
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("pearl", 2, ASK), ["A", "B"])
     session.on_reading(rows("ROYGC/BVP?R/OYGCB/VPROY/GCBVP"))
     session.tap("fix", 2, 4, "*")
     assert session.message == "" and session.state.grid.at(2, 4) == "*"
@@ -170,19 +174,19 @@ def test_N1_the_state_is_a_fold_and_a_reopened_game_holds_its_names(session):
     again = TableSession(session.store, session.game_id)
     assert again.state == session.state
     logged = [ev.parse(e) for e in session.events()]
-    assert fold(Game("classic", 2), logged)[-1].named == (((1, 3), "O"),)
+    assert fold(Game("classic", 2, ASK), logged)[-1].named == (((1, 3), "O"),)
     # a reading after the restart needs no tap for the card named before it
     again.on_reading(rows("RG?GY/CRVPB/RGYOC/BVPRO/YGCBV"))
     assert str(again.state.grid) == SETUP
 
 
 def test_named_reading_puts_each_name_in_its_cell():
-    t = TableState(Game("classic", 2), named=(((1, 1), "B"), ((5, 5), "O")))
+    t = TableState(Game("classic", 2, ASK), named=(((1, 1), "B"), ((5, 5), "O")))
     assert named_reading(t, "?????/...../...../...../....?") == "B????/...../...../...../....O"
 
 
 def test_a_name_does_not_outlive_the_set_up():
-    t = apply(TableState(Game("classic", 2)), ev.Fix((1, 3), "O"))
+    t = apply(TableState(Game("classic", 2, ASK)), ev.Fix((1, 3), "O"))
     t = apply(t, ev.Setup(SETUP))
     assert t.named == ()
     t = apply(t, ev.Fix((1, 3), "R"))  # in play a fix corrects the grid, as before
@@ -191,7 +195,7 @@ def test_a_name_does_not_outlive_the_set_up():
 
 def test_N2_keep_a_named_card_may_make_the_opening_combination(tmp_path):
     # N2 "keep": a combination in the opening grid stays, a named card in it too
-    game = Game("classic", 2, Options(setup_lines="keep"))
+    game = Game("classic", 2, Options(setup_lines="keep", unread_cards="ask"))
     session = TableSession.new(GameStore(tmp_path / "g.sqlite"), game, ["A", "B"])
     session.on_reading(rows("RR?GY/CBVPR/GGYOC/BVPRO/YGCBV"))
     session.tap("fix", 1, 3, "R")
@@ -376,7 +380,7 @@ def test_N1_names_dropped_by_a_new_layout_come_back_with_undo_and_in_the_fold(se
     assert logged == [ev.Fix((1, 3), "O", TWO_UNSURE), ev.Relaid(((1, 3),))]
     again = TableSession(session.store, session.game_id)
     assert again.state == session.state and again.state.named == ()
-    assert fold(Game("classic", 2), logged)[-1] == session.state
+    assert fold(Game("classic", 2, ASK), logged)[-1] == session.state
     session.tap("undo")  # the players say it was the same layout after all
     # the name holds for the card there now, and completes the layout as a name given does
     assert kinds(session) == ["fix", "relaid", "undo", "kept", "setup"]
@@ -407,7 +411,7 @@ def test_N1_names_back_by_undo_stay_for_the_readings_after_it(session):
 
 
 def test_kept_names_only_named_cells_and_only_before_the_set_up():
-    t = apply(TableState(Game("classic", 2)), ev.Fix((1, 3), "O", TWO_UNSURE))
+    t = apply(TableState(Game("classic", 2, ASK)), ev.Fix((1, 3), "O", TWO_UNSURE))
     with pytest.raises(CompanionError, match="no card was chosen for r2c2: nothing to keep"):
         apply(t, ev.Kept(((2, 2),), REDEALT))
     assert apply(t, ev.Kept(((1, 3),), REDEALT)).named_on == (((1, 3), REDEALT),)
@@ -432,7 +436,7 @@ def test_N1_a_name_from_a_version_that_kept_no_layout_is_kept_until_named_again_
 
 
 def test_relaid_is_refused_once_the_game_has_started():
-    t = apply(TableState(Game("classic", 2)), ev.Setup(SETUP))
+    t = apply(TableState(Game("classic", 2, ASK)), ev.Setup(SETUP))
     with pytest.raises(CompanionError, match="already started"):
         apply(t, ev.Relaid(((1, 3),)))
 

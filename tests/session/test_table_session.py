@@ -153,10 +153,10 @@ def test_fix_and_undo_are_new_events_and_correct_the_record(tmp_path):
     assert kinds == ["setup", "fix", "undo"]
 
 
-def _turn_to_clear(tmp_path):
+def _turn_to_clear(tmp_path, **options):
     """A session whose first turn, r2<, made RRR in column 1 (3 points), and the grid with
     those three cleared."""
-    store, session = new_session(tmp_path)
+    store, session = new_session(tmp_path, **options)
     setup = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
     session.on_reading(rows(setup))
     grid = Shift.parse("r2<").apply(setup)
@@ -182,8 +182,9 @@ def test_N10_cascade_scores_for_active_player(tmp_path):
 def test_N9_a_card_read_unsure_away_from_the_cleared_cells_holds_nothing_up(tmp_path):
     # A sleeve or a glare over a card the combination does not touch, while the players
     # clear and refill: that card is the one the grid holds, and the cascade is seen. A cell
-    # being cleared or filled that reads unsure is waited for.
-    session, cleared = _turn_to_clear(tmp_path)
+    # being cleared or filled that reads unsure is waited for (at a table that asks the
+    # players to name a card the camera cannot read as it is laid).
+    session, cleared = _turn_to_clear(tmp_path, unread_cards="ask")
 
     def unsure(g, *cells):
         flat = list(str(g))

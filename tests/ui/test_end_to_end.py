@@ -5,7 +5,7 @@ import random
 import time
 
 from companion.live.app import demo_watcher
-from companion.rules.game import Game
+from companion.rules.game import Game, Options
 from companion.rules.simulate import greedy, simulate
 from companion.session.nizam import TableSession
 from companion.store import GameStore
@@ -94,8 +94,9 @@ def test_N12_a_whole_game_played_by_touches_reaches_game_over(start_app, tmp_pat
 
 def test_N1_a_card_unread_on_the_opening_layout_is_tapped_and_named_and_the_game_starts(
         start_app, tmp_path):
-    session = TableSession.new(GameStore(tmp_path / "games.sqlite"), Game("classic", 2),
-                               ["Ann", "Bob"])
+    # a table that asks for a card the camera cannot read before the game starts
+    game = Game("classic", 2, Options(unread_cards="ask"))
+    session = TableSession.new(GameStore(tmp_path / "games.sqlite"), game, ["Ann", "Bob"])
     table = Camera(session)
     driver, screen = start_game_on_screen(start_app, table, size=(800, 480))
     session.on_reading(["RG?GY", "CRVPB", "RGYOC", "BVPRO", "YGCBV"])  # every frame alike
@@ -116,3 +117,27 @@ def test_N1_a_card_unread_on_the_opening_layout_is_tapped_and_named_and_the_game
     assert grid.cells[0] == "RGOGY" and grid.marks.highlight == ()
     assert "Ann's turn" in screen.ids.header.title and not screen.ids.draw.disabled
     assert screen._rows[0].active
+
+
+def test_N1_a_card_unread_on_the_opening_layout_is_laid_provisionally_and_named_by_a_tap(
+        start_app, tmp_path):
+    session = TableSession.new(GameStore(tmp_path / "games.sqlite"), Game("classic", 2),
+                               ["Ann", "Bob"])
+    table = Camera(session)
+    driver, screen = start_game_on_screen(start_app, table, size=(800, 480))
+    session.on_reading(["RG?GY", "CRVPB", "RGYOC", "BVPRO", "YGCBV"])  # every frame alike
+    driver.settle()
+    assert session.state.phase == "play"  # the game goes on
+    grid = screen.ids.grid
+    named = session.state.grid.at(1, 3)
+    assert grid.cells[0] == f"RG{named}GY" and (1, 3) in grid.marks.highlight
+    assert "The camera cannot read the card in row 1, card 3: it counts as" in (
+        screen.ids.prompt.text)
+    assert "Ann's turn" in screen.ids.header.title and not screen.ids.draw.disabled
+    tap_cell(driver, grid, 1, 3)
+    tap(driver, screen.picker.buttons["Y"])
+    assert session.message == ""
+    assert [e["kind"] for e in session.events()] == ["setup", "fix"]
+    assert str(session.state.grid) == "RGYGY/CRVPB/RGYOC/BVPRO/YGCBV"
+    assert grid.cells[0] == "RGYGY" and (1, 3) not in grid.marks.highlight
+    assert "cannot read" not in screen.ids.prompt.text

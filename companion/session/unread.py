@@ -1,0 +1,259 @@
+"""Cards the camera cannot read: how a reading with unsure cells is taken, the provisional
+name a card laid unread is given, and whether a reading fits a state (so that the one name
+under which it does settles the card).
+
+A card read ``?`` on every frame must not stop the game: laid on the opening layout or in a
+refill, it is laid under a provisional name (``provisional_names``): the card the unseen
+cards still hold most of, among those that make no combination where it lies (N2, N9). The
+camera, once it reads the card, or the rules, once what the players did next is consistent
+with one name only (``fits``), settle it (``table.Settled``).
+
+>>> from companion.rules.game import Game
+>>> provisional_names(Game("classic", 2), "RR?GY/CRVPB/RGYOC/BVPRO/YGCBV", "")
+'RROGY/CRVPB/RGYOC/BVPRO/YGCBV'
+>>> provisional_names(Game("classic", 2), "RR?GY/CRVPB/RGYOC/BVPRO/YGCBV", "OOOOO")
+'RRPGY/CRVPB/RGYOC/BVPRO/YGCBV'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import product
+from typing import NamedTuple
+
+from companion.errors import CompanionError
+from companion.rules.combination import find_combinations
+from companion.rules.explain import card_difference, explain, settle
+from companion.rules.game import Game
+from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
+
+from .events import Cleared, Refill, Settled
+from .table import (
+    CLEAR,
+    OVER,
+    PLAY,
+    REFILL,
+    UNSURE,
+    TableState,
+    apply,
+    permuted,
+    shifts_problem,
+)
+from .table import refill_count as _refill_count
+
+MAX_SHIFTS = 4
+"""Shifts one stable reading may be explained by (N4): more is a misread, not a turn."""
+SETTLE_SHIFTS = 3
+"""Shifts looked for between two stable readings: a hand may hide several."""
+
+
+def unsure_cells(text: str) -> tuple[Cell, ...]:
+    """The cells read ``?`` in a reading (rows joined by "/")."""
+    return tuple((r, c) for r, row in enumerate(text.split("/"), 1)
+                 for c, x in enumerate(row, 1) if x == UNSURE)
+
+
+def cells_differ(a: str, b: str) -> tuple[Cell, ...]:
+    flat_a, flat_b = a.replace("/", ""), b.replace("/", "")
+    return tuple(
+        (i // SIZE + 1, i % SIZE + 1) for i, (x, y) in enumerate(zip(flat_a, flat_b, strict=True))
+        if x != y
+    )
+
+
+def letter_at(text: str, cell: Cell) -> str:
+    return text[(cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)]
+
+
+def _with(text: str, cell: Cell, letter: str) -> str:
+    at = (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
+    return text[:at] + letter + text[at + 1 :]
+
+
+def refill_cells(t: TableState) -> tuple[Cell, ...]:
+    """The cells the refill under way fills (N9: the empty ones, in reading order)."""
+    assert t.grid is not None and t.rules is not None
+    return tuple(t.grid.empty_cells()[: _refill_count(t.game, t.rules)])
+
+
+def likeliest(game: Game, seen: str, letters: str) -> str:
+    """``letters`` ordered from the card the unseen cards hold most of (``seen``: the cards
+    known to lie elsewhere), ties in the order of GEMS. The pearl first, when it is one of
+    ``letters`` and not seen: the grid holds it, so a card read ``?`` most likely is it."""
+    count = Counter(seen)
+    order = GEMS + PEARL
+    return "".join(sorted(letters, key=lambda x: (
+        -(game.in_play if x == PEARL and not count[x] else game.copies - count[x]),
+        order.index(x))))
+
+
+def allowed_letters(game: Game, text: str) -> str:
+    """The cards a card read ``?`` may be: a gem, or the pearl if none is read (Pearl)."""
+    return GEMS + (PEARL if game.pearl and PEARL not in text else "")
+
+
+def provisional_names(game: Game, text: str, seen: str, cells: Sequence[Cell] = (),
+                      letters: str = "") -> str:
+    """``text`` (a whole reading, rows joined by "/") with each card read ``?`` in ``cells``
+    (all: none given) named provisionally: the likeliest card (``seen``: the cards known to
+    lie off the grid) of ``letters`` (none given: ``allowed_letters``) that makes no
+    combination with the cards around it, else the likeliest."""
+    for cell in cells or unsure_cells(text):
+        names = likeliest(game, seen + text, letters or allowed_letters(game, text))
+        # the pearl the grid must hold is named whatever lies around it
+        text = _with(text, cell, names[0] if names[0] == PEARL else next(
+            (x for x in names if not _combines(game, _with(text, cell, x), cell)), names[0]))
+    return text
+
+
+def _combines(game: Game, text: str, cell: Cell) -> bool:
+    grid = Grid.parse(text.replace(UNSURE, EMPTY))
+    return any(cell in c.cells for c in find_combinations(grid, game.pearl))
+
+
+def taken_as(t: TableState, text: str, provisional: bool) -> str | None:
+    """The reading ``text`` as state ``t`` takes it, its unsure cells settled, or None when
+    they cannot be. In play, by the rules: one grid that shifts can make agrees with every
+    cell read. While combinations are cleared and refilled (N9), the cells the players take
+    away or fill are the only ones that change: a card read ``?`` anywhere else (a sleeve, a
+    glare) is the card the grid holds there; one being cleared that reads ``?`` is what the
+    phase waits to see. A refilled card read ``?`` is left for the refill to lay unread
+    (``provisional``; else it is waited for too)."""
+    if UNSURE not in text:
+        return text
+    grid = t.grid
+    assert grid is not None
+    if t.phase == PLAY:
+        settled = settle(grid, text, SETTLE_SHIFTS)
+        return None if settled is None else str(settled)
+    if t.phase not in (CLEAR, REFILL):
+        return None
+    touched = set(t.to_clear) if t.phase == CLEAR else set(refill_cells(t))
+    unsure = set(unsure_cells(text))
+    if touched & unsure and not (provisional and (t.phase == REFILL or refilled(t, text))):
+        return None
+    for cell in sorted(unsure - touched):
+        text = _with(text, cell, grid.at(*cell))
+    return text
+
+
+def refill_read(t: TableState, text: str, cells: Sequence[Cell]) -> Refill:
+    """The refill the reading ``text`` shows in the refill ``cells`` (all read, no pearl),
+    a card read ``?`` among them laid under a provisional name (``provisional_names``)."""
+    assert t.rules is not None
+    unread = tuple(cell for cell in cells if letter_at(text, cell) == UNSURE)
+    if unread:
+        text = provisional_names(t.game, text, t.rules.known_discard.letters(), unread, GEMS)
+    return Refill("".join(letter_at(text, cell) for cell in cells), unread or None)
+
+
+def _can_refill(t: TableState, text: str, cells: Sequence[Cell]) -> bool:
+    """The refill the reading shows can be laid now (N9, N15), or is still being laid."""
+    letters = [letter_at(text, cell) for cell in cells]
+    if EMPTY in letters:
+        return True
+    if PEARL in letters:
+        return False
+    try:
+        apply(t, refill_read(t, text, cells))
+    except CompanionError:
+        return False
+    return True
+
+
+def scored(t: TableState) -> dict[Cell, str]:
+    """The cards the last scoring round took, by cell (the clearing phase's to wait for)."""
+    return {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
+
+
+def refilled(t: TableState, text: str) -> bool:
+    """While combinations are cleared (N9): the reading shows a card laid in a cleared cell
+    already (another card than was scored there), the refill seen with the clearing."""
+    gone = scored(t)
+    return any(letter_at(text, c) not in (EMPTY, UNSURE, gone.get(c)) for c in t.to_clear)
+
+
+def paid_moves(t: TableState, text: str) -> list[tuple]:  # type: ignore[type-arg]
+    """Every shortest way to turn the grid into ``text``, paid with a matching card, then
+    with three cards (when no hand can hold a matching one, all its copies seen)."""
+    assert t.grid is not None
+    found = explain(t.grid, Grid.parse(text), MAX_SHIFTS)
+    return [move.as_paid() for move in found.moves] + [
+        tuple(s.with_wildcard() for s in move.shifts) for move in found.moves]
+
+
+class Fit(NamedTuple):
+    """How a state takes a reading: where each card lies in it (``TableState.origin``),
+    and how many cells the phase still waits for (cards still to be cleared or laid)."""
+
+    origin: tuple[int, ...]
+    waiting: int = 0
+
+
+def fits(t: TableState, raw: str) -> Fit | None:
+    """How state ``t`` takes the reading ``raw`` as it stands: the grid it expects, or one
+    legal move away (play), or cleared or refilled cells only (N9); None when it cannot."""
+    if t.grid is None:
+        return None
+    text = taken_as(t, raw, provisional=True)
+    if text is None:
+        return None
+    expected = str(t.grid)
+    if text == expected:
+        # (while clearing, the grid expected holds the scored cells empty already)
+        return Fit(t.origin, len(refill_cells(t)) if t.phase == REFILL else 0)
+    if t.phase == PLAY:
+        if card_difference(t.grid, Grid.parse(text)) is not None:
+            return None
+        for paid in paid_moves(t, text):
+            if shifts_problem(t, paid) is None:
+                return Fit(permuted(t.origin, paid))
+        return None
+    if t.phase == OVER:
+        return None
+    differ = cells_differ(expected, text)
+    if t.phase == REFILL:
+        cells = refill_cells(t)
+        if not set(differ) <= set(cells) or not _can_refill(t, text, cells):
+            return None
+        return Fit(t.origin, sum(letter_at(text, c) == EMPTY for c in cells))
+    if not set(differ) <= set(t.to_clear):
+        return None
+    if refilled(t, text):  # cleared and refilled between two readings
+        return fits(apply(t, Cleared()), raw)
+    return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear))
+
+
+def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
+             takes: Callable[[TableState], Fit | None]
+             ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
+    """For each group of cards laid unread, each naming of them all by other names (from
+    ``order``) under which the log can be played and the state ``takes`` what follows: the
+    names, and how the state takes it."""
+    found = []
+    for group in groups:
+        for letters in product(order, repeat=len(group)):
+            if any(t.cards[card] == x for card, x in zip(group, letters, strict=True)):
+                continue
+            alt = t
+            try:
+                for card, letter in zip(group, letters, strict=True):
+                    alt = apply(alt, Settled(card, letter))
+            except CompanionError:
+                continue  # what was played cannot happen with those cards
+            where = takes(alt)
+            if where is not None:
+                found.append((tuple(zip(group, letters, strict=True)), where))
+    return found
+
+
+def settled_by(t: TableState, card: int, letter: str, where: tuple[int, ...],
+                raw: str | None) -> str:
+    """The camera, when the reading ``raw`` shows ``letter`` where the card lies in it
+    (``where``; a card being cleared is no longer in the state's); else the rules."""
+    at = where.index(card) if card in where else t.origin.index(card) if (
+        card in t.origin) else -1
+    if raw is not None and at >= 0 and letter_at(raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
+        return "camera"
+    return "rules"
