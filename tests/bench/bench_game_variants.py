@@ -1,0 +1,123 @@
+"""The other renderer's filmed game (``../shared/data/nizam-dev/game-classic-p2``) seen through
+other cameras, replayed as the product plays it (``companion replay``, colours learning): every
+frame and ``calib.jpg`` changed the same way (``bench_dev_variants.VARIANTS``; ``A|B`` is A then
+B), the replay's end against the truth's. The split has one game under one camera; the games it
+is judged on have others.
+
+    .venv/bin/python tests/bench/bench_game_variants.py [--drift] [--keep DIR] [VARIANT ...]
+
+By default each variant is a new camera, calibrated from its changed ``calib.jpg``. ``--drift``:
+calibrated from ``calib.jpg`` as it is, the frames changed (the light or the camera's settings
+moved after calibration). With no VARIANT, every single variant. The changed recordings are
+written to a temporary folder (``--keep DIR``: there, and reused when run again). About a minute
+a variant on one core. Prints one line per variant; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+from bench_dev_variants import VARIANTS, Variant  # noqa: E402
+
+GAME = ROOT.parent / "shared" / "data" / "nizam-dev" / "game-classic-p2"
+KEYS = ("scores", "deck", "discard", "deck_runs_out")
+
+
+def change_of(combo: str) -> Variant:
+    """The variants named in ``combo`` ("A|B"), applied in turn."""
+    names = combo.split("|")
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        raise SystemExit(f"unknown variant {unknown[0]!r}; variants: {', '.join(VARIANTS)}")
+
+    def change(image: np.ndarray) -> np.ndarray:
+        for name in names:
+            image = VARIANTS[name](image)
+        return image
+
+    return change
+
+
+def changed_recording(combo: str, drift: bool, into: Path) -> Path:
+    """The game with every frame changed (and ``calib.jpg`` too unless ``drift``), in a
+    folder of ``into`` named after the variant; kept as it is when already there."""
+    out = into / (("drift " if drift else "") + combo).replace(" ", "_").replace("|", "+")
+    if (out / "frames").is_dir():
+        return out
+    change = change_of(combo)
+    work = out.with_name(out.name + ".part")
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "frames").mkdir(parents=True)
+    for name in ("game.json", "calib.json", "taps.jsonl"):
+        shutil.copy(GAME / name, work / name)
+    calib = cv2.imread(str(GAME / "calib.jpg"))
+    cv2.imwrite(str(work / "calib.jpg"), calib if drift else change(calib),
+                [cv2.IMWRITE_JPEG_QUALITY, 97])
+    for frame in sorted((GAME / "frames").iterdir()):
+        cv2.imwrite(str(work / "frames" / frame.name), change(cv2.imread(str(frame))),
+                    [cv2.IMWRITE_JPEG_QUALITY, 97])
+    work.rename(out)
+    return out
+
+
+def replay_end(folder: Path) -> dict[str, object] | str:
+    """The replay's summary line, or why there is none."""
+    done = subprocess.run([sys.executable, "-m", "companion", "replay", str(folder), "--json"],
+                          capture_output=True, text=True, check=False, cwd=ROOT)
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+    if done.returncode or not lines:
+        return f"replay failed: {done.stderr.strip()[-200:]}"
+    end: dict[str, object] = json.loads(lines[-1])
+    return end
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants", nargs="*")
+    ap.add_argument("--drift", action="store_true")
+    ap.add_argument("--keep", type=Path, help="folder for the changed recordings, kept")
+    args = ap.parse_args()
+    if not GAME.is_dir():
+        print(f"no game at {GAME}")
+        return 2
+    combos = args.variants or [n for n in VARIANTS if not (args.drift and n == "as rendered")]
+    for combo in combos:
+        change_of(combo)  # every name checked before the first minute is spent
+    final = json.loads((GAME / "truth.json").read_text())["final"]
+    truth = [final.get(k) for k in KEYS]
+    how = "calibrated as it is, frames changed" if args.drift else "calibrated and read changed"
+    print(f"{GAME.name}, {how}; truth {truth}")
+    into = args.keep or Path(tempfile.mkdtemp(prefix="game-variants-"))
+    same = 0
+    try:
+        for combo in combos:
+            end = replay_end(changed_recording(combo, args.drift, into))
+            if isinstance(end, str):
+                print(f"{combo:36s} {end}")
+                continue
+            got = [end.get(k) for k in KEYS]
+            same += got == truth
+            print(f"{combo:36s} {got} after {end.get('turns')} turns: "
+                  f"{'the same' if got == truth else 'DIFFERENT'}", flush=True)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(into, ignore_errors=True)
+    print(f"ALL {same}/{len(combos)} replays end as the truth")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
