@@ -2,14 +2,15 @@
 
 A frame's reading counts once ``k`` frames in a row have read the same grid, with no more
 than ``unsure`` cells ``?`` among them. A card read in some frames and ``?`` in others (a
-glare, a colour near the edge of its class) is the same card in all of them: frames agree
-where one read a card ``?`` and another read it. Such a cell counts as that card once ``k``
-frames of the run have read it so, and stays ``?`` until then: one frame's misread of a
-card the others cannot read is no reading. The cells read ``?`` anywhere in the run count
-towards ``unsure`` together, so a hand that moves (over some cells, then over others, while
-a row is shifted under it) cannot stitch a grid that never lay on the table out of the
-frames' halves. An empty cell read ``?`` is a card being laid or a hand: it breaks the run,
-as does a cell read as two cards or a frame with no grid found; the count starts again.
+glare, a colour near the edge of its class, a hand passing) is the same card in all of them:
+frames agree where one read a card ``?`` and another read it. Such a cell counts as that card
+once at least half the run's frames have read it so, and ``?`` until then: one frame's
+misread of a card the others cannot read is no reading. The cells read ``?`` anywhere in the
+run count towards ``unsure`` together, so a hand that moves (over some cells, then over
+others, while a row is shifted under it) cannot stitch a grid that never lay on the table
+out of the frames' halves. An empty cell read ``?`` is a card being
+laid or a hand: it breaks the run, as does a cell read as two cards or a frame with no grid
+found; the count starts again.
 
 >>> f = StabilityFilter(3)
 >>> [f.push(cells) for cells in (("RG", "B."), ("RG", "B."), ("RG", "B."), ("RG", "B."))]
@@ -17,8 +18,8 @@ as does a cell read as two cards or a frame with no grid found; the count starts
 >>> f.push(("RG", "B?")), f.push(("RG", "B.")), f.stable
 (None, None, ('RG', 'B.'))
 >>> g = StabilityFilter(2, unsure=1)
->>> [g.push(cells) for cells in (("RG", "BY"), ("RG", "B?"), ("RG", "BY"))]
-[None, ('RG', 'B?'), ('RG', 'BY')]
+>>> [g.push(cells) for cells in (("RG", "B?"), ("RG", "B?"), ("RG", "BY"), ("RG", "BY"))]
+[None, ('RG', 'B?'), ('RG', 'B?'), ('RG', 'BY')]
 """
 
 from __future__ import annotations
@@ -88,12 +89,12 @@ class StabilityFilter:
         return len(doubted) <= self.unsure
 
     def _grid(self) -> tuple[str, ...]:
-        """The run's grid: each cell as read, a cell some frames read ``?`` as the card
-        ``k`` frames read there (else ``?``)."""
+        """The run's grid: each cell as read, a cell some frames read ``?`` as the card at
+        least half of them read there (else ``?``)."""
         flat = []
         for cell, seen in enumerate(self._reads):
             (card, times), = seen.most_common(1) or [(UNSURE, 0)]
-            flat.append(card if cell not in self._doubted or times >= self.k else UNSURE)
+            flat.append(card if cell not in self._doubted or 2 * times >= self._run else UNSURE)
         rows, start = [], 0
         for width in self._widths:
             rows.append("".join(flat[start:start + width]))
