@@ -1,11 +1,16 @@
 """Only readings that hold still count: a stability filter for live video.
 
-A frame's reading counts once ``k`` frames in a row have read the same grid, with no ``?``
-among a frame's cells (or no more than ``unsure``). A card read in one frame and ``?`` in the
-next (a glare, a colour near the edge of its class) is the same card in both: frames agree
-where either read ``?``, and the reading that counts takes every cell any of them read. A
-hand moving over the grid, a card half laid, a cell read as two cards, a frame with no grid
-found: each breaks the run, and the count starts again.
+A frame's reading counts once ``k`` frames in a row have read the same grid, with no more
+than ``unsure`` cells ``?`` among them. A card read in some frames and ``?`` in others (a
+glare, a colour near the edge of its class, a hand passing) is the same card in all of them:
+frames agree where one read a card ``?`` and another read it. Such a cell counts as that card
+once at least half the run's frames have read it so, and ``?`` until then: one frame's
+misread of a card the others cannot read is no reading. The cells read ``?`` anywhere in the
+run count towards ``unsure`` together, so a hand that moves (over some cells, then over
+others, while a row is shifted under it) cannot stitch a grid that never lay on the table
+out of the frames' halves. An empty cell read ``?`` is a card being
+laid or a hand: it breaks the run, as does a cell read as two cards or a frame with no grid
+found; the count starts again.
 
 >>> f = StabilityFilter(3)
 >>> [f.push(cells) for cells in (("RG", "B."), ("RG", "B."), ("RG", "B."), ("RG", "B."))]
@@ -13,30 +18,34 @@ found: each breaks the run, and the count starts again.
 >>> f.push(("RG", "B?")), f.push(("RG", "B.")), f.stable
 (None, None, ('RG', 'B.'))
 >>> g = StabilityFilter(2, unsure=1)
->>> [g.push(cells) for cells in (("RG", "B?"), ("R?", "BY"), ("RG", "B?"))]
-[None, ('RG', 'BY'), ('RG', 'BY')]
+>>> [g.push(cells) for cells in (("RG", "B?"), ("RG", "B?"), ("RG", "BY"), ("RG", "BY"))]
+[None, ('RG', 'B?'), ('RG', 'B?'), ('RG', 'BY')]
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 UNSURE = "?"
+EMPTY = "."
 
 
 class StabilityFilter:
     """``push`` each frame's cells (row strings, None when no grid was found, or a reading
-    with a ``cells`` attribute); it returns the cells once they have held for ``k`` frames
-    with no more than ``unsure`` cells ``?`` in each, else None. ``stable`` keeps the last
-    reading that counted."""
+    with a ``cells`` attribute); it returns the grid once ``k`` frames in a row have shown
+    it, with no more than ``unsure`` cells ``?`` in all of them, else None. ``stable`` keeps
+    the last reading that counted."""
 
     def __init__(self, k: int = 3, unsure: int = 0) -> None:
         if k < 1:
             raise ValueError(f"a reading must hold for at least 1 frame, not {k}")
         self.k = k
         self.unsure = unsure
-        self._last: tuple[str, ...] | None = None
+        self._widths: tuple[int, ...] = ()
+        self._reads: list[Counter[str]] = []  # per cell of the run: how often each card read
+        self._doubted: set[int] = set()  # cells read ``?`` in some frame of the run
         self._run = 0
         self.stable: tuple[str, ...] | None = None
 
@@ -48,48 +57,55 @@ class StabilityFilter:
         if cells is None or sum(row.count(UNSURE) for row in cells) > self.unsure:
             self.reset()
             return None
-        cells = tuple(cells)
-        held = None if self._last is None else agreed(self._last, cells)
-        if held is not None:
-            self._last = held
-            self._run += 1
-        else:
-            self._last, self._run = cells, 1
+        widths = tuple(len(row) for row in cells)
+        flat = "".join(cells)
+        if not (self._run and widths == self._widths and self._holds(flat)):
+            self.reset()
+            self._widths = widths
+            self._reads = [Counter() for _ in flat]
+        for cell, x in enumerate(flat):
+            if x == UNSURE:
+                self._doubted.add(cell)
+            else:
+                self._reads[cell][x] += 1
+        self._run += 1
         if self._run < self.k:
             return None
-        self.stable = self._last
-        return self._last
+        self.stable = self._grid()
+        return self.stable
+
+    def _holds(self, flat: str) -> bool:
+        """Whether this frame shows the run's grid: no cell read as another card (an empty
+        cell is no card), and no more cells ``?`` in all than allowed."""
+        doubted = set(self._doubted)
+        for cell, x in enumerate(flat):
+            seen = self._reads[cell]
+            if x == UNSURE:
+                if EMPTY in seen:
+                    return False
+                doubted.add(cell)
+            elif seen and x not in seen or x == EMPTY and cell in doubted:
+                return False
+        return len(doubted) <= self.unsure
+
+    def _grid(self) -> tuple[str, ...]:
+        """The run's grid: each cell as read, a cell some frames read ``?`` as the card at
+        least half of them read there (else ``?``)."""
+        flat = []
+        for cell, seen in enumerate(self._reads):
+            (card, times), = seen.most_common(1) or [(UNSURE, 0)]
+            flat.append(card if cell not in self._doubted or 2 * times >= self._run else UNSURE)
+        rows, start = [], 0
+        for width in self._widths:
+            rows.append("".join(flat[start:start + width]))
+            start += width
+        return tuple(rows)
 
     def reset(self) -> None:
         """Forget the current run (the last stable reading is kept)."""
-        self._last, self._run = None, 0
+        self._reads, self._doubted, self._run = [], set(), 0
 
     @property
     def run(self) -> int:
-        """How many frames in a row the current cells have been read."""
+        """How many frames in a row have shown the current grid."""
         return self._run
-
-
-def agreed(a: Sequence[str], b: Sequence[str]) -> tuple[str, ...] | None:
-    """The grid two readings both show, each cell as either read it (``?`` only where both
-    did), or None where they read a cell as two things or differ in shape.
-
-    >>> agreed(("R?", "B."), ("RG", "?."))
-    ('RG', 'B.')
-    >>> agreed(("RG",), ("RY",)) is None
-    True
-    """
-    if len(a) != len(b) or any(len(x) != len(y) for x, y in zip(a, b, strict=True)):
-        return None
-    rows = []
-    for x, y in zip(a, b, strict=True):
-        if x == y:
-            rows.append(x)
-            continue
-        row = []
-        for p, q in zip(x, y, strict=True):
-            if p != q and UNSURE not in (p, q):
-                return None
-            row.append(q if p == UNSURE else p)
-        rows.append("".join(row))
-    return tuple(rows)

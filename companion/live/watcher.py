@@ -32,6 +32,7 @@ from vision.stability import StabilityFilter
 from vision.tracker import GridTracker
 
 _log = logging.getLogger(__name__)
+UNSURE = "?"
 STABLE_FRAMES = 3
 RESTART_PAUSE = 6.0
 """Seconds a finished demo stays on the screen before it plays again."""
@@ -55,7 +56,7 @@ class GridFollower:
         self.stability = StabilityFilter(stable_frames, unsure=SETTLE_AT_MOST)
         self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
-        self._taught: tuple[str, ...] | None = None  # the cells of the last frame learned from
+        self._taught: set[tuple[str, ...]] = set()  # frames learned from, this stable reading
         self.problem = ""
 
     def read(self, image: np.ndarray | None) -> GridReading | None:
@@ -84,13 +85,19 @@ class GridFollower:
         learner.catch_up(reading)  # taps since the last frame: an undo, a fixed card
         before = learner.mark()
         passed = self._pass(reading)
-        # A frame of a still grid that read a card ``?`` the others read: the card it holds
-        # is named (the stable reading), and its doubted colours are what learning is for.
-        doubted = (reading is not None and self.stability.stable is not None
-                   and self.stability.run >= self.stability.k and reading.cells != self._taught)
+        if passed:
+            self._taught.clear()
+        # A frame of a held grid that read a card ``?`` the other frames read: the card it
+        # holds is named (the stable reading), and its doubted colours are what learning is
+        # for; once for each way the frames read the grid, not once a frame.
+        doubted = (not passed and reading is not None and reading.cells is not None
+                   and self.stability.run >= self.stability.k
+                   and any(UNSURE in row for row in reading.cells)
+                   and reading.cells not in self._taught)
         if (passed or doubted) and reading is not None and self.last is not None:
             learner.passed(before, reading, self.last)
-            self._taught = reading.cells
+            if reading.cells is not None:
+                self._taught.add(reading.cells)
         self.palette = learner.palette
         return passed
 

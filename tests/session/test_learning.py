@@ -268,3 +268,16 @@ def test_N1_an_opening_grid_set_up_by_a_tap_does_not_learn_a_cell_under_a_hand(p
     assert len(learner.confirmed) == 24
     assert samples_of(learner, session.state.origin[2]) == ["O"]
     assert samples_of(learner, session.state.origin[24]) == []
+
+
+def test_N4_a_shift_seen_while_one_card_flickers_unsure_is_taken(palette):
+    # Under a bright warm camera the dev game's turn 2 showed one card "?" in every other
+    # frame: with k equal frames needed, the shift was never seen held and the game went
+    # out of step for good.
+    session, follower, _ = opened(palette)
+    shifted = ("ROGYR",) + OPENING[1:]  # r1< of the opening
+    flicker = ("ROGYR", "CBV?R") + OPENING[2:]
+    for rows in (shifted, flicker, shifted, flicker):
+        follower.follow(reading_of(palette, rows, shifted))
+    assert session.state.shifts == (Shift.parse("r1<"),)
+    assert session.state.grid == Grid("/".join(shifted))

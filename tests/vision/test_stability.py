@@ -61,19 +61,36 @@ def test_a_card_read_unsure_in_some_frames_keeps_the_run():
     # and the shift it showed was never seen held
     f = StabilityFilter(3, unsure=2)
     flicker = ("RG", "B?")
-    assert [f.push(x) for x in (B, flicker, B, flicker)] == [None, None, B, B]
-    assert f.run == 4
+    assert [f.push(x) for x in (flicker, B, flicker, B)] == [None, None, flicker, B]
+    assert f.run == 4  # read so in half the run's frames: the card it is
+
+
+def test_one_frame_reading_a_card_the_others_cannot_read_is_no_reading():
+    f = StabilityFilter(2, unsure=2)
+    unread = ("RG", "B?")
+    assert [f.push(x) for x in (unread, unread, unread, B, unread)] == [None] + [unread] * 4
 
 
 def test_frames_that_read_a_cell_as_two_cards_break_the_run():
     f = StabilityFilter(2, unsure=2)
-    assert [f.push(x) for x in (A, ("RG", "B?"), B, B)] == [None, A, None, B]
+    assert [f.push(x) for x in (A, B, B)] == [None, None, B]
 
 
-def test_the_reading_that_counts_takes_every_cell_a_frame_read():
+def test_an_empty_cell_read_unsure_breaks_the_run():
+    # a card laid there that the camera cannot read, or a hand: not the empty cell it was
     f = StabilityFilter(2, unsure=2)
-    assert f.push(("R?", "BY")) is None
-    assert f.push(("RG", "?Y")) == ("RG", "BY")
+    unread = ("RG", "B?")
+    assert [f.push(x) for x in (A, A, unread, unread)] == [None, A, None, unread]
+    assert [f.push(x) for x in (unread, A)] == [unread, None]
+
+
+def test_a_hand_moving_over_a_shifted_row_stitches_no_grid():
+    # row RRGRG shifted r1< under a hand: two frames show the cells it left, one the cells
+    # it reached; their halves together (RGRRG) never lay on the table
+    f = StabilityFilter(3, unsure=2)
+    assert [f.push((x,)) for x in ("R??RG", "R??RG", "RGR??")] == [None, None, None]
+    # the run starts again where the hand moved; the cards it hid count once seen enough
+    assert [f.push(("RGRGR",)) for _ in range(2)] == [None, ("RGRGR",)]
 
 
 def test_a_cell_unsure_in_every_frame_stays_unsure():
