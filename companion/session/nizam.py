@@ -42,6 +42,7 @@ from .table import (
     record_lines,
     shifts_problem,
 )
+from .misread import Takes, as_read, renamings, suspects, taken_misread
 from .table import apply as apply_event
 from .table import refill_count as _refill_count
 from .unread import (
@@ -63,7 +64,13 @@ from .unread import (
     taken_as,
     unsure_cells,
 )
-from .unread_words import card_name, settled_words, unread_cells, unread_prompt
+from .unread_words import (
+    card_name,
+    misread_words,
+    settled_words,
+    unread_cells,
+    unread_prompt,
+)
 
 __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 
@@ -108,6 +115,8 @@ class TableSession(SessionCore[TableState]):
     """The last stable reading of the grid the session took in."""
     settled = Shown[tuple[tuple[int, str, str, bool], ...]]()
     """The cards laid unread last settled, to be told (``_settled_words``): () once told."""
+    renamed = Shown[str]()
+    """What the players are told of the card misread the rules last named: "" once told."""
 
     def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
         super().__init__(store, game_id, remake)
@@ -116,6 +125,7 @@ class TableSession(SessionCore[TableState]):
         self.verdict = None
         self.reading = None
         self.settled = ()
+        self.renamed = ""
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
         self._unsettled: set[tuple[int, str]] = set()
@@ -163,8 +173,9 @@ class TableSession(SessionCore[TableState]):
     def _age_settled(self) -> None:
         """A card settled is told until the game moves on past the reading or tap that
         settled it."""
-        if self.settled and self.seq != self._settled_at:
+        if (self.settled or self.renamed) and self.seq != self._settled_at:
             self.settled = ()
+            self.renamed = ""
 
     def _told_settled(self) -> None:
         if self._settled_at < 0:
@@ -209,8 +220,10 @@ class TableSession(SessionCore[TableState]):
         try:
             self.commit(event)
         except CompanionError:
-            if not self.state.provisional or not self._settle(
-                    lambda alt: Fit(alt.origin) if _takes(alt, event) else None):
+            t = self.state
+            takes = lambda alt: Fit(alt.origin) if _takes(alt, event) else None  # noqa: E731
+            if not ((t.provisional and self._settle(takes)) or self._rename(
+                    suspects(t, None), self.reading, lambda alt, card, was: takes(alt))):
                 raise
             self.commit(event)
 
@@ -250,10 +263,14 @@ class TableSession(SessionCore[TableState]):
             return
         if t.grid is None or text.count(UNSURE) > self.unsure_taken:
             return
+        if t.misnamed:  # the camera may still read a card the rules named otherwise
+            text = as_read(t, text)
         taken = self._take(t, text)
-        if taken is None and t.provisional and (self.seq, text) not in self._unsettled:
-            if self._settle(lambda alt: fits(alt, text), text):
-                taken = self._take(self.state, text)
+        if taken is None and (self.seq, text) not in self._unsettled:
+            if (t.provisional and self._settle(lambda alt: fits(alt, text), text)) or (
+                    self._rename(suspects(t, text), text,
+                                 lambda alt, card, was: taken_misread(alt, text, card, was))):
+                taken = self._take(self.state, as_read(self.state, text))
             else:
                 self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
                 self._unsettled.add((self.seq, text))
@@ -321,6 +338,26 @@ class TableSession(SessionCore[TableState]):
             again = after.rules is not None and after.rules.scores != before
             told.append((card, letter, by, again))
         self.settled = tuple(told)
+        self._settled_at = -1
+        return True
+
+    def _rename(self, cards: Sequence[int], raw: str | None, takes: Takes) -> bool:
+        """Name a card the camera read, sure, as another (``session.misread``): the one card
+        of ``cards`` and the one other name under which the game ``takes`` what the players
+        did next, the camera reading it as it did. Not when the table chose to be asked
+        (``unread_cards``: a table that names the cards the camera cannot read names the
+        ones it misreads too), nor from a reading (``raw``: the one given, or the last taken
+        for a tap) with a card unsure: the view would be partial. True when a ``Settled``
+        event was logged."""
+        if not self.provisional or raw is None or UNSURE in raw or not cards:
+            return False
+        found = renamings(self.state, cards, takes)
+        if len(found) != 1:
+            return False
+        (card, letter), = found
+        before = self.state
+        after = self.commit(ev.Settled(card, letter, "rules"))
+        self.renamed = misread_words(before, after, card)
         self._settled_at = -1
         return True
 
@@ -592,7 +629,7 @@ class TableSession(SessionCore[TableState]):
 
     def _prompt(self, t: TableState) -> str:
         told = [x for x in (t.notice, *(settled_words(t, x) for x in self.settled),
-                            unread_prompt(t)) if x]
+                            self.renamed, unread_prompt(t)) if x]
         notice = "".join(f" {x}" for x in told)
         if t.phase == OPENING:
             return self._opening_prompt(t) + notice

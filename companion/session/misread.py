@@ -1,0 +1,126 @@
+"""Cards the camera read, sure, as another card: when what the players did next (a reading,
+a tap) cannot happen in the game as the camera read it, the rules may name the card it
+misread (``table.Settled`` of a card not laid unread).
+
+The camera may read a card wrong on every frame (a colour rendered otherwise than it was
+calibrated): a combination it hid is not scored, one it made up is. The players then do
+the right thing, clear the cards that truly scored or leave the ones that did not and play
+on, and the game as read cannot follow. Which card the camera misread, the rules can tell
+when one name of one card, and no other, makes what the players did legal.
+
+The cards looked at (``suspects``) are those the players' action touched: the cards lying
+where the reading differs from the grid the game expects (a combination the players
+cleared holds the misread card, and the shift they made moves it), and the cards waiting
+to be cleared (a combination that was not there: the players leave its cards). Each is
+tried under each other gem, the game folded again with it so (``renamings``); the camera
+keeps reading it as it did (``taken_misread``): a name the reading only fits because the
+camera now reads the card otherwise is not one the rules settle (a glare, a changed light:
+the players are asked, as before). A reading a card of which is unsure (a hand, a sleeve)
+settles nothing: the rules would name cards from a part of the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from companion.errors import CompanionError
+from companion.rules.grid import GEMS, SIZE, Cell
+
+from .events import Settled
+from .table import CLEAR, UNSURE, TableState, apply
+from .unread import Fit, cells_differ, fits, letter_at
+
+Takes = Callable[[TableState, int, str], Fit | None]
+"""How a state with one card named otherwise (the card, the name the camera read it as)
+takes what the players did next; None when it cannot."""
+
+
+def _index(cell: Cell) -> int:
+    return (cell[0] - 1) * SIZE + (cell[1] - 1)
+
+
+def _cell(index: int) -> Cell:
+    return index // SIZE + 1, index % SIZE + 1
+
+
+def _with(text: str, cell: Cell, letter: str) -> str:
+    at = (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
+    return text[:at] + letter + text[at + 1 :]
+
+
+def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
+    """The cards the camera may have misread, for the reading ``raw`` (None: a tap) the
+    state ``t`` cannot take: where the reading differs from the grid expected, and the
+    cards waiting to be cleared. Not a card laid unread (``session.unread`` names those),
+    one a player named, or the pearl."""
+    cards: list[int] = []
+    if raw is not None and t.grid is not None:
+        cards += [t.origin[_index(cell)] for cell in cells_differ(str(t.grid), raw)]
+    if t.phase == CLEAR:
+        cards += t.clearing
+    return tuple(card for card in dict.fromkeys(cards) if card >= 0
+                 and card not in t.provisional and card not in t.tapped
+                 and t.cards[card] in GEMS)
+
+
+def renamings(t: TableState, cards: Sequence[int], takes: Takes) -> list[tuple[int, str]]:
+    """Each card of ``cards`` with each other gem under which the log can be played and the
+    state ``takes`` what followed."""
+    found = []
+    for card in cards:
+        was = t.cards[card]
+        for letter in GEMS:
+            if letter == was:
+                continue
+            try:
+                alt = apply(t, Settled(card, letter))
+            except CompanionError:
+                continue  # what was played cannot happen with that card
+            if takes(alt, card, was) is not None:
+                found.append((card, letter))
+    return found
+
+
+def taken_misread(t: TableState, raw: str, card: int, was: str) -> Fit | None:
+    """How state ``t`` takes the reading ``raw`` when the camera reads ``card`` as ``was``,
+    not as the card ``t`` holds: the card gone from the grid (cleared), or lying where the
+    reading shows ``was``. None when it cannot, or only with the camera reading the card as
+    ``t`` names it."""
+    fit = fits(t, raw)
+    if fit is not None:
+        return fit if card not in fit.origin else None
+    name = t.cards[card]
+    for at in range(SIZE * SIZE):
+        cell = _cell(at)
+        if letter_at(raw, cell) != was:
+            continue
+        fit = fits(t, _with(raw, cell, name))
+        if fit is not None and (fit.origin[at] == card or _waiting(t, card, cell)):
+            return fit
+    return None
+
+
+def _waiting(t: TableState, card: int, cell: Cell) -> bool:
+    """``card`` lies in ``cell``, waiting to be cleared (N9)."""
+    return t.phase == CLEAR and card in t.clearing and t.to_clear[t.clearing.index(card)] == cell
+
+
+def as_read(t: TableState, raw: str) -> str:
+    """The reading ``raw`` with the cards the rules named otherwise than the camera reads
+    them (``TableState.misnamed``) under their names, where they lie in it; ``raw`` as it is
+    when the state takes it so, or no such card explains it."""
+    around = [(card, was) for card, was in t.misnamed
+              if card in t.origin or card in t.clearing]
+    if not around or UNSURE in raw or fits(t, raw) is not None:
+        return raw
+    for card, was in around:
+        name = t.cards[card]
+        for at in range(SIZE * SIZE):
+            cell = _cell(at)
+            if letter_at(raw, cell) != was:
+                continue
+            text = _with(raw, cell, name)
+            fit = fits(t, text)
+            if fit is not None and (fit.origin[at] == card or _waiting(t, card, cell)):
+                return text
+    return raw
