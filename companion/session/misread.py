@@ -63,20 +63,29 @@ def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
                  and t.cards[card] in GEMS)
 
 
-def renamings(t: TableState, cards: Sequence[int], takes: Takes) -> list[tuple[int, str]]:
+Renamed = dict[tuple[int, str], TableState | None]
+"""The games a state's log makes with one card named otherwise (None: it cannot be played
+so), kept while the state is the current one: the players may try several readings."""
+
+
+def renamings(t: TableState, cards: Sequence[int], takes: Takes,
+              renamed: Renamed | None = None) -> list[tuple[int, str]]:
     """Each card of ``cards`` with each other gem under which the log can be played and the
-    state ``takes`` what followed."""
+    state ``takes`` what followed (``renamed``: those games of ``t`` already folded)."""
+    known: Renamed = {} if renamed is None else renamed
     found = []
     for card in cards:
         was = t.cards[card]
         for letter in GEMS:
             if letter == was:
                 continue
-            try:
-                alt = apply(t, Settled(card, letter))
-            except CompanionError:
-                continue  # what was played cannot happen with that card
-            if takes(alt, card, was) is not None:
+            if (card, letter) not in known:
+                try:
+                    known[card, letter] = apply(t, Settled(card, letter))
+                except CompanionError:  # what was played cannot happen with that card
+                    known[card, letter] = None
+            alt = known[card, letter]
+            if alt is not None and takes(alt, card, was) is not None:
                 found.append((card, letter))
     return found
 

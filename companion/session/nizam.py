@@ -28,6 +28,7 @@ from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
 from .core import SessionCore, Shown, locked
+from .misread import Renamed, Takes, as_read, renamings, suspects, taken_misread
 from .table import (
     CLEAR,
     OPENING,
@@ -42,7 +43,6 @@ from .table import (
     record_lines,
     shifts_problem,
 )
-from .misread import Takes, as_read, renamings, suspects, taken_misread
 from .table import apply as apply_event
 from .table import refill_count as _refill_count
 from .unread import (
@@ -128,6 +128,9 @@ class TableSession(SessionCore[TableState]):
         self.renamed = ""
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
+        self._renamed: tuple[int, Renamed] = (-1, {})
+        """The games the log makes with one card named otherwise (``misread.renamings``),
+        for the event they followed."""
         self._unsettled: set[tuple[int, str]] = set()
         """Readings that settled nothing, with the event they followed: the same one again
         (a hand lifted and laid back) is not searched again."""
@@ -351,7 +354,9 @@ class TableSession(SessionCore[TableState]):
         event was logged."""
         if not self.provisional or raw is None or UNSURE in raw or not cards:
             return False
-        found = renamings(self.state, cards, takes)
+        if self._renamed[0] != self.seq:
+            self._renamed = (self.seq, {})
+        found = renamings(self.state, cards, takes, self._renamed[1])
         if len(found) != 1:
             return False
         (card, letter), = found
