@@ -270,9 +270,10 @@ class TableSession(SessionCore[TableState]):
             text = as_read(t, text)
         taken = self._take(t, text)
         if taken is None and (self.seq, text) not in self._unsettled:
-            if (t.provisional and self._settle(lambda alt: fits(alt, text), text)) or (
-                    self._rename(suspects(t, text), text,
-                                 lambda alt, card, was: taken_misread(alt, text, card, was))):
+            settles = lambda alt: fits(alt, as_read(alt, text))  # noqa: E731
+            if (t.provisional and self._settle(settles, text)) or self._rename(
+                    suspects(t, text), text,
+                    lambda alt, card, was: taken_misread(alt, text, card, was)):
                 taken = self._take(self.state, as_read(self.state, text))
             else:
                 self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
@@ -347,7 +348,10 @@ class TableSession(SessionCore[TableState]):
     def _rename(self, cards: Sequence[int], raw: str | None, takes: Takes) -> bool:
         """Name a card the camera read, sure, as another (``session.misread``): the one card
         of ``cards`` and the one other name under which the game ``takes`` what the players
-        did next, the camera reading it as it did. Not when the table chose to be asked
+        did next, the camera reading it as it did. Several names of that one card (a
+        combination the camera made up, left by the players: the card is known, not what
+        it is): the likeliest of them, provisional (``table.Settled`` "likeliest"), until
+        the moves or a tap name it. Several cards: nothing. Not when the table chose to be asked
         (``unread_cards``: a table that names the cards the camera cannot read names the
         ones it misreads too), nor from a reading (``raw``: the one given, or the last taken
         for a tap) with a card unsure: the view would be partial. True when a ``Settled``
@@ -357,11 +361,14 @@ class TableSession(SessionCore[TableState]):
         if self._renamed[0] != self.seq:
             self._renamed = (self.seq, {})
         found = renamings(self.state, cards, takes, self._renamed[1])
-        if len(found) != 1:
+        if len({card for card, _ in found}) != 1:
             return False
-        (card, letter), = found
+        card = found[0][0]
         before = self.state
-        after = self.commit(ev.Settled(card, letter, "rules"))
+        assert before.rules is not None
+        seen = str(before.grid) + before.rules.known_discard.letters()
+        letter = likeliest(self.game, seen, "".join(x for _, x in found))[0]
+        after = self.commit(ev.Settled(card, letter, "rules" if len(found) == 1 else "likeliest"))
         self.renamed = misread_words(before, after, card)
         self._settled_at = -1
         return True

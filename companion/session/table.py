@@ -525,17 +525,20 @@ def _settled(t: TableState, event: Settled) -> TableState:
 def _misnamed(t: TableState, event: Settled) -> TableState:
     """A card laid under the name the camera read, sure, named otherwise by the rules (the
     one name under which what the players did next can happen): the game is folded again
-    with it laid under that name, as a card laid unread is. Never a card a player named (a
-    tap wins), never to or from the pearl (P2: it is one card, never misread as a gem)."""
+    with it laid under that name, as a card laid unread is. When the rules tell the card
+    but not its name (``by`` "likeliest"), it is laid unread under that name, provisional
+    until it is settled. Never a card a player named (a tap wins), never to or from the
+    pearl (P2: it is one card, never misread as a gem)."""
     card, letter = event.card, event.letter
-    if not 0 <= card < len(t.cards) or event.by == SETTLED_BY[-1]:
-        raise EventError(f"card {card} of the game was not laid unread")
+    if not 0 <= card < len(t.cards):
+        raise EventError(f"card {card} of the game was never laid")
     if card in t.tapped:
         raise EventError(f"card {card} of the game was named by a player: the name holds")
     was = t.cards[card]
     if was not in GEMS or letter not in GEMS or letter == was:
         raise EventError(f"card {card} of the game ({was}) cannot be named {letter!r}")
-    return replace(_refold(t, card, letter, still=False), misnamed=t.misnamed + ((card, was),))
+    still = event.by == SETTLED_BY[-1]
+    return replace(_refold(t, card, letter, still), misnamed=t.misnamed + ((card, was),))
 
 
 def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
@@ -583,6 +586,8 @@ def _renamed(s: TableState, event: Event, k: int, letter: str, still: bool) -> E
         cell = s.rules.grid.empty_cells()[k]
         renamed = replace(event, cards=event.cards[:k] + letter + event.cards[k + 1 :])
     unread = tuple(c for c in renamed.unread or () if still or c != cell)
+    if still and cell not in unread:  # a card misread, its name not known: unread now
+        unread = tuple(sorted(unread + (cell,)))
     return replace(renamed, unread=unread or None)
 
 

@@ -28,10 +28,25 @@ def unread_cells(t: TableState) -> tuple[Cell, ...]:
 
 
 def unread_prompt(t: TableState) -> str:
-    """The prompt's word on the cards on the grid still under a provisional name."""
-    cells = unread_cells(t)
-    if not cells or t.grid is None:
+    """The prompt's word on the cards on the grid still under a provisional name: those
+    the camera cannot read, and those it reads as a card they are not (``misnamed``)."""
+    if t.grid is None:
         return ""
+    misread = dict(t.misnamed)
+    said = []
+    for row, col in unread_cells(t):
+        card = t.origin[(row - 1) * SIZE + col - 1]
+        if card in misread:
+            said.append(f"The card in row {row}, card {col} is not the {GEM_NAMES[misread[card]]} "
+                        f"the camera reads: it counts as {card_name(t.grid.at(row, col))} "
+                        f"until the moves show what it is; tap it if it is another card.")
+    cells = tuple(c for c in unread_cells(t)
+                  if t.origin[(c[0] - 1) * SIZE + c[1] - 1] not in misread)
+    return " ".join(said + [_unread_words(t, cells)] if cells else said)
+
+
+def _unread_words(t: TableState, cells: tuple[Cell, ...]) -> str:
+    assert t.grid is not None
     names = [card_name(t.grid.at(*cell)) for cell in cells]
     where = " and ".join(f"row {row}, card {col}" for row, col in cells)
     if len(cells) == 1:
@@ -86,8 +101,10 @@ def misread_words(before: TableState, after: TableState, card: int) -> str:
         what = f"it made no line of {plural(was)}"
     again = after.rules is not None and before.rules is not None and (
         after.rules.scores != before.rules.scores)
-    return (f"{said} was {card_name(letter)}, not {card_name(was)}: {what}."
-            + (" The scores are counted again." if again else ""))
+    recount = " The scores are counted again." if again else ""
+    if card in after.provisional:  # the card is known, not what it is (``unread_prompt``)
+        return f"{said} is not {card_name(was)}: {what}.{recount}"
+    return f"{said} was {card_name(letter)}, not {card_name(was)}: {what}.{recount}"
 
 
 def _lay(t: TableState, card: int) -> Cell | None:
