@@ -55,7 +55,11 @@ def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
     one a player named, or the pearl."""
     cards: list[int] = []
     if raw is not None and t.grid is not None:
-        cards += [t.origin[_index(cell)] for cell in cells_differ(str(t.grid), raw)]
+        differ = cells_differ(str(t.grid), raw)
+        cards += [t.origin[_index(cell)] for cell in differ]
+        # a card cleared with them and refilled with its like looks unchanged: it lies in
+        # their line (N6), near enough to have made one combination with them
+        cards += [t.origin[_index((r, c))] for r, c in _near(differ)]
     if t.phase == CLEAR:
         cards += t.clearing
     return tuple(card for card in dict.fromkeys(cards) if card >= 0
@@ -66,6 +70,14 @@ def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
 Renamed = dict[tuple[int, str], TableState | None]
 """The games a state's log makes with one card named otherwise (None: it cannot be played
 so), kept while the state is the current one: the players may try several readings."""
+
+
+def _near(cells: Sequence[Cell]) -> list[Cell]:
+    """The cells in the row or column of one of ``cells``, at most two cards away: a
+    combination of three holding it may hold them."""
+    return [(r + dr, c + dc) for r, c in cells for dr, dc in (
+        (-2, 0), (-1, 0), (1, 0), (2, 0), (0, -2), (0, -1), (0, 1), (0, 2))
+        if 1 <= r + dr <= SIZE and 1 <= c + dc <= SIZE]
 
 
 def renamings(t: TableState, cards: Sequence[int], takes: Takes,
@@ -95,10 +107,13 @@ def taken_misread(t: TableState, raw: str, card: int, was: str) -> Fit | None:
     not as the card ``t`` holds: the card gone from the grid (cleared), or lying where the
     reading shows ``was``. None when it cannot, or only with the camera reading the card as
     ``t`` names it."""
+    name = t.cards[card]
+    waits = _waits(t, card)
+    if waits is not None and letter_at(raw, waits) == name:
+        return None  # the camera reads it as named: not the camera that misread it
     fit = fits(t, raw)
     if fit is not None:
         return fit if card not in fit.origin else None
-    name = t.cards[card]
     for at in range(SIZE * SIZE):
         cell = _cell(at)
         if letter_at(raw, cell) != was:
@@ -109,9 +124,14 @@ def taken_misread(t: TableState, raw: str, card: int, was: str) -> Fit | None:
     return None
 
 
+def _waits(t: TableState, card: int) -> Cell | None:
+    """Where ``card`` lies waiting to be cleared (N9); None when it does not."""
+    return t.to_clear[t.clearing.index(card)] if t.phase == CLEAR and card in t.clearing else None
+
+
 def _waiting(t: TableState, card: int, cell: Cell) -> bool:
     """``card`` lies in ``cell``, waiting to be cleared (N9)."""
-    return t.phase == CLEAR and card in t.clearing and t.to_clear[t.clearing.index(card)] == cell
+    return _waits(t, card) == cell
 
 
 def as_read(t: TableState, raw: str) -> str:

@@ -131,6 +131,10 @@ class TableSession(SessionCore[TableState]):
         self._renamed: tuple[int, Renamed] = (-1, {})
         """The games the log makes with one card named otherwise (``misread.renamings``),
         for the event they followed."""
+        self._behind = -1
+        """The event after which a reading, all read, was refused and named no card
+        misread: the players have done more since than the rules can follow, and a later
+        reading may fit some other name by chance (``_rename``), until a reading is taken."""
         self._unsettled: set[tuple[int, str]] = set()
         """Readings that settled nothing, with the event they followed: the same one again
         (a hand lifted and laid back) is not searched again."""
@@ -271,14 +275,18 @@ class TableSession(SessionCore[TableState]):
         taken = self._take(t, text)
         if taken is None and (self.seq, text) not in self._unsettled:
             settles = lambda alt: fits(alt, as_read(alt, text))  # noqa: E731
-            if (t.provisional and self._settle(settles, text)) or self._rename(
-                    suspects(t, text), text,
-                    lambda alt, card, was: taken_misread(alt, text, card, was)):
+            if (t.provisional and self._settle(settles, text)) or (
+                    self._behind != self.seq and self._rename(
+                        suspects(t, text), text,
+                        lambda alt, card, was: taken_misread(alt, text, card, was))):
                 taken = self._take(self.state, as_read(self.state, text))
             else:
                 self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
                 self._unsettled.add((self.seq, text))
+                if UNSURE not in text:
+                    self._behind = self.seq
         if taken is not None:
+            self._behind = -1
             self._read_at_last(text, taken)
 
     def _take(self, t: TableState, raw: str) -> str | None:
