@@ -6,7 +6,9 @@ grid reading that differs from the grid the session expects is explained as shif
 verdict "legal" or refused with the reason and how to put the grid back. A card the camera
 cannot read as it is laid (the opening layout, a refill) is laid under a provisional name
 and settled later, by the camera or by the rules (``session.unread``, ``events.Settled``),
-unless the table chose to be asked first (option ``unread_cards``).
+unless the table chose to be asked first (option ``unread_cards``); so is a card the camera
+read, sure, as another, once the players' next move fits one other name of one card only
+(``session.misread``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ the camera now reads, sure, as another card is asked about again (``contested``)
 A card the camera cannot read as it is laid (the opening layout, a refill) is laid under a
 provisional name (``provisional``) until it is settled (``Settled``): the log is then folded
 again with the card laid under its name (``log``), so what was scored is counted again.
+So is a card the camera read, sure, as another, that the rules name otherwise
+(``session.misread``; ``misnamed`` keeps what the camera took it for), never one a player
+named (``tapped``).
 ``apply`` takes one event and returns the next state, or raises a ``CompanionError`` saying
 why the event cannot happen now; ``fold`` replays a whole log, undo included.
 """
