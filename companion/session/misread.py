@@ -8,15 +8,20 @@ the right thing, clear the cards that truly scored or leave the ones that did no
 on, and the game as read cannot follow. Which card the camera misread, the rules can tell
 when one name of one card, and no other, makes what the players did legal.
 
-The cards looked at (``suspects``) are those the players' action touched: the cards lying
-where the reading differs from the grid the game expects (a combination the players
-cleared holds the misread card, and the shift they made moves it), and the cards waiting
-to be cleared (a combination that was not there: the players leave its cards). Each is
-tried under each other gem, the game folded again with it so (``renamings``); the camera
-keeps reading it as it did (``taken_misread``): a name the reading only fits because the
-camera now reads the card otherwise is not one the rules settle (a glare, a changed light:
-the players are asked, as before). A reading a card of which is unsure (a hand, a sleeve)
-settles nothing: the rules would name cards from a part of the view.
+The cards looked at (``suspects``) are those the players' action touched, a few: the cards
+lying where the reading differs from the grid the game expects (a combination the players
+cleared holds the misread card, and the shift they made moves it), those in line with them
+at most two cards away (one cleared with them and refilled with its like looks unchanged),
+and the cards waiting to be cleared (a combination that was not there: the players leave
+its cards). Not every card of the grid: the more cards tried, the likelier one fits by
+chance, and each try folds the game again. Each is tried under each other gem, the game
+folded again with it so (``renamings``); the camera keeps reading it as it did
+(``taken_misread``): a name the reading only fits because the camera now reads the card
+otherwise is not one the rules settle (a glare, a changed light: the players are asked, as
+before). The session (``TableSession._rename``) names a card only when one card fits, never
+from a reading with a card unsure (a hand, a sleeve: the rules would name cards from a part
+of the view), and only from the first reading the game cannot take since it last took one
+(the players may have done more since than the rules can follow).
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ from companion.errors import CompanionError
 from companion.rules.grid import GEMS, SIZE, Cell
 
 from .events import Settled
-from .table import CLEAR, UNSURE, TableState, apply
-from .unread import Fit, cells_differ, fits, letter_at
+from .table import CLEAR, TableState, apply
+from .unread import Fit, cells_differ, fits, letter_at, with_letter
 
 Takes = Callable[[TableState, int, str], Fit | None]
 """How a state with one card named otherwise (the card, the name the camera read it as)
@@ -41,11 +46,6 @@ def _index(cell: Cell) -> int:
 
 def _cell(index: int) -> Cell:
     return index // SIZE + 1, index % SIZE + 1
-
-
-def _with(text: str, cell: Cell, letter: str) -> str:
-    at = (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
-    return text[:at] + letter + text[at + 1 :]
 
 
 def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
@@ -107,20 +107,27 @@ def taken_misread(t: TableState, raw: str, card: int, was: str) -> Fit | None:
     not as the card ``t`` holds: the card gone from the grid (cleared), or lying where the
     reading shows ``was``. None when it cannot, or only with the camera reading the card as
     ``t`` names it."""
-    name = t.cards[card]
     waits = _waits(t, card)
-    if waits is not None and letter_at(raw, waits) == name:
+    if waits is not None and letter_at(raw, waits) == t.cards[card]:
         return None  # the camera reads it as named: not the camera that misread it
     fit = fits(t, raw)
     if fit is not None:
         return fit if card not in fit.origin else None
+    found = _read_as(t, raw, card, was)
+    return None if found is None else found[1]
+
+
+def _read_as(t: TableState, raw: str, card: int, was: str) -> tuple[str, Fit] | None:
+    """The reading ``raw`` with ``card`` under the name ``t`` gives it, in a cell where the
+    reading shows ``was``, that ``t`` takes with the card lying in that cell; and how."""
     for at in range(SIZE * SIZE):
         cell = _cell(at)
         if letter_at(raw, cell) != was:
             continue
-        fit = fits(t, _with(raw, cell, name))
-        if fit is not None and (fit.origin[at] == card or _waiting(t, card, cell)):
-            return fit
+        text = with_letter(raw, cell, t.cards[card])
+        fit = fits(t, text)
+        if fit is not None and (fit.origin[at] == card or _waits(t, card) == cell):
+            return text, fit
     return None
 
 
@@ -129,27 +136,16 @@ def _waits(t: TableState, card: int) -> Cell | None:
     return t.to_clear[t.clearing.index(card)] if t.phase == CLEAR and card in t.clearing else None
 
 
-def _waiting(t: TableState, card: int, cell: Cell) -> bool:
-    """``card`` lies in ``cell``, waiting to be cleared (N9)."""
-    return _waits(t, card) == cell
-
-
 def as_read(t: TableState, raw: str) -> str:
     """The reading ``raw`` with the cards the rules named otherwise than the camera reads
     them (``TableState.misnamed``) under their names, where they lie in it; ``raw`` as it is
     when the state takes it so, or no such card explains it."""
     around = [(card, was) for card, was in t.misnamed
               if card in t.origin or card in t.clearing]
-    if not around or UNSURE in raw or fits(t, raw) is not None:
+    if not around or fits(t, raw) is not None:
         return raw
     for card, was in around:
-        name = t.cards[card]
-        for at in range(SIZE * SIZE):
-            cell = _cell(at)
-            if letter_at(raw, cell) != was:
-                continue
-            text = _with(raw, cell, name)
-            fit = fits(t, text)
-            if fit is not None and (fit.origin[at] == card or _waiting(t, card, cell)):
-                return text
+        found = _read_as(t, raw, card, was)
+        if found is not None:
+            return found[0]
     return raw
