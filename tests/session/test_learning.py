@@ -271,22 +271,30 @@ def test_N1_an_opening_grid_set_up_by_a_tap_does_not_learn_a_cell_under_a_hand(p
     assert samples_of(learner, session.state.origin[24]) == []
 
 
-def test_N6_a_card_the_rules_name_drops_what_its_misread_taught_and_teaches_its_name(palette):
-    # r3c1, a ruby, read (sure) as an amber: learned as an amber while the game held it so.
-    # The players clear the rubies r2< lined up: the rules name it, its amber samples go.
-    truth = ("RGOGY", "CRVPB", "RGYOC", "BVPRO", "YGCBV")
-    read = truth[:2] + ("OGYOC",) + truth[3:]
+MISREAD_TRUTH = ("RGOGY", "CRVPB", "RGYOC", "BVPRO", "YGCBV")
+MISREAD = MISREAD_TRUTH[:2] + ("OGYOC",) + MISREAD_TRUTH[3:]
+"""r3c1, a ruby, read (sure) as an amber (card 10): r2< lines up three rubies."""
+
+
+def misread_opening(palette: Palette) -> tuple[TableSession, GridFollower, ColourLearner]:
     session = TableSession.new(GameStore(":memory:"), Game("classic", 2), ["Ann", "Bob"])
     follower = GridFollower(session, palette)
-    learner = follower.learner
-    assert learner is not None
-    show(follower, reading_of(palette, read, truth))
+    assert follower.learner is not None
+    show(follower, reading_of(palette, MISREAD, MISREAD_TRUTH))
+    return session, follower, follower.learner
+
+
+def test_N6_a_card_the_rules_name_drops_what_its_misread_taught(palette):
+    # The card was learned as an amber while the game held it so. The players clear the
+    # rubies r2< lined up: the rules name it, its amber samples go.
+    session, follower, learner = misread_opening(palette)
     assert samples_of(learner, 10) == ["O"]
     moved = Shift.parse("r2<")
-    show(follower, reading_of(palette, tuple(str(moved.apply(Grid("/".join(read)))).split("/")),
-                              tuple(str(moved.apply(Grid("/".join(truth)))).split("/"))))
+    show(follower, reading_of(palette, tuple(str(moved.apply(Grid("/".join(MISREAD)))).split("/")),
+                              tuple(str(moved.apply(Grid("/".join(MISREAD_TRUTH)))).split("/"))))
     session.tap("end_turn")
-    cleared = moved.apply(Grid("/".join(truth))).replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    cleared = moved.apply(Grid("/".join(MISREAD_TRUTH))).replace(
+        {(1, 1): ".", (2, 1): ".", (3, 1): "."})
     rows = tuple(str(cleared).split("/"))
     show(follower, reading_of(palette, rows, tuple(r.replace(".", "R") for r in rows)))
     assert session.state.misnamed == ((10, "O"),) and session.state.rules.scores == (3, 0)
@@ -294,15 +302,9 @@ def test_N6_a_card_the_rules_name_drops_what_its_misread_taught_and_teaches_its_
 
 
 def test_N6_a_card_the_rules_name_on_the_grid_teaches_its_name(palette):
-    truth = ("RGOGY", "CRVPB", "RGYOC", "BVPRO", "YGCBV")
-    read = truth[:2] + ("OGYOC",) + truth[3:]
-    session = TableSession.new(GameStore(":memory:"), Game("classic", 2), ["Ann", "Bob"])
-    follower = GridFollower(session, palette)
-    learner = follower.learner
-    assert learner is not None
-    show(follower, reading_of(palette, read, truth))
+    session, follower, learner = misread_opening(palette)
     session.commit(ev.Settled(10, "R"))  # as the rules name it with the players' next move
-    follower.follow(reading_of(palette, read, truth))  # the camera still reads an amber
+    follower.follow(reading_of(palette, MISREAD, MISREAD_TRUTH))  # still read as an amber
     assert samples_of(learner, 10) == ["R"]
     session.tap("undo")  # taken back: what it taught as a ruby goes too
     follower.follow(None)

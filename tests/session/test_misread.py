@@ -14,6 +14,7 @@ from companion.session.nizam import TableSession
 from companion.session.table import CLEAR, PLAY, REFILL, fold
 from companion.session.unread_words import card_name
 from companion.store import GameStore
+from tests.session.test_unread import rows, unsure
 
 TRUTH = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
 """r2< makes RRR in column 1 (3 points)."""
@@ -23,17 +24,6 @@ MADE_UP = "GBROY/YCRGO/RRCVR/BGOYC/VOYCG"
 """The camera's reading of GBROY/YCRGO/RPCVR/BGOYC/VOYCG: the spinel of r3c2 (card 11) read,
 sure, as a ruby on every frame. r3> makes RRR in row 3 and in column 3 where there is none
 (the spinel lies in r3c3, where both lines cross)."""
-
-
-def rows(text):
-    return tuple(str(text).split("/"))
-
-
-def unsure(grid, *cells):
-    flat = list(str(grid))
-    for r, c in cells:
-        flat[(r - 1) * 6 + c - 1] = "?"
-    return tuple("".join(flat).split("/"))
 
 
 def new(tmp_path, game=None):
