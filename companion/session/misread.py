@@ -27,12 +27,12 @@ of the view), and only from the first reading the game cannot take since it last
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from companion.errors import CompanionError
 from companion.rules.grid import GEMS, SIZE, Cell
 
-from .events import Settled
-from .table import CLEAR, TableState, apply
+from .table import CLEAR, TableState, log_states, misnamed
 from .unread import Fit, cells_differ, fits, letter_at, with_letter
 
 Takes = Callable[[TableState, int, str], Fit | None]
@@ -67,11 +67,6 @@ def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
                  and t.cards[card] in GEMS)
 
 
-Renamed = dict[tuple[int, str], TableState | None]
-"""The games a state's log makes with one card named otherwise (None: it cannot be played
-so), kept while the state is the current one: the players may try several readings."""
-
-
 def _near(cells: Sequence[Cell]) -> list[Cell]:
     """The cells in the row or column of one of ``cells``, at most two cards away: a
     combination of three holding it may hold them."""
@@ -80,23 +75,34 @@ def _near(cells: Sequence[Cell]) -> list[Cell]:
         if 1 <= r + dr <= SIZE and 1 <= c + dc <= SIZE]
 
 
+@dataclass
+class Renamed:
+    """The games a state's log makes with one card named otherwise (None: it cannot be
+    played so), and the states the log passes through, kept while the state is the current
+    one: the players may try several readings."""
+
+    games: dict[tuple[int, str], TableState | None] = field(default_factory=dict)
+    states: list[TableState] = field(default_factory=list)
+
+
 def renamings(t: TableState, cards: Sequence[int], takes: Takes,
               renamed: Renamed | None = None) -> list[tuple[int, str]]:
     """Each card of ``cards`` with each other gem under which the log can be played and the
     state ``takes`` what followed (``renamed``: those games of ``t`` already folded)."""
-    known: Renamed = {} if renamed is None else renamed
+    known = Renamed() if renamed is None else renamed
     found = []
     for card in cards:
         was = t.cards[card]
         for letter in GEMS:
             if letter == was:
                 continue
-            if (card, letter) not in known:
+            if (card, letter) not in known.games:
+                known.states = known.states or log_states(t)
                 try:
-                    known[card, letter] = apply(t, Settled(card, letter))
+                    known.games[card, letter] = misnamed(t, card, letter, states=known.states)
                 except CompanionError:  # what was played cannot happen with that card
-                    known[card, letter] = None
-            alt = known[card, letter]
+                    known.games[card, letter] = None
+            alt = known.games[card, letter]
             if alt is not None and takes(alt, card, was) is not None:
                 found.append((card, letter))
     return found

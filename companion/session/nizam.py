@@ -130,7 +130,7 @@ class TableSession(SessionCore[TableState]):
         self.renamed = ""
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
-        self._renamed: tuple[int, Renamed] = (-1, {})
+        self._renamed: tuple[int, Renamed] = (-1, Renamed())
         """The games the log makes with one card named otherwise (``misread.renamings``),
         for the event they followed."""
         self._behind = -1
@@ -369,7 +369,7 @@ class TableSession(SessionCore[TableState]):
         if not self.provisional or raw is None or UNSURE in raw or not cards:
             return False
         if self._renamed[0] != self.seq:
-            self._renamed = (self.seq, {})
+            self._renamed = (self.seq, Renamed())
         found = renamings(self.state, cards, takes, self._renamed[1])
         if len({card for card, _ in found}) != 1:
             return False

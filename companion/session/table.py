@@ -532,7 +532,14 @@ def _misnamed(t: TableState, event: Settled) -> TableState:
     but not its name (``by`` "likeliest"), it is laid unread under that name, provisional
     until it is settled. Never a card a player named (a tap wins), never to or from the
     pearl (P2: it is one card, never misread as a gem)."""
-    card, letter = event.card, event.letter
+    return misnamed(t, event.card, event.letter, event.by == SETTLED_BY[-1])
+
+
+def misnamed(t: TableState, card: int, letter: str, still: bool = False,
+             states: Sequence[TableState] = ()) -> TableState:
+    """The state ``Settled(card, letter)`` makes of ``t`` for a card not laid unread
+    (``still``: by "likeliest"); ``states``, when given, those ``t``'s log passes through
+    (``log_states``): the game is folded again from the card's laying only."""
     if not 0 <= card < len(t.cards):
         raise EventError(f"card {card} of the game was never laid")
     if card in t.tapped:
@@ -540,17 +547,35 @@ def _misnamed(t: TableState, event: Settled) -> TableState:
     was = t.cards[card]
     if was not in GEMS or letter not in GEMS or letter == was:
         raise EventError(f"card {card} of the game ({was}) cannot be named {letter!r}")
-    still = event.by == SETTLED_BY[-1]
-    return replace(_refold(t, card, letter, still), misnamed=t.misnamed + ((card, was),))
+    return replace(_refold(t, card, letter, still, states),
+                   misnamed=t.misnamed + ((card, was),))
 
 
-def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
+def log_states(t: TableState) -> list[TableState]:
+    """Every state ``t``'s log passes through, from the first: the last is ``t`` (bar the
+    cards the rules named otherwise, ``misnamed``, which the log lays as named)."""
+    out = [TableState(t.game)]
+    for event in t.log:
+        out.append(apply(out[-1], event))
+    return out
+
+
+def _refold(t: TableState, card: int, letter: str, still: bool,
+            states: Sequence[TableState] = ()) -> TableState:
     """The state ``t``'s log makes with ``card`` laid as ``letter`` (``still``: under a
-    provisional name still); a ``CompanionError`` when what followed cannot happen so."""
+    provisional name still); a ``CompanionError`` when what followed cannot happen so.
+    ``states``: those the log passes through (``log_states``), to fold again from the
+    event that laid the card only."""
     s = TableState(t.game)
     laid = 0
     repaid = False
-    for event in t.log:
+    start = 0
+    if states:
+        while laid + _laid_count(t.log[start]) <= card:
+            laid += _laid_count(t.log[start])
+            start += 1
+        s = states[start]
+    for event in t.log[start:]:
         count = _laid_count(event)
         if laid <= card < laid + count:
             event = _renamed(s, event, card - laid, letter, still)
