@@ -231,8 +231,9 @@ class TableSession(SessionCore[TableState]):
         except CompanionError:
             t = self.state
             takes = lambda alt: Fit(alt.origin) if _takes(alt, event) else None  # noqa: E731
-            if not ((t.provisional and self._settle(takes)) or self._rename(
-                    suspects(t, None), self.reading, lambda alt, card, was: takes(alt))):
+            if not ((t.provisional and self._settle(takes)) or (
+                    self._behind != self.seq and self._rename(
+                        suspects(t, None), self.reading, lambda alt, card, was: takes(alt)))):
                 raise
             self.commit(event)
 
@@ -288,7 +289,9 @@ class TableSession(SessionCore[TableState]):
                 if UNSURE not in text:
                     self._behind = self.seq
         if taken is not None:
-            self._behind = -1
+            if self._behind == self.seq:  # in step again: what was not searched may be
+                self._behind = -1
+                self._unsettled = set()
             self._read_at_last(text, taken)
 
     def _take(self, t: TableState, raw: str) -> str | None:

@@ -161,3 +161,19 @@ def test_N9_a_settled_event_for_a_card_a_player_named_cannot_be_replayed(tmp_pat
     session.tap("fix", 3, 1, "R")
     with pytest.raises(ev.EventError, match="named by a player"):
         session.apply(session.state, ev.Settled(10, "O"))
+
+
+def test_N9_only_the_first_reading_the_game_cannot_take_may_name_a_card(session):
+    # The players clear the rubies and swap two cards (nothing explains it): the rules no
+    # longer know all they did, and name nothing, even once the swap is undone, until the
+    # grid shows as the game holds it again.
+    cleared = hidden_then_cleared(session)
+    grid = session.state.grid
+    swap = {(5, 4): grid.at(5, 5), (5, 5): grid.at(5, 4)}
+    session.on_reading(rows(cleared.replace(swap)))
+    assert not session.verdict.legal and "settled" not in kinds(session)
+    session.on_reading(rows(cleared))  # alone, it would name the card (above)
+    assert "settled" not in kinds(session) and not session.verdict.legal
+    session.on_reading(rows(grid))  # put back as the screen shows
+    session.on_reading(rows(cleared))
+    assert "settled" in kinds(session) and session.state.rules.scores == (3, 0)
