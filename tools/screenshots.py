@@ -55,10 +55,11 @@ def _staged(shows: Any) -> dict[str, Any]:
     """Real games in the states players meet, for the screenshots (``tools.showcase``):
     five players with long names, a move the rules refuse, an opening layout with a card
     the camera cannot read (asked, or laid under a provisional name) and one with three, a
-    finished game."""
+    card the camera misread named by the rules, a finished game."""
     from tools.showcase import (
         LONG_NAMES,
         finished_game,
+        misread_named,
         opening_unsure,
         refused_move,
         staged_game,
@@ -71,6 +72,7 @@ def _staged(shows: Any) -> dict[str, Any]:
             "nizam_opening_unsure": lambda: opening_unsure(shows.store, ["Ann", "Bob"]),
             "nizam_unread_card": lambda: opening_unsure(shows.store, ["Ann", "Bob"],
                                                         unread_cards="provisional"),
+            "nizam_misread_named": lambda: misread_named(shows.store, ["Ann", "Bob"]),
             "nizam_opening_unsure_3": lambda: opening_unsure(
                 shows.store, ["Ann", "Bob"], seed=1, unsure=((1, 2), (3, 4), (5, 1))),
             "pearl_5_players": lambda: staged_game(shows.store, LONG_NAMES, mode="pearl",

@@ -172,6 +172,22 @@ def opening_unsure(store: GameStore, names: Sequence[str], seed: int = 0,
     return table
 
 
+def misread_named(store: GameStore, names: Sequence[str]) -> StagedTable:
+    """A game whose opening layout the camera reads with a ruby (r3c1) as an amber, sure,
+    on every frame: the first player's shift lines up three rubies, nothing scores; the
+    players clear them, and the rules name the card (``session.misread``): the screen says
+    so and the scores are counted again."""
+    game = Game("classic", len(names))
+    table = StagedTable(TableSession.new(store, game, names))
+    read = Grid("RGOGY/CRVPB/OGYOC/BVPRO/YGCBV")  # the truth: r3c1 a ruby
+    table.see(read)
+    moved = Shift("r", 2, "<").apply(read)
+    table.see(moved)
+    table.tap("end_turn")
+    table.see(moved.replace({(1, 1): EMPTY, (2, 1): EMPTY, (3, 1): EMPTY}))
+    return table
+
+
 def finished_game(store: GameStore, names: Sequence[str], seed: int = 1) -> int:
     """A whole game played to its end in ``store`` (a real winner); its id."""
     table = staged_game(store, names, seed=seed, turns=None)

@@ -16,10 +16,12 @@ and the rules settled is just what learning is for. A card laid under a provisio
 name is a guess; once the camera, the rules or a player names it, it teaches that name.
 
 What was learned is kept only while the game still holds it: an undo drops what the
-undone event taught, a card fixed drops what its misread had taught, and a reading the
-session refused teaches nothing. The game log is never changed by learning: what was
-learned is derived from the confirmations seen since this learner started, and starts
-fresh (the calibrated palette) after the app restarts. A replay resumed from its store
+undone event taught, a card fixed drops what its misread had taught (and so does a card
+the rules name otherwise than the camera read it, ``session.misread``: it then teaches its
+name from the next frame, as a fixed card does), and a reading the session refused teaches
+nothing. The game log is never changed by learning: what was learned is derived from the
+confirmations seen since this learner started, and starts fresh (the calibrated palette)
+after the app restarts. A replay resumed from its store
 plays its frames again from the first (``companion.live.playback``), so it learns again
 all it had learned, and reads on as an unbroken replay does.
 """
@@ -117,9 +119,12 @@ class ColourLearner:
         before, self._seen = self._seen, now
         history = self.session.history
         named = set(before[1].provisional) - set(now[1].provisional)  # named for good
-        fixed = (now[0] == before[0] + 1 and history[-2] is before[1]
-                 and len(now[1].cards) == len(before[1].cards)
-                 and (now[1].cards != before[1].cards or bool(named)))
+        # events since, none undone: a card named otherwise (a tap, or the rules naming a
+        # card the camera misread, with what the players did next) teaches its name
+        grew = now[0] > before[0] and history[before[0] - 1] is before[1]
+        renamed = {card for card, (a, b) in enumerate(zip(before[1].cards, now[1].cards,
+                                                          strict=False)) if a != b}
+        fixed = grew and bool(renamed or named)
         self._keep_what_holds()
         if reading is None or reading.features is None:
             return
@@ -133,8 +138,8 @@ class ColourLearner:
             cards = now[1].cards
             letters = [UNSURE] * len(now[1].origin)
             covered = _covered(reading)
-            for card, (was, fix) in enumerate(zip(before[1].cards, cards, strict=True)):
-                if (was != fix or card in named) and card in now[1].origin:
+            for card, fix in enumerate(cards):
+                if (card in renamed or card in named) and card in now[1].origin:
                     cell = now[1].origin.index(card)
                     letters[cell] = UNSURE if cell < len(covered) and covered[cell] else fix
             if len(letters) == len(reading.features):

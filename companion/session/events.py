@@ -190,7 +190,8 @@ class Kept(Event, kind="kept"):
 SETTLED_BY = ("camera", "rules", "likeliest")
 """Who named an unread card: the camera read it at last; the rules, as the only name under
 which what the players did next is consistent; or, when several names are, the likeliest of
-them (the card stays provisional)."""
+them (the card stays provisional). A card the camera read, sure, as another is named by the
+rules, or (its name not known) as the likeliest, laid unread from then on."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -198,7 +199,9 @@ class Settled(Event, kind="settled"):
     """The card laid unread as number ``card`` of the game (in the order cards were laid:
     the 25 of the setup, then each refill's) is ``letter``, named ``by`` the camera, the
     rules or as the likeliest (``SETTLED_BY``). The game is folded again as if it had been
-    laid under that name: what was scored is counted again."""
+    laid under that name: what was scored is counted again. Since companions after commit
+    807c536 (same version, same fields), also a card laid under the name the camera read,
+    sure, that the rules name otherwise (``session.misread``)."""
 
     card: int
     letter: str

@@ -6,7 +6,9 @@ grid reading that differs from the grid the session expects is explained as shif
 verdict "legal" or refused with the reason and how to put the grid back. A card the camera
 cannot read as it is laid (the opening layout, a refill) is laid under a provisional name
 and settled later, by the camera or by the rules (``session.unread``, ``events.Settled``),
-unless the table chose to be asked first (option ``unread_cards``).
+unless the table chose to be asked first (option ``unread_cards``); so is a card the camera
+read, sure, as another, once the players' next move fits one other name of one card only
+(``session.misread``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
 from .core import SessionCore, Shown, locked
+from .misread import Renamed, Takes, as_read, renamings, suspects, taken_misread
 from .table import (
     CLEAR,
     OPENING,
@@ -63,7 +66,13 @@ from .unread import (
     taken_as,
     unsure_cells,
 )
-from .unread_words import card_name, settled_words, unread_cells, unread_prompt
+from .unread_words import (
+    card_name,
+    misread_words,
+    settled_words,
+    unread_cells,
+    unread_prompt,
+)
 
 __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 
@@ -108,6 +117,8 @@ class TableSession(SessionCore[TableState]):
     """The last stable reading of the grid the session took in."""
     settled = Shown[tuple[tuple[int, str, str, bool], ...]]()
     """The cards laid unread last settled, to be told (``_settled_words``): () once told."""
+    renamed = Shown[str]()
+    """What the players are told of the card misread the rules last named: "" once told."""
 
     def __init__(self, store: GameStore, game_id: int, remake: bool = False) -> None:
         super().__init__(store, game_id, remake)
@@ -116,8 +127,16 @@ class TableSession(SessionCore[TableState]):
         self.verdict = None
         self.reading = None
         self.settled = ()
+        self.renamed = ""
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
+        self._renamed: tuple[int, Renamed] = (-1, Renamed())
+        """The games the log makes with one card named otherwise (``misread.renamings``),
+        for the event they followed."""
+        self._behind = -1
+        """The event after which a reading, all read, was refused and named no card
+        misread: the players have done more since than the rules can follow, and a later
+        reading may fit some other name by chance (``_rename``), until a reading is taken."""
         self._unsettled: set[tuple[int, str]] = set()
         """Readings that settled nothing, with the event they followed: the same one again
         (a hand lifted and laid back) is not searched again."""
@@ -163,8 +182,9 @@ class TableSession(SessionCore[TableState]):
     def _age_settled(self) -> None:
         """A card settled is told until the game moves on past the reading or tap that
         settled it."""
-        if self.settled and self.seq != self._settled_at:
+        if (self.settled or self.renamed) and self.seq != self._settled_at:
             self.settled = ()
+            self.renamed = ""
 
     def _told_settled(self) -> None:
         if self._settled_at < 0:
@@ -209,8 +229,11 @@ class TableSession(SessionCore[TableState]):
         try:
             self.commit(event)
         except CompanionError:
-            if not self.state.provisional or not self._settle(
-                    lambda alt: Fit(alt.origin) if _takes(alt, event) else None):
+            t = self.state
+            takes = lambda alt: Fit(alt.origin) if _takes(alt, event) else None  # noqa: E731
+            if not ((t.provisional and self._settle(takes)) or (
+                    self._behind != self.seq and self._rename(
+                        suspects(t, None), self.reading, lambda alt, card, was: takes(alt)))):
                 raise
             self.commit(event)
 
@@ -250,14 +273,25 @@ class TableSession(SessionCore[TableState]):
             return
         if t.grid is None or text.count(UNSURE) > self.unsure_taken:
             return
+        if t.misnamed:  # the camera may still read a card the rules named otherwise
+            text = as_read(t, text)
         taken = self._take(t, text)
-        if taken is None and t.provisional and (self.seq, text) not in self._unsettled:
-            if self._settle(lambda alt: fits(alt, text), text):
-                taken = self._take(self.state, text)
+        if taken is None and (self.seq, text) not in self._unsettled:
+            settles = lambda alt: fits(alt, as_read(alt, text))  # noqa: E731
+            if (t.provisional and self._settle(settles, text)) or (
+                    self._behind != self.seq and self._rename(
+                        suspects(t, text), text,
+                        lambda alt, card, was: taken_misread(alt, text, card, was))):
+                taken = self._take(self.state, as_read(self.state, text))
             else:
                 self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
                 self._unsettled.add((self.seq, text))
+                if UNSURE not in text:
+                    self._behind = self.seq
         if taken is not None:
+            if self._behind == self.seq:  # in step again: what was not searched may be
+                self._behind = -1
+                self._unsettled = set()
             self._read_at_last(text, taken)
 
     def _take(self, t: TableState, raw: str) -> str | None:
@@ -321,6 +355,34 @@ class TableSession(SessionCore[TableState]):
             again = after.rules is not None and after.rules.scores != before
             told.append((card, letter, by, again))
         self.settled = tuple(told)
+        self._settled_at = -1
+        return True
+
+    def _rename(self, cards: Sequence[int], raw: str | None, takes: Takes) -> bool:
+        """Name a card the camera read, sure, as another (``session.misread``): the one card
+        of ``cards`` and the one other name under which the game ``takes`` what the players
+        did next, the camera reading it as it did. Several names of that one card (a
+        combination the camera made up, left by the players: the card is known, not what
+        it is): the likeliest of them, provisional (``table.Settled`` "likeliest"), until
+        the moves or a tap name it. Several cards: nothing. Not when the table chose to be asked
+        (``unread_cards``: a table that names the cards the camera cannot read names the
+        ones it misreads too), nor from a reading (``raw``: the one given, or the last taken
+        for a tap) with a card unsure: the view would be partial. True when a ``Settled``
+        event was logged."""
+        if not self.provisional or raw is None or UNSURE in raw or not cards:
+            return False
+        if self._renamed[0] != self.seq:
+            self._renamed = (self.seq, Renamed())
+        found = renamings(self.state, cards, takes, self._renamed[1])
+        if len({card for card, _ in found}) != 1:
+            return False
+        card = found[0][0]
+        before = self.state
+        assert before.rules is not None
+        seen = str(before.grid) + before.rules.known_discard.letters()
+        letter = likeliest(self.game, seen, "".join(x for _, x in found))[0]
+        after = self.commit(ev.Settled(card, letter, "rules" if len(found) == 1 else "likeliest"))
+        self.renamed = misread_words(before, after, card)
         self._settled_at = -1
         return True
 
@@ -592,7 +654,7 @@ class TableSession(SessionCore[TableState]):
 
     def _prompt(self, t: TableState) -> str:
         told = [x for x in (t.notice, *(settled_words(t, x) for x in self.settled),
-                            unread_prompt(t)) if x]
+                            self.renamed, unread_prompt(t)) if x]
         notice = "".join(f" {x}" for x in told)
         if t.phase == OPENING:
             return self._opening_prompt(t) + notice

@@ -10,6 +10,9 @@ the camera now reads, sure, as another card is asked about again (``contested``)
 A card the camera cannot read as it is laid (the opening layout, a refill) is laid under a
 provisional name (``provisional``) until it is settled (``Settled``): the log is then folded
 again with the card laid under its name (``log``), so what was scored is counted again.
+So is a card the camera read, sure, as another, that the rules name otherwise
+(``session.misread``; ``misnamed`` keeps what the camera took it for), never one a player
+named (``tapped``).
 ``apply`` takes one event and returns the next state, or raises a ``CompanionError`` saying
 why the event cannot happen now; ``fold`` replays a whole log, undo included.
 """
@@ -107,6 +110,14 @@ class TableState:
     provisional: tuple[int, ...] = ()
     """The cards (their index in ``cards``) laid unread under a provisional name, in the
     order they were laid: the camera or the rules may still name them (``Settled``)."""
+    clearing: tuple[int, ...] = ()
+    """The cards waiting to be cleared (N9), in the order of ``to_clear``."""
+    tapped: tuple[int, ...] = ()
+    """The cards a player named by a tap (a ``Fix``, or a card named on the opening layout):
+    the rules never name them otherwise (``Settled`` of a misread)."""
+    misnamed: tuple[tuple[int, str], ...] = ()
+    """The cards the camera read, sure, as another card, named by the rules (``Settled``),
+    each with the card the camera took it for: it may read it so again."""
     log: tuple[Event, ...] = field(default=(), repr=False)
     """The events this state was folded from, undone ones left out and settled names laid
     as named: a settled card's game is folded again from them (``_refold``)."""
@@ -174,7 +185,8 @@ def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:
         origin = list(t.origin)
         for cell in cleared:
             origin[_index(cell)] = -1
-        return replace(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin))
+        return replace(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin),
+                       clearing=tuple(t.origin[_index(cell)] for cell in cleared))
     return _refill_or_finish(t)
 
 
@@ -182,7 +194,7 @@ def _refill_or_finish(t: TableState) -> TableState:
     assert t.rules is not None
     if refill_count(t.game, t.rules) == 0:
         return _finish_turn(t)
-    return replace(t, phase=REFILL, to_clear=())
+    return replace(t, phase=REFILL, to_clear=(), clearing=())
 
 
 def _finish_turn(t: TableState) -> TableState:
@@ -198,7 +210,7 @@ def _finish_turn(t: TableState) -> TableState:
         t, phase=OVER if rules.ended else PLAY, rules=rules, turn_start=rules, shifts=(),
         wildcard_next=False, drew=False, last_rounds=t.rounds, rounds=(),
         last_turn_player=t.rules.active,
-        to_clear=(), turn_origin=t.origin, turn_laid_from=len(t.cards),
+        to_clear=(), clearing=(), turn_origin=t.origin, turn_laid_from=len(t.cards),
         turns=t.turns + (line,),
     )
 
@@ -270,9 +282,11 @@ def _setup(t: TableState, text: str, unread: Sequence[Cell]) -> TableState:
                         "the deck, shuffle, and deal new ones")
     rules = start(t.game, grid)
     origin = tuple(range(SIZE * SIZE))
+    tapped = tuple(sorted(_index(c) for c, _ in t.named if c not in set(unread)))
     return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
                    origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=(),
-                   named_on=(), provisional=tuple(sorted(_index(c) for c in set(unread))))
+                   named_on=(), provisional=tuple(sorted(_index(c) for c in set(unread))),
+                   tapped=tapped)
 
 
 def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
@@ -485,9 +499,10 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     if (was == PEARL) != (letter == PEARL):
         raise RuleError("P2", "the pearl stays one card: fix the other cell instead")
     source = t.origin[_index((row, col))]
+    tapped = t.tapped + (source,) * (source not in t.tapped)
     if source in t.provisional:  # named for good: the game is folded again under its name
         try:
-            return _refold(t, source, letter, still=False)
+            return replace(_refold(t, source, letter, still=False), tapped=tapped)
         except CompanionError:  # what was played says otherwise: the players' word holds
             pass
     provisional = tuple(c for c in t.provisional if c != source)
@@ -497,26 +512,70 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
         (i // SIZE + 1, i % SIZE + 1): letter for i, o in enumerate(t.turn_origin) if o == source
     }
     turn_start = replace(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
-    return replace(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional)
+    return replace(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional,
+                   tapped=tapped)
 
 
 def _settled(t: TableState, event: Settled) -> TableState:
     if event.card not in t.provisional:
-        raise EventError(f"card {event.card} of the game was not laid unread, or is named "
-                         f"already")
+        return _misnamed(t, event)
     allowed = GEMS + (PEARL if t.game.pearl else "")
     if event.letter not in allowed:
         raise EventError(f"{event.letter!r} is not a card letter ({allowed})")
     return _refold(t, event.card, event.letter, still=event.by == SETTLED_BY[-1])
 
 
-def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
+def _misnamed(t: TableState, event: Settled) -> TableState:
+    """A card laid under the name the camera read, sure, named otherwise by the rules (the
+    one name under which what the players did next can happen): the game is folded again
+    with it laid under that name, as a card laid unread is. When the rules tell the card
+    but not its name (``by`` "likeliest"), it is laid unread under that name, provisional
+    until it is settled. Never a card a player named (a tap wins), never to or from the
+    pearl (P2: it is one card, never misread as a gem)."""
+    return misnamed(t, event.card, event.letter, event.by == SETTLED_BY[-1])
+
+
+def misnamed(t: TableState, card: int, letter: str, still: bool = False,
+             states: Sequence[TableState] = ()) -> TableState:
+    """The state ``Settled(card, letter)`` makes of ``t`` for a card not laid unread
+    (``still``: by "likeliest"); ``states``, when given, those ``t``'s log passes through
+    (``log_states``): the game is folded again from the card's laying only."""
+    if not 0 <= card < len(t.cards):
+        raise EventError(f"card {card} of the game was never laid")
+    if card in t.tapped:
+        raise EventError(f"card {card} of the game was named by a player: the name holds")
+    was = t.cards[card]
+    if was not in GEMS or letter not in GEMS or letter == was:
+        raise EventError(f"card {card} of the game ({was}) cannot be named {letter!r}")
+    return replace(_refold(t, card, letter, still, states),
+                   misnamed=t.misnamed + ((card, was),))
+
+
+def log_states(t: TableState) -> list[TableState]:
+    """Every state ``t``'s log passes through, from the first: the last is ``t`` (bar the
+    cards the rules named otherwise, ``misnamed``, which the log lays as named)."""
+    out = [TableState(t.game)]
+    for event in t.log:
+        out.append(apply(out[-1], event))
+    return out
+
+
+def _refold(t: TableState, card: int, letter: str, still: bool,
+            states: Sequence[TableState] = ()) -> TableState:
     """The state ``t``'s log makes with ``card`` laid as ``letter`` (``still``: under a
-    provisional name still); a ``CompanionError`` when what followed cannot happen so."""
+    provisional name still); a ``CompanionError`` when what followed cannot happen so.
+    ``states``: those the log passes through (``log_states``), to fold again from the
+    event that laid the card only."""
     s = TableState(t.game)
     laid = 0
     repaid = False
-    for event in t.log:
+    start = 0
+    if states:
+        while laid + _laid_count(t.log[start]) <= card:
+            laid += _laid_count(t.log[start])
+            start += 1
+        s = states[start]
+    for event in t.log[start:]:
         count = _laid_count(event)
         if laid <= card < laid + count:
             event = _renamed(s, event, card - laid, letter, still)
@@ -533,7 +592,7 @@ def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
             elif not (repaid and isinstance(event, Wildcard)):
                 raise
             # the tap saying so was refused then: it was never logged
-    return s
+    return replace(s, misnamed=t.misnamed)
 
 
 def _laid_count(event: Event) -> int:
@@ -555,6 +614,8 @@ def _renamed(s: TableState, event: Event, k: int, letter: str, still: bool) -> E
         cell = s.rules.grid.empty_cells()[k]
         renamed = replace(event, cards=event.cards[:k] + letter + event.cards[k + 1 :])
     unread = tuple(c for c in renamed.unread or () if still or c != cell)
+    if still and cell not in unread:  # a card misread, its name not known: unread now
+        unread = tuple(sorted(unread + (cell,)))
     return replace(renamed, unread=unread or None)
 
 

@@ -66,7 +66,8 @@ def letter_at(text: str, cell: Cell) -> str:
     return text[(cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)]
 
 
-def _with(text: str, cell: Cell, letter: str) -> str:
+def with_letter(text: str, cell: Cell, letter: str) -> str:
+    """The reading ``text`` with ``letter`` in ``cell``."""
     at = (cell[0] - 1) * (SIZE + 1) + (cell[1] - 1)
     return text[:at] + letter + text[at + 1 :]
 
@@ -102,8 +103,8 @@ def provisional_names(game: Game, text: str, seen: str, cells: Sequence[Cell] = 
     for cell in cells or unsure_cells(text):
         names = likeliest(game, seen + text, letters or allowed_letters(game, text))
         # the pearl the grid must hold is named whatever lies around it
-        text = _with(text, cell, names[0] if names[0] == PEARL else next(
-            (x for x in names if not _combines(game, _with(text, cell, x), cell)), names[0]))
+        text = with_letter(text, cell, names[0] if names[0] == PEARL else next(
+            (x for x in names if not _combines(game, with_letter(text, cell, x), cell)), names[0]))
     return text
 
 
@@ -134,7 +135,7 @@ def taken_as(t: TableState, text: str, provisional: bool) -> str | None:
     if touched & unsure and not (provisional and (t.phase == REFILL or refilled(t, text))):
         return None
     for cell in sorted(unsure - touched):
-        text = _with(text, cell, grid.at(*cell))
+        text = with_letter(text, cell, grid.at(*cell))
     return text
 
 

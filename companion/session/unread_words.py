@@ -7,6 +7,7 @@ such a card lies and the name it counts as, and how it was settled, in players' 
 
 from __future__ import annotations
 
+from companion.rules.combination import Combination
 from companion.rules.grid import GEM_NAMES, PEARL, SIZE, Cell
 
 from .table import TableState
@@ -27,10 +28,25 @@ def unread_cells(t: TableState) -> tuple[Cell, ...]:
 
 
 def unread_prompt(t: TableState) -> str:
-    """The prompt's word on the cards on the grid still under a provisional name."""
-    cells = unread_cells(t)
-    if not cells or t.grid is None:
+    """The prompt's word on the cards on the grid still under a provisional name: those
+    the camera cannot read, and those it reads as a card they are not (``misnamed``)."""
+    if t.grid is None:
         return ""
+    misread = dict(t.misnamed)
+    said = []
+    for row, col in unread_cells(t):
+        card = t.origin[(row - 1) * SIZE + col - 1]
+        if card in misread:
+            said.append(f"The card in row {row}, card {col} is not the {GEM_NAMES[misread[card]]} "
+                        f"the camera reads: it counts as {card_name(t.grid.at(row, col))} "
+                        f"until the moves show what it is; tap it if it is another card.")
+    cells = tuple(c for c in unread_cells(t)
+                  if t.origin[(c[0] - 1) * SIZE + c[1] - 1] not in misread)
+    return " ".join(said + [_unread_words(t, cells)] if cells else said)
+
+
+def _unread_words(t: TableState, cells: tuple[Cell, ...]) -> str:
+    assert t.grid is not None
     names = [card_name(t.grid.at(*cell)) for cell in cells]
     where = " and ".join(f"row {row}, card {col}" for row, col in cells)
     if len(cells) == 1:
@@ -58,3 +74,50 @@ def settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
     how = "the camera read it" if by == "camera" else "no other card fits the moves since"
     return (f"{card_words(t, card)} was {card_name(letter)}: {how}."
             + (" The scores are counted again." if again else ""))
+
+
+NUMBERS = {3: "three", 4: "four", 5: "five"}
+
+
+def plural(letter: str) -> str:
+    name = GEM_NAMES[letter]
+    return name[:-1] + "ies" if name.endswith("y") else name + ("es" if name.endswith("z")
+                                                                  else "s")
+
+
+def misread_words(before: TableState, after: TableState, card: int) -> str:
+    """What the players are told of a card the camera read, sure, as another, that the
+    rules just named (``before``: the game as read; ``after``: as it was played): where it
+    lay, its name and the camera's, and what that changed (a combination it made scored,
+    one it was taken to make never was)."""
+    where = _lay(before, card) or _lay(after, card)
+    said = "The card" if where is None else f"The card in row {where[0]}, card {where[1]}"
+    letter, was = after.cards[card], before.cards[card]
+    what = "no other card fits the moves since"
+    made = _combination_of(after, card)
+    if made is not None:
+        what = f"the {NUMBERS.get(len(made.cells), len(made.cells))} {plural(letter)} scored"
+    elif _combination_of(before, card) is not None:
+        what = f"it made no line of {plural(was)}"
+    again = after.rules is not None and before.rules is not None and (
+        after.rules.scores != before.rules.scores)
+    recount = " The scores are counted again." if again else ""
+    if card in after.provisional:  # the card is known, not what it is (``unread_prompt``)
+        return f"{said} is not {card_name(was)}: {what}.{recount}"
+    return f"{said} was {card_name(letter)}, not {card_name(was)}: {what}.{recount}"
+
+
+def _lay(t: TableState, card: int) -> Cell | None:
+    """Where ``card`` lies on the grid, or waits to be cleared; None when it does neither."""
+    if card in t.origin:
+        at = t.origin.index(card)
+        return at // SIZE + 1, at % SIZE + 1
+    if card in t.clearing:
+        return t.to_clear[t.clearing.index(card)]
+    return None
+
+
+def _combination_of(t: TableState, card: int) -> Combination | None:
+    """The combination holding ``card`` that the turn being scored scored, if any."""
+    cell = _lay(t, card) if card in t.clearing else None
+    return next((c for r in t.rounds for c in r.combinations if cell in c.cells), None)

@@ -16,6 +16,7 @@ from companion.live.watcher import GridFollower
 from companion.rules.game import Game, Options
 from companion.rules.grid import Grid
 from companion.rules.shift import Shift
+from companion.session import events as ev
 from companion.session.nizam import TableSession
 from companion.store import GameStore
 from tests.calibration.synth import learned_palette
@@ -281,3 +282,43 @@ def test_N4_a_shift_seen_while_one_card_flickers_unsure_is_taken(palette):
         follower.follow(reading_of(palette, rows, shifted))
     assert session.state.shifts == (Shift.parse("r1<"),)
     assert session.state.grid == Grid("/".join(shifted))
+
+
+MISREAD_TRUTH = ("RGOGY", "CRVPB", "RGYOC", "BVPRO", "YGCBV")
+MISREAD = MISREAD_TRUTH[:2] + ("OGYOC",) + MISREAD_TRUTH[3:]
+"""r3c1, a ruby, read (sure) as an amber (card 10): r2< lines up three rubies."""
+
+
+def misread_opening(palette: Palette) -> tuple[TableSession, GridFollower, ColourLearner]:
+    session = TableSession.new(GameStore(":memory:"), Game("classic", 2), ["Ann", "Bob"])
+    follower = GridFollower(session, palette)
+    assert follower.learner is not None
+    show(follower, reading_of(palette, MISREAD, MISREAD_TRUTH))
+    return session, follower, follower.learner
+
+
+def test_N6_a_card_the_rules_name_drops_what_its_misread_taught(palette):
+    # The card was learned as an amber while the game held it so. The players clear the
+    # rubies r2< lined up: the rules name it, its amber samples go.
+    session, follower, learner = misread_opening(palette)
+    assert samples_of(learner, 10) == ["O"]
+    moved = Shift.parse("r2<")
+    show(follower, reading_of(palette, tuple(str(moved.apply(Grid("/".join(MISREAD)))).split("/")),
+                              tuple(str(moved.apply(Grid("/".join(MISREAD_TRUTH)))).split("/"))))
+    session.tap("end_turn")
+    cleared = moved.apply(Grid("/".join(MISREAD_TRUTH))).replace(
+        {(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    rows = tuple(str(cleared).split("/"))
+    show(follower, reading_of(palette, rows, tuple(r.replace(".", "R") for r in rows)))
+    assert session.state.misnamed == ((10, "O"),) and session.state.rules.scores == (3, 0)
+    assert samples_of(learner, 10) == []  # cleared: it teaches nothing more
+
+
+def test_N6_a_card_the_rules_name_on_the_grid_teaches_its_name(palette):
+    session, follower, learner = misread_opening(palette)
+    session.commit(ev.Settled(10, "R"))  # as the rules name it with the players' next move
+    follower.follow(reading_of(palette, MISREAD, MISREAD_TRUTH))  # still read as an amber
+    assert samples_of(learner, 10) == ["R"]
+    session.tap("undo")  # taken back: what it taught as a ruby goes too
+    follower.follow(None)
+    assert samples_of(learner, 10) == []
