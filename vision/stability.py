@@ -4,8 +4,10 @@ A frame's reading counts once ``k`` frames in a row have read the same grid, wit
 than ``unsure`` cells ``?`` among them. A card read in some frames and ``?`` in others (a
 glare, a colour near the edge of its class, a hand passing) is the same card in all of them:
 frames agree where one read a card ``?`` and another read it. Such a cell counts as that card
-once at least half the run's frames have read it so, and ``?`` until then: one frame's
-misread of a card the others cannot read is no reading. The cells read ``?`` anywhere in the
+once most of the last ``k`` frames have read it so, and ``?`` once none of them has; in
+between the grid is not held yet. So one frame's misread of a card the others cannot read
+is no reading, a card a hand has just left is not taken for one the camera cannot read,
+and a card that turned unreadable (a glare) is. The cells read ``?`` anywhere in the
 run count towards ``unsure`` together, so a hand that moves (over some cells, then over
 others, while a row is shifted under it) cannot stitch a grid that never lay on the table
 out of the frames' halves. An empty cell read ``?`` is a card being
@@ -19,12 +21,12 @@ found; the count starts again.
 (None, None, ('RG', 'B.'))
 >>> g = StabilityFilter(2, unsure=1)
 >>> [g.push(cells) for cells in (("RG", "B?"), ("RG", "B?"), ("RG", "BY"), ("RG", "BY"))]
-[None, ('RG', 'B?'), ('RG', 'B?'), ('RG', 'BY')]
+[None, ('RG', 'B?'), ('RG', 'BY'), ('RG', 'BY')]
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,6 +48,7 @@ class StabilityFilter:
         self._widths: tuple[int, ...] = ()
         self._reads: list[Counter[str]] = []  # per cell of the run: how often each card read
         self._doubted: set[int] = set()  # cells read ``?`` in some frame of the run
+        self._recent: deque[str] = deque(maxlen=k)  # the run's last k frames, flat
         self._run = 0
         self.stable: tuple[str, ...] | None = None
 
@@ -68,11 +71,12 @@ class StabilityFilter:
                 self._doubted.add(cell)
             else:
                 self._reads[cell][x] += 1
+        self._recent.append(flat)
         self._run += 1
-        if self._run < self.k:
-            return None
-        self.stable = self._grid()
-        return self.stable
+        grid = self._grid() if self._run >= self.k else None
+        if grid is not None:
+            self.stable = grid
+        return grid
 
     def _holds(self, flat: str) -> bool:
         """Whether this frame shows the run's grid: no cell read as another card (an empty
@@ -88,13 +92,20 @@ class StabilityFilter:
                 return False
         return len(doubted) <= self.unsure
 
-    def _grid(self) -> tuple[str, ...]:
-        """The run's grid: each cell as read, a cell some frames read ``?`` as the card at
-        least half of them read there (else ``?``)."""
+    def _grid(self) -> tuple[str, ...] | None:
+        """The run's grid: each cell as read; a cell some frames read ``?``, as the card
+        most of the last ``k`` frames read there, ``?`` where none of them did; None while
+        fewer did."""
         flat = []
         for cell, seen in enumerate(self._reads):
-            (card, times), = seen.most_common(1) or [(UNSURE, 0)]
-            flat.append(card if cell not in self._doubted or 2 * times >= self._run else UNSURE)
+            if cell not in self._doubted:
+                (card,) = seen
+            else:
+                times = sum(frame[cell] != UNSURE for frame in self._recent)
+                if 0 < times and 2 * times < len(self._recent):
+                    return None
+                card = next(iter(seen)) if times else UNSURE
+            flat.append(card)
         rows, start = [], 0
         for width in self._widths:
             rows.append("".join(flat[start:start + width]))
@@ -104,6 +115,7 @@ class StabilityFilter:
     def reset(self) -> None:
         """Forget the current run (the last stable reading is kept)."""
         self._reads, self._doubted, self._run = [], set(), 0
+        self._recent.clear()
 
     @property
     def run(self) -> int:

@@ -61,14 +61,29 @@ def test_a_card_read_unsure_in_some_frames_keeps_the_run():
     # and the shift it showed was never seen held
     f = StabilityFilter(3, unsure=2)
     flicker = ("RG", "B?")
-    assert [f.push(x) for x in (flicker, B, flicker, B)] == [None, None, flicker, B]
-    assert f.run == 4  # read so in half the run's frames: the card it is
+    assert [f.push(x) for x in (flicker, B, flicker, B)] == [None, None, None, B]
+    assert f.run == 4  # read so in most of the last k frames: the card it is
 
 
 def test_one_frame_reading_a_card_the_others_cannot_read_is_no_reading():
-    f = StabilityFilter(2, unsure=2)
+    f = StabilityFilter(3, unsure=2)
     unread = ("RG", "B?")
-    assert [f.push(x) for x in (unread, unread, unread, B, unread)] == [None] + [unread] * 4
+    pushed = [f.push(x) for x in (unread, unread, unread, B, unread, unread, unread)]
+    assert pushed == [None, None, unread, None, None, None, unread]
+
+
+def test_a_card_a_hand_just_left_is_not_taken_for_one_the_camera_cannot_read():
+    # a generated game's dealer: two frames with the hand over a card, then the card
+    f = StabilityFilter(3, unsure=2)
+    covered = ("RG", "B?")
+    assert [f.push(x) for x in (covered, covered, B, B)] == [None, None, None, B]
+
+
+def test_a_card_that_turned_unreadable_is_read_unsure():
+    # the dev game under a darker tone curve: a refilled card read once, then "?"
+    f = StabilityFilter(3, unsure=2)
+    turned = ("RG", "B?")
+    assert [f.push(x) for x in (B, turned, turned, turned)] == [None, None, None, turned]
 
 
 def test_frames_that_read_a_cell_as_two_cards_break_the_run():
