@@ -91,12 +91,18 @@ def test_frames_that_read_a_cell_as_two_cards_break_the_run():
     assert [f.push(x) for x in (A, B, B)] == [None, None, B]
 
 
-def test_an_empty_cell_read_unsure_breaks_the_run():
-    # a card laid there that the camera cannot read, or a hand: not the empty cell it was
-    f = StabilityFilter(2, unsure=2)
+def test_a_card_laid_unread_in_an_empty_cell_is_read_unsure():
+    # a refilled card the camera cannot read: the empty cell must not hold it off
+    f = StabilityFilter(3, unsure=2)
     unread = ("RG", "B?")
-    assert [f.push(x) for x in (A, A, unread, unread)] == [None, A, None, unread]
-    assert [f.push(x) for x in (unread, A)] == [unread, None]
+    pushed = [f.push(x) for x in [A] * 20 + [unread] * 4]
+    assert pushed[19:] == [A, A, A, A, unread]  # four frames, however long it lay empty
+
+
+def test_a_hand_leaving_an_emptied_cell_shows_it_empty():
+    f = StabilityFilter(3, unsure=2)
+    covered = ("RG", "B?")
+    assert [f.push(x) for x in (covered, A, A)] == [None, None, A]
 
 
 def test_a_hand_moving_over_a_shifted_row_stitches_no_grid():
