@@ -4,13 +4,15 @@ A frame's reading counts once ``k`` frames in a row have read the same grid, wit
 than ``unsure`` cells ``?`` among them. A card read in some frames and ``?`` in others (a
 glare, a colour near the edge of its class, a hand passing) is the same card in all of them:
 frames agree where one read a card ``?`` and another read it. Such a cell counts as that card
-once at least half the run's frames have read it so, and ``?`` until then: one frame's
-misread of a card the others cannot read is no reading. The cells read ``?`` anywhere in the
-run count towards ``unsure`` together, so a hand that moves (over some cells, then over
+once at least half the run's last ``2 k`` frames have read it so, and ``?`` once none of the
+last ``k`` has; in between the grid is not held yet. So one frame's misread of a card the
+others cannot read is no reading, a card a hand has just left is not taken for one the
+camera cannot read, and a card that turned unreadable (a glare, or laid so in an empty
+cell) is, however long the cell was read before. The cells read ``?`` in two frames in a
+row count towards ``unsure`` together, so a hand that moves (over some cells, then over
 others, while a row is shifted under it) cannot stitch a grid that never lay on the table
-out of the frames' halves. An empty cell read ``?`` is a card being
-laid or a hand: it breaks the run, as does a cell read as two cards or a frame with no grid
-found; the count starts again.
+out of the frames' halves. A cell read as two things (an empty cell is read like a card),
+or a frame with no grid found, breaks the run; the count starts again.
 
 >>> f = StabilityFilter(3)
 >>> [f.push(cells) for cells in (("RG", "B."), ("RG", "B."), ("RG", "B."), ("RG", "B."))]
@@ -19,17 +21,16 @@ found; the count starts again.
 (None, None, ('RG', 'B.'))
 >>> g = StabilityFilter(2, unsure=1)
 >>> [g.push(cells) for cells in (("RG", "B?"), ("RG", "B?"), ("RG", "BY"), ("RG", "BY"))]
-[None, ('RG', 'B?'), ('RG', 'B?'), ('RG', 'BY')]
+[None, ('RG', 'B?'), None, ('RG', 'BY')]
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
 UNSURE = "?"
-EMPTY = "."
 
 
 class StabilityFilter:
@@ -46,6 +47,7 @@ class StabilityFilter:
         self._widths: tuple[int, ...] = ()
         self._reads: list[Counter[str]] = []  # per cell of the run: how often each card read
         self._doubted: set[int] = set()  # cells read ``?`` in some frame of the run
+        self._recent: deque[str] = deque(maxlen=2 * k)  # the run's last frames, flat
         self._run = 0
         self.stable: tuple[str, ...] | None = None
 
@@ -68,33 +70,41 @@ class StabilityFilter:
                 self._doubted.add(cell)
             else:
                 self._reads[cell][x] += 1
+        self._recent.append(flat)
         self._run += 1
-        if self._run < self.k:
-            return None
-        self.stable = self._grid()
-        return self.stable
+        grid = self._grid() if self._run >= self.k else None
+        if grid is not None:
+            self.stable = grid
+        return grid
 
     def _holds(self, flat: str) -> bool:
-        """Whether this frame shows the run's grid: no cell read as another card (an empty
-        cell is no card), and no more cells ``?`` in all than allowed."""
-        doubted = set(self._doubted)
+        """Whether this frame shows the run's grid: no cell read as another card (or empty
+        where a card was read), and no more cells ``?`` in it and the frame before together
+        than allowed."""
+        doubted = {cell for cell, x in enumerate(self._recent[-1]) if x == UNSURE}
         for cell, x in enumerate(flat):
             seen = self._reads[cell]
             if x == UNSURE:
-                if EMPTY in seen:
-                    return False
                 doubted.add(cell)
-            elif seen and x not in seen or x == EMPTY and cell in doubted:
+            elif seen and x not in seen:
                 return False
         return len(doubted) <= self.unsure
 
-    def _grid(self) -> tuple[str, ...]:
-        """The run's grid: each cell as read, a cell some frames read ``?`` as the card at
-        least half of them read there (else ``?``)."""
+    def _grid(self) -> tuple[str, ...] | None:
+        """The run's grid: each cell as read; a cell some frames read ``?``, as the card
+        half the last ``2 k`` frames read there, ``?`` where none of the last ``k`` did;
+        None while neither holds."""
         flat = []
+        last = list(self._recent)
         for cell, seen in enumerate(self._reads):
-            (card, times), = seen.most_common(1) or [(UNSURE, 0)]
-            flat.append(card if cell not in self._doubted or 2 * times >= self._run else UNSURE)
+            card = next(iter(seen), UNSURE)  # frames that read a card all read the same
+            if cell in self._doubted:
+                read = [frame[cell] != UNSURE for frame in last]
+                if 2 * sum(read) < len(read):
+                    if any(read[-self.k:]):
+                        return None
+                    card = UNSURE
+            flat.append(card)
         rows, start = [], 0
         for width in self._widths:
             rows.append("".join(flat[start:start + width]))
@@ -104,6 +114,7 @@ class StabilityFilter:
     def reset(self) -> None:
         """Forget the current run (the last stable reading is kept)."""
         self._reads, self._doubted, self._run = [], set(), 0
+        self._recent.clear()
 
     @property
     def run(self) -> int:

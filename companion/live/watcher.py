@@ -84,20 +84,19 @@ class GridFollower:
             return self._pass(reading)
         learner.catch_up(reading)  # taps since the last frame: an undo, a fixed card
         before = learner.mark()
+        logged = len(self.session.history)
         passed = self._pass(reading)
-        if passed:
-            self._taught.clear()
+        if len(self.session.history) != logged:
+            self._taught.clear()  # the game moved on: every frame teaches anew
         # A frame of a held grid that read a card ``?`` the other frames read: the card it
         # holds is named (the stable reading), and its doubted colours are what learning is
-        # for; once for each way the frames read the grid, not once a frame.
-        doubted = (not passed and reading is not None and reading.cells is not None
-                   and self.stability.run >= self.stability.k
-                   and any(UNSURE in row for row in reading.cells)
-                   and reading.cells not in self._taught)
-        if (passed or doubted) and reading is not None and self.last is not None:
+        # for. Each way the frames read one grid teaches once, not once a frame.
+        held = self.stability.run >= self.stability.k and reading is not None and any(
+            UNSURE in row for row in reading.cells or ())
+        if ((passed or held) and reading is not None and reading.cells is not None
+                and reading.cells not in self._taught and self.last is not None):
             learner.passed(before, reading, self.last)
-            if reading.cells is not None:
-                self._taught.add(reading.cells)
+            self._taught.add(reading.cells)
         self.palette = learner.palette
         return passed
 

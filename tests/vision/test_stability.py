@@ -61,14 +61,29 @@ def test_a_card_read_unsure_in_some_frames_keeps_the_run():
     # and the shift it showed was never seen held
     f = StabilityFilter(3, unsure=2)
     flicker = ("RG", "B?")
-    assert [f.push(x) for x in (flicker, B, flicker, B)] == [None, None, flicker, B]
-    assert f.run == 4  # read so in half the run's frames: the card it is
+    assert [f.push(x) for x in (flicker, B, flicker, B)] == [None, None, None, B]
+    assert f.run == 4  # read so in most of the last k frames: the card it is
 
 
 def test_one_frame_reading_a_card_the_others_cannot_read_is_no_reading():
-    f = StabilityFilter(2, unsure=2)
+    f = StabilityFilter(3, unsure=2)
     unread = ("RG", "B?")
-    assert [f.push(x) for x in (unread, unread, unread, B, unread)] == [None] + [unread] * 4
+    pushed = [f.push(x) for x in (unread, unread, unread, B, unread, unread, unread)]
+    assert pushed == [None, None, unread, None, None, None, unread]
+
+
+def test_a_card_a_hand_just_left_is_not_taken_for_one_the_camera_cannot_read():
+    # a generated game's dealer: two frames with the hand over a card, then the card
+    f = StabilityFilter(3, unsure=2)
+    covered = ("RG", "B?")
+    assert [f.push(x) for x in (covered, covered, B, B)] == [None, None, None, B]
+
+
+def test_a_card_that_turned_unreadable_is_read_unsure():
+    # the dev game under a darker tone curve: a refilled card read once, then "?"
+    f = StabilityFilter(3, unsure=2)
+    turned = ("RG", "B?")
+    assert [f.push(x) for x in (B, turned, turned, turned)] == [None, None, None, turned]
 
 
 def test_frames_that_read_a_cell_as_two_cards_break_the_run():
@@ -76,12 +91,18 @@ def test_frames_that_read_a_cell_as_two_cards_break_the_run():
     assert [f.push(x) for x in (A, B, B)] == [None, None, B]
 
 
-def test_an_empty_cell_read_unsure_breaks_the_run():
-    # a card laid there that the camera cannot read, or a hand: not the empty cell it was
-    f = StabilityFilter(2, unsure=2)
+def test_a_card_laid_unread_in_an_empty_cell_is_read_unsure():
+    # a refilled card the camera cannot read: the empty cell must not hold it off
+    f = StabilityFilter(3, unsure=2)
     unread = ("RG", "B?")
-    assert [f.push(x) for x in (A, A, unread, unread)] == [None, A, None, unread]
-    assert [f.push(x) for x in (unread, A)] == [unread, None]
+    pushed = [f.push(x) for x in [A] * 20 + [unread] * 4]
+    assert pushed[19:] == [A, A, A, A, unread]  # four frames, however long it lay empty
+
+
+def test_a_hand_leaving_an_emptied_cell_shows_it_empty():
+    f = StabilityFilter(3, unsure=2)
+    covered = ("RG", "B?")
+    assert [f.push(x) for x in (covered, A, A)] == [None, None, A]
 
 
 def test_a_hand_moving_over_a_shifted_row_stitches_no_grid():
