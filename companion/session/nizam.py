@@ -11,7 +11,7 @@ unless the table chose to be asked first (option ``unread_cards``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -61,6 +61,7 @@ from .unread import (
     scored,
     settled_by,
     taken_as,
+    undecided,
     unsure_cells,
 )
 from .unread_words import card_name, settled_words, unread_cells, unread_prompt
@@ -174,7 +175,10 @@ class TableSession(SessionCore[TableState]):
         try:
             if action == "undo":
                 before = self.state
+                with_tap = self._settled_with_tap()
                 self.undo()
+                if with_tap:  # the tap and the card it settled: one thing the players did
+                    self.undo()
                 self.verdict = None
                 self._names_back(before)
             elif action == "fix":
@@ -204,15 +208,28 @@ class TableSession(SessionCore[TableState]):
             self.message = str(err)
 
     def _tapped(self, event: ev.Event) -> None:
-        """A button's event; one the game cannot take now may settle a card laid unread
-        (the one name under which it can: ``_settle``)."""
+        """A button's event. One the game cannot take now may settle a card laid unread,
+        when one name only lets it be taken (``_settle``, ``by`` "tap"; one undo takes back
+        both). Never the likeliest of several: a tap too early (Draw before the cards scored
+        are cleared) and a card under a wrong name look the same, and a tap shows no card."""
         try:
             self.commit(event)
         except CompanionError:
             if not self.state.provisional or not self._settle(
-                    lambda alt: Fit(alt.origin) if _takes(alt, event) else None):
+                    lambda alt: Fit(alt.origin) if _takes(alt, event) else None, tap=True):
                 raise
             self.commit(event)
+
+    def _settled_with_tap(self) -> bool:
+        """The latest event not undone is a tap that settled a card as it was made."""
+        live: list[Mapping[str, Any]] = []
+        for payload in self.events():
+            if payload["kind"] == "undo":
+                live.pop()
+            else:
+                live.append(payload)
+        return (len(live) > 1 and live[-1]["kind"] in TAPS and live[-2]["kind"] == "settled"
+                and live[-2].get("by") == "tap")
 
     # -- readings ----------------------------------------------------------------------
 
@@ -251,7 +268,8 @@ class TableSession(SessionCore[TableState]):
         if t.grid is None or text.count(UNSURE) > self.unsure_taken:
             return
         taken = self._take(t, text)
-        if taken is None and t.provisional and (self.seq, text) not in self._unsettled:
+        if taken is None and t.provisional and (self.seq, text) not in self._unsettled and (
+                not undecided(t, text, self.provisional)):
             if self._settle(lambda alt: fits(alt, text), text):
                 taken = self._take(self.state, text)
             else:
@@ -287,7 +305,7 @@ class TableSession(SessionCore[TableState]):
         return self.game.options.unread_cards == "provisional"
 
     def _settle(self, takes: Callable[[TableState], Fit | None],
-                raw: str | None = None) -> bool:
+                raw: str | None = None, tap: bool = False) -> bool:
         """Settle a card laid unread by what the players did next: of each other name for
         each such card, the states the log makes with it (``table.Settled``) that ``takes``
         (how, or None); when none does, of each two such cards named together (one
@@ -295,8 +313,9 @@ class TableSession(SessionCore[TableState]):
         (a reading clearing all the cards one state scored is a state's that scored them
         all, not one's still waiting for a card to leave). One name: settled (``by`` the
         camera when ``raw``, the reading, shows it where the card lies; else by the rules).
-        Several: the likeliest of them is the card's provisional name now. True when a
-        ``Settled`` event was logged."""
+        Several: the likeliest of them is the card's provisional name now; for a ``tap``,
+        none (and one name is settled ``by`` "tap"). True when a ``Settled`` event was
+        logged."""
         t = self.state
         assert t.rules is not None
         seen = str(t.grid) + t.rules.known_discard.letters()
@@ -310,12 +329,15 @@ class TableSession(SessionCore[TableState]):
             return False
         least = min(fit.waiting for _, fit in found)
         found = [x for x in found if x[1].waiting == least]
+        if tap and len(found) > 1:
+            return False
         # several names fit: the likeliest of them (still provisional) over any other
         names, fit = min(found, key=lambda x: [(order.index(letter), cards.index(card))
                                                for card, letter in x[0]])
         told = []
         for card, letter in names:
-            by = settled_by(t, card, letter, fit.origin, raw) if len(found) == 1 else "likeliest"
+            by = "tap" if tap else settled_by(t, card, letter, fit.origin, raw) if len(
+                found) == 1 else "likeliest"
             before = self.state.rules.scores if self.state.rules else ()
             after = self.commit(ev.Settled(card, letter, by))
             again = after.rules is not None and after.rules.scores != before

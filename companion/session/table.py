@@ -87,6 +87,9 @@ class TableState:
     last_rounds: tuple[Scoring, ...] = ()
     last_turn_player: int | None = None
     to_clear: tuple[Cell, ...] = ()
+    cleared_cards: tuple[int, ...] = ()
+    """The cards (their index in ``cards``) lying in ``to_clear`` when they were scored: one
+    laid unread may still be named by a tap on its cell (``Fix``)."""
     cards: str = ""
     """Every card laid on the grid in order: the 25 of the setup, then each refill's."""
     origin: tuple[int, ...] = ()
@@ -174,7 +177,8 @@ def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:
         origin = list(t.origin)
         for cell in cleared:
             origin[_index(cell)] = -1
-        return replace(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin))
+        return replace(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin),
+                       cleared_cards=tuple(t.origin[_index(cell)] for cell in cleared))
     return _refill_or_finish(t)
 
 
@@ -480,6 +484,12 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     assert t.rules is not None and t.turn_start is not None
     _check_fix(t, row, col, letter)
     was = t.rules.grid.at(row, col)
+    if was == EMPTY and t.phase == CLEAR and (row, col) in t.to_clear:
+        # a card laid unread, scored under its provisional name, still lies there: named,
+        # the game is folded again under its name (the combination may never have been)
+        source = t.cleared_cards[t.to_clear.index((row, col))]
+        if source in t.provisional:
+            return _refold(t, source, letter, still=False)
     if was == EMPTY:
         raise EventError(f"r{row}c{col} is empty: lay a card there and the camera reads it")
     if (was == PEARL) != (letter == PEARL):
@@ -488,6 +498,9 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     if source in t.provisional:  # named for good: the game is folded again under its name
         try:
             return _refold(t, source, letter, still=False)
+        except RuleError as err:
+            if err.rule == "N2":  # the players return those cards and deal anew
+                raise
         except CompanionError:  # what was played says otherwise: the players' word holds
             pass
     provisional = tuple(c for c in t.provisional if c != source)
@@ -533,6 +546,9 @@ def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
             elif not (repaid and isinstance(event, Wildcard)):
                 raise
             # the tap saying so was refused then: it was never logged
+    if t.ended and not s.ended:  # the store keeps the game finished: a name cannot reopen it
+        raise RuleError("P9" if t.game.pearl else "N12",
+                        "the game is over: the card's name cannot undo its end")
     return s
 
 

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from companion.errors import CompanionError
 from companion.rules.combination import find_combinations
-from companion.rules.explain import card_difference, explain, settle
+from companion.rules.explain import agreeing, card_difference, explain, settle
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 
@@ -136,6 +136,29 @@ def taken_as(t: TableState, text: str, provisional: bool) -> str | None:
     for cell in sorted(unsure - touched):
         text = _with(text, cell, grid.at(*cell))
     return text
+
+
+def undecided(t: TableState, raw: str, provisional: bool) -> bool:
+    """Whether state ``t`` cannot take the reading ``raw`` only because its unsure cells
+    leave it undecided, not because the reading is impossible under the names the cards
+    bear: several grids that shifts can make agree with every cell read (play), or the
+    cards scored all lie where they were, one of them read ``?`` (clearing). Such a reading
+    says nothing of a card laid unread: no other name is looked for
+    (``TableSession._settle``)."""
+    if UNSURE not in raw or t.grid is None or taken_as(t, raw, provisional) is not None:
+        return False
+    if t.phase == PLAY:
+        return agreeing(t.grid, raw, SETTLE_SHIFTS) > 1
+    if t.phase != CLEAR:
+        return False
+    # the cards scored read ``?`` taken as still there: the players have not begun to clear
+    # (they may yet clear every card scored); once they have, those they leave say which
+    # combination never was
+    gone = scored(t)
+    for cell in set(unsure_cells(raw)) & set(t.to_clear):
+        raw = _with(raw, cell, gone.get(cell, UNSURE))
+    fit = fits(t, raw)
+    return fit is not None and fit.waiting == len(t.to_clear)
 
 
 def refill_read(t: TableState, text: str, cells: Sequence[Cell]) -> Refill:

@@ -49,6 +49,19 @@ class UnreadCamera:
             self.laid += 1
 
 
+def tap(session, camera, grid, action):
+    """A tap; refused while a card laid unread bears a wrong name (the prompt says which
+    card the camera cannot read), the players name each such card and tap again."""
+    session.tap(action)
+    if not session.message:
+        return
+    for i, (card, x) in enumerate(zip(camera.cards, grid.cells, strict=True)):
+        row, col = i // SIZE + 1, i % SIZE + 1
+        if card in camera.unread and x != EMPTY and session.state.grid.at(row, col) != x:
+            session.tap("fix", row, col, x)
+    session.tap(action)
+
+
 def play(played, session, camera):
     """The camera's readings and the players' taps of ``played``, as ``tools.showcase``
     gives them, through ``camera``."""
@@ -56,15 +69,15 @@ def play(played, session, camera):
     for before, report in zip(played.states, played.reports, strict=False):
         grid = before.grid
         if report.turn.is_draw:
-            session.tap("draw")
+            tap(session, camera, grid, "draw")
         else:
             for move in report.turn.shifts:
                 grid = move.plain().apply(grid)
                 camera.shift(move.plain())
                 camera.see(grid)
                 if move.wildcard and not session.state.shifts[-1].wildcard:
-                    session.tap("wildcard")
-            session.tap("end_turn")
+                    tap(session, camera, grid, "wildcard")
+            tap(session, camera, grid, "end_turn")
         for scoring in report.rounds:
             if scoring.cleared and scoring.combinations:
                 cells = [c for c in cleared_cells(scoring.combinations) if grid.at(*c) != PEARL]
