@@ -18,7 +18,7 @@ from typing import Any
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import card_difference
-from companion.rules.game import Game
+from companion.rules.game import Game, RuleError
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
@@ -275,6 +275,7 @@ class TableSession(SessionCore[TableState]):
             else:
                 self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
                 self._unsettled.add((self.seq, text))
+                self._opening_line(t, text)
         if taken is not None:
             self._read_at_last(text, taken)
 
@@ -345,6 +346,31 @@ class TableSession(SessionCore[TableState]):
         self.settled = tuple(told)
         self._settled_at = -1
         return True
+
+    def _opening_line(self, t: TableState, raw: str) -> None:
+        """A card of the opening layout laid unread the camera now reads, sure, as a card
+        that completes a line there (N2, ``replace``): the layout was never one to play.
+        The players return those cards and deal anew, once the layout is taken back."""
+        for card in t.provisional:
+            if card >= SIZE * SIZE or card not in t.origin:
+                continue
+            at = t.origin.index(card)
+            cell = (at // SIZE + 1, at % SIZE + 1)
+            letter = letter_at(raw, cell)
+            if letter in (UNSURE, EMPTY, t.cards[card]):
+                continue
+            try:
+                apply_event(t, ev.Settled(card, letter, "camera"))
+            except RuleError as err:
+                if err.rule == "N2":
+                    assert t.grid is not None
+                    grid = t.grid.replace({cell: letter})
+                    lines = [c for c in find_combinations(grid, self.game.pearl) if cell in c.cells]
+                    self._refuse(f"{err}; tap Undo until the opening layout is taken back",
+                                 tuple(cleared_cells(lines)) or (cell,))
+                    return
+            except CompanionError:
+                continue
 
     def _read_at_last(self, raw: str, taken: str) -> None:
         """A card laid unread the camera now reads, sure, as its provisional name, where it
