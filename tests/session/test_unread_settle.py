@@ -18,6 +18,10 @@ def session(tmp_path):
                             ["Ann", "Bob"])
 
 
+def rows(text):
+    return tuple(text.split("/"))
+
+
 def kinds(session):
     return [e["kind"] for e in session.events()]
 
@@ -27,11 +31,11 @@ def test_N4_a_reading_the_names_leave_undecided_settles_no_card(session):
     # grids agree with the cells read; under five others, one. The reading says nothing of
     # the card: it is not named for the grid it would make one.
     session.on_reading(UNREAD.split("/"))
-    session.on_reading("??OGY/C?VPB/RGYOC/VPROB/YGCBV".split("/"))
+    session.on_reading(rows("??OGY/C?VPB/RGYOC/VPROB/YGCBV"))
     assert kinds(session) == ["setup"]
     assert session.state.provisional == (6,) and session.state.grid.at(2, 2) == "P"
     # the sleeve lifted: r4< under the name it bears, still provisional
-    session.on_reading("RGOGY/C?VPB/RGYOC/VPROB/YGCBV".split("/"))
+    session.on_reading(rows("RGOGY/C?VPB/RGYOC/VPROB/YGCBV"))
     assert kinds(session) == ["setup", "shifts"]
     assert session.state.provisional == (6,)
 
@@ -41,7 +45,7 @@ TRUE_LINE = "RGOGY/CRVPB/RGYOC/BVPRO/YGVVV"
 
 
 def test_N2_the_true_name_of_an_opening_card_that_completes_a_line_is_refused(session):
-    session.on_reading("RGOGY/CRVPB/RGYOC/BVPRO/YGVV?".split("/"))  # a hand over r5c5
+    session.on_reading(rows("RGOGY/CRVPB/RGYOC/BVPRO/YGVV?"))  # a hand over r5c5
     assert session.state.grid.at(5, 5) != "V"
     session.tap("fix", 5, 5, "V")
     assert session.message.startswith("N2:")
@@ -52,14 +56,14 @@ def test_N2_the_true_name_of_an_opening_card_that_completes_a_line_is_refused(se
 
 
 def test_N2_the_camera_reading_an_opening_line_says_N2_and_the_layout_is_dealt_anew(session):
-    session.on_reading("RGOGY/CRVPB/RGYOC/BVPRO/YGVV?".split("/"))
+    session.on_reading(rows("RGOGY/CRVPB/RGYOC/BVPRO/YGVV?"))
     session.on_reading(TRUE_LINE.split("/"))  # the hand gone
     verdict = session.verdict
     assert verdict is not None and not verdict.legal and verdict.reason.startswith("N2:")
     assert set(verdict.cells) == {(5, 3), (5, 4), (5, 5)}
     assert kinds(session) == ["setup"]
     session.tap("undo")  # the layout taken back; the players deal the line anew
-    session.on_reading("RGOGY/CRVPB/RGYOC/BVPRO/YGOCR".split("/"))
+    session.on_reading(rows("RGOGY/CRVPB/RGYOC/BVPRO/YGOCR"))
     t = session.state
     assert t.phase == "play" and str(t.grid) == "RGOGY/CRVPB/RGYOC/BVPRO/YGOCR"
     assert t.provisional == ()
