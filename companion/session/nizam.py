@@ -46,12 +46,15 @@ from .table import apply as apply_event
 from .table import refill_count as _refill_count
 from .unread import (
     MAX_SHIFTS,
+    SETTLE_BUDGET,
     SETTLE_SHIFTS,
     Fit,
+    OverBudget,
     allowed_letters,
     cells_differ,
     fits,
     fitting,
+    in_play,
     letter_at,
     likeliest,
     paid_moves,
@@ -321,11 +324,15 @@ class TableSession(SessionCore[TableState]):
         assert t.rules is not None
         seen = str(t.grid) + t.rules.known_discard.letters()
         order = likeliest(self.game, seen, allowed_letters(self.game, ""))
-        cards = t.provisional
-        found = fitting(t, [(card,) for card in cards], order, takes)
-        if not found:
-            found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
-                             order, takes)
+        cards = in_play(t)
+        budget = [SETTLE_BUDGET]
+        try:
+            found = fitting(t, [(card,) for card in cards], order, takes, budget)
+            if not found:
+                found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
+                                order, takes, budget)
+        except OverBudget:  # a search cut short can tell no one name: the players can
+            return False
         if not found:
             return False
         least = min(fit.waiting for _, fit in found)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from companion.errors import CompanionError
@@ -526,10 +527,11 @@ def _settled(t: TableState, event: Settled) -> TableState:
 def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
     """The state ``t``'s log makes with ``card`` laid as ``letter`` (``still``: under a
     provisional name still); a ``CompanionError`` when what followed cannot happen so."""
-    s = TableState(t.game)
-    laid = 0
+    # the log before the event that laid the card is folded as it was: from there on only
+    start, laid = _laying(t.log, card)
+    s = _folded(t.game, t.log[:start])
     repaid = False
-    for event in t.log:
+    for event in t.log[start:]:
         count = _laid_count(event)
         if laid <= card < laid + count:
             event = _renamed(s, event, card - laid, letter, still)
@@ -549,6 +551,26 @@ def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
     if t.ended and not s.ended:  # the store keeps the game finished: a name cannot reopen it
         raise RuleError("P9" if t.game.pearl else "N12",
                         "the game is over: the card's name cannot undo its end")
+    return s
+
+
+def _laying(log: Sequence[Event], card: int) -> tuple[int, int]:
+    """The index in ``log`` of the event that laid ``card``, and the cards laid before it."""
+    laid = 0
+    for at, event in enumerate(log):
+        if laid + _laid_count(event) > card:
+            return at, laid
+        laid += _laid_count(event)
+    return len(log), laid
+
+
+@lru_cache(maxsize=16)
+def _folded(game: Game, events: tuple[Event, ...]) -> TableState:
+    """The state a log (as a state keeps it, ``TableState.log``) folds to: the same for
+    every name a card laid after it is tried under (``_refold``)."""
+    s = TableState(game)
+    for event in events:
+        s = apply(s, event)
     return s
 
 

@@ -248,17 +248,38 @@ def fits(t: TableState, raw: str) -> Fit | None:
     return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear))
 
 
+SETTLE_BUDGET = 40
+"""Namings the log is folded again under for one reading or tap (``fitting``): each folds the
+log from the card's laying on (milliseconds on a Pi, under the session's lock)."""
+
+
+class OverBudget(Exception):
+    """The search for a name went past ``SETTLE_BUDGET``: it settles nothing."""
+
+
+def in_play(t: TableState) -> tuple[int, ...]:
+    """The cards laid unread a name may still matter to: on the grid, or on it when this
+    turn began (a card cleared in an earlier turn is in the discard pile, out of reach)."""
+    here = set(t.origin) | set(t.turn_origin) | set(t.cleared_cards if t.phase == CLEAR else ())
+    return tuple(card for card in t.provisional if card in here)
+
+
 def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
-             takes: Callable[[TableState], Fit | None]
-             ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
+            takes: Callable[[TableState], Fit | None], budget: list[int] | None = None,
+            ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
     """For each group of cards laid unread, each naming of them all by other names (from
     ``order``) under which the log can be played and the state ``takes`` what follows: the
-    names, and how the state takes it."""
+    names, and how the state takes it. ``budget``: the namings left to try, spent
+    (``OverBudget`` once none are)."""
     found = []
     for group in groups:
         for letters in product(order, repeat=len(group)):
             if any(t.cards[card] == x for card, x in zip(group, letters, strict=True)):
                 continue
+            if budget is not None:
+                if budget[0] <= 0:
+                    raise OverBudget(f"more than {SETTLE_BUDGET} namings to try")
+                budget[0] -= 1
             alt = t
             try:
                 for card, letter in zip(group, letters, strict=True):

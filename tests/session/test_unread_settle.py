@@ -102,3 +102,15 @@ def test_N3_one_undo_takes_back_a_tap_and_the_card_it_settled(session):
     t = session.state
     assert kinds(session)[-1] == "undo" and t.phase == "clear" and t.rules.scores == (3, 0)
     assert t.provisional == (14,)
+
+
+def test_N9_a_card_cleared_in_an_earlier_turn_is_searched_no_more(session):
+    from companion.session.unread import in_play
+
+    _scored_under_its_name(session)
+    assert in_play(session.state) == (14,)  # being cleared: its name still counts
+    session.on_reading(rows("PBOCV/GRORG/BB.../PBCRR/VCGGO"))  # the YYY cleared
+    session.on_reading(rows("PBOCV/GRORG/BBCPB/PBCRR/VCGGO"))  # the refill, read
+    t = session.state
+    assert t.phase == "play" and t.rules.active == 1
+    assert t.provisional == (14,) and in_play(t) == ()
