@@ -113,3 +113,23 @@ def test_N9_N13_a_game_with_an_opening_and_a_refilled_card_never_read_ends_as_pl
     assert "undo" not in kinds
     # the record, names settled, replays through the rules to the same end
     assert replay(parse_record(session.record())).summary() == played.summary()
+
+
+def test_P9_a_settlement_cannot_reopen_a_game_that_is_over(tmp_path):
+    from dataclasses import replace
+
+    from companion.session import events as ev
+    from companion.session.table import apply
+
+    game = Game("pearl", 2)
+    played = simulate(game, random.Random(3), greedy, max_turns=400)
+    session = TableSession.new(GameStore(tmp_path / "games.sqlite"), game, ["P0", "P1"])
+    play(played, session, UnreadCamera(session, (12, 26)))
+    t = session.state
+    assert t.ended and t.provisional == (12,)
+    assert apply(t, ev.Settled(12, "Y")).ended  # a name the game ends under just the same
+    # a log whose fold under the name would not end it (its last turn left out): refused,
+    # as the store keeps the game finished
+    short = replace(t, log=t.log[: -len(t.log) // 4])
+    with pytest.raises(Exception, match="P9: the game is over"):
+        apply(short, ev.Settled(12, "Y"))
