@@ -248,9 +248,10 @@ def fits(t: TableState, raw: str) -> Fit | None:
     return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear))
 
 
-SETTLE_BUDGET = 40
+SETTLE_BUDGET = 63
 """Namings the log is folded again under for one reading or tap (``fitting``): each folds the
-log from the card's laying on (milliseconds on a Pi, under the session's lock)."""
+log from the card's laying on (milliseconds on a Pi, under the session's lock). Enough for
+two cards in play laid unread, each alone and both together (7 + 7 + 49)."""
 
 
 class OverBudget(Exception):
