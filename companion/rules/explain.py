@@ -405,6 +405,26 @@ def settle(start: Grid, reading: str, max_shifts: int = 3) -> Grid | None:
     >>> settle(start, "?????/CBVPR/GGYOC/BVPRO/YGCBV") is None  # r1 as it was, or shifted
     True
     """
+    found = _agreeing(start, reading, max_shifts)
+    return Grid(found.pop().decode()) if len(found) == 1 else None
+
+
+def agreeing(start: Grid, reading: str, max_shifts: int = 3) -> int:
+    """How many grids that up to ``max_shifts`` shifts make from ``start`` agree with every
+    cell a reading read (``settle``): 0 (the reading is impossible), 1, or more (several:
+    the unsure cells leave the grid undecided; counted at the fewest shifts that make one).
+
+    >>> start = Grid("RROGY/CBVPR/GGYOC/BVPRO/YGCBV")
+    >>> agreeing(start, "?????/CBVPR/GGYOC/BVPRO/YGCBV") > 1  # r1 as it was, or shifted
+    True
+    >>> agreeing(start, "R????/RRRRR/GGYOC/BVPRO/YGCBV")
+    0
+    """
+    return len(_agreeing(start, reading, max_shifts))
+
+
+def _agreeing(start: Grid, reading: str, max_shifts: int) -> set[bytes]:
+    """The grids (as bytes) that agree, at the fewest shifts that make any (all of them)."""
     cells = reading.replace("/", "")
     if len(cells) != SIZE * SIZE:
         raise BadInput(f"a reading has {SIZE * SIZE} cells, not {len(cells)}")
@@ -420,4 +440,4 @@ def settle(start: Grid, reading: str, max_shifts: int = 3) -> Grid | None:
             break
         layer = {bytes(move(g)) for g in layer for move in moves} - seen
         seen |= layer
-    return Grid(found.pop().decode()) if len(found) == 1 else None
+    return found

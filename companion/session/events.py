@@ -187,11 +187,12 @@ class Kept(Event, kind="kept"):
     layout: str
 
 
-SETTLED_BY = ("camera", "rules", "likeliest")
+SETTLED_BY = ("camera", "rules", "tap", "likeliest")
 """Who named an unread card: the camera read it at last; the rules, as the only name under
-which what the players did next is consistent; or, when several names are, the likeliest of
-them (the card stays provisional). A card the camera read, sure, as another is named by the
-rules, or (its name not known) as the likeliest, laid unread from then on."""
+which what the players did next is consistent; the rules, as the only name under which a tap
+the players made can be taken (undone with the tap); or, when several names are, the
+likeliest of them (the card stays provisional). A card the camera read, sure, as another is
+named by the rules, or (its name not known) as the likeliest, laid unread from then on."""
 
 
 @dataclass(frozen=True, repr=False)

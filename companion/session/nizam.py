@@ -13,14 +13,14 @@ read, sure, as another, once the players' next move fits one other name of one c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import card_difference
-from companion.rules.game import Game
+from companion.rules.game import Game, RuleError
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
@@ -49,12 +49,15 @@ from .table import apply as apply_event
 from .table import refill_count as _refill_count
 from .unread import (
     MAX_SHIFTS,
+    SETTLE_BUDGET,
     SETTLE_SHIFTS,
     Fit,
+    OverBudget,
     allowed_letters,
     cells_differ,
     fits,
     fitting,
+    in_play,
     letter_at,
     likeliest,
     paid_moves,
@@ -64,6 +67,7 @@ from .unread import (
     scored,
     settled_by,
     taken_as,
+    undecided,
     unsure_cells,
 )
 from .unread_words import (
@@ -194,7 +198,10 @@ class TableSession(SessionCore[TableState]):
         try:
             if action == "undo":
                 before = self.state
+                with_tap = self._settled_with_tap()
                 self.undo()
+                if with_tap:  # the tap and the card it settled: one thing the players did
+                    self.undo()
                 self.verdict = None
                 self._names_back(before)
             elif action == "fix":
@@ -224,18 +231,31 @@ class TableSession(SessionCore[TableState]):
             self.message = str(err)
 
     def _tapped(self, event: ev.Event) -> None:
-        """A button's event; one the game cannot take now may settle a card laid unread
-        (the one name under which it can: ``_settle``)."""
+        """A button's event. One the game cannot take now may settle a card laid unread,
+        when one name only lets it be taken (``_settle``, ``by`` "tap"; one undo takes back
+        both). Never the likeliest of several: a tap too early (Draw before the cards scored
+        are cleared) and a card under a wrong name look the same, and a tap shows no card."""
         try:
             self.commit(event)
         except CompanionError:
             t = self.state
             takes = lambda alt: Fit(alt.origin) if _takes(alt, event) else None  # noqa: E731
-            if not ((t.provisional and self._settle(takes)) or (
+            if not ((t.provisional and self._settle(takes, tap=True)) or (
                     self._behind != self.seq and self._rename(
                         suspects(t, None), self.reading, lambda alt, card, was: takes(alt)))):
                 raise
             self.commit(event)
+
+    def _settled_with_tap(self) -> bool:
+        """The latest event not undone is a tap that settled a card as it was made."""
+        live: list[Mapping[str, Any]] = []
+        for payload in self.events():
+            if payload["kind"] == "undo":
+                live.pop()
+            else:
+                live.append(payload)
+        return (len(live) > 1 and live[-1]["kind"] in TAPS and live[-2]["kind"] == "settled"
+                and live[-2].get("by") == "tap")
 
     # -- readings ----------------------------------------------------------------------
 
@@ -278,7 +298,9 @@ class TableSession(SessionCore[TableState]):
         taken = self._take(t, text)
         if taken is None and (self.seq, text) not in self._unsettled:
             settles = lambda alt: fits(alt, as_read(alt, text))  # noqa: E731
-            if (t.provisional and self._settle(settles, text)) or (
+            # a reading its unsure cells leave undecided says nothing of a card laid unread
+            settling = bool(t.provisional) and not undecided(t, text, self.provisional)
+            if (settling and self._settle(settles, text)) or (
                     self._behind != self.seq and self._rename(
                         suspects(t, text), text,
                         lambda alt, card, was: taken_misread(alt, text, card, was))):
@@ -286,6 +308,8 @@ class TableSession(SessionCore[TableState]):
             else:
                 self._unsettled = {k for k in self._unsettled if k[0] == self.seq}
                 self._unsettled.add((self.seq, text))
+                if settling:
+                    self._opening_line(t, text)
                 if UNSURE not in text:
                     self._behind = self.seq
         if taken is not None:
@@ -321,7 +345,7 @@ class TableSession(SessionCore[TableState]):
         return self.game.options.unread_cards == "provisional"
 
     def _settle(self, takes: Callable[[TableState], Fit | None],
-                raw: str | None = None) -> bool:
+                raw: str | None = None, tap: bool = False) -> bool:
         """Settle a card laid unread by what the players did next: of each other name for
         each such card, the states the log makes with it (``table.Settled``) that ``takes``
         (how, or None); when none does, of each two such cards named together (one
@@ -329,27 +353,35 @@ class TableSession(SessionCore[TableState]):
         (a reading clearing all the cards one state scored is a state's that scored them
         all, not one's still waiting for a card to leave). One name: settled (``by`` the
         camera when ``raw``, the reading, shows it where the card lies; else by the rules).
-        Several: the likeliest of them is the card's provisional name now. True when a
-        ``Settled`` event was logged."""
+        Several: the likeliest of them is the card's provisional name now; for a ``tap``,
+        none (and one name is settled ``by`` "tap"). True when a ``Settled`` event was
+        logged."""
         t = self.state
         assert t.rules is not None
         seen = str(t.grid) + t.rules.known_discard.letters()
         order = likeliest(self.game, seen, allowed_letters(self.game, ""))
-        cards = t.provisional
-        found = fitting(t, [(card,) for card in cards], order, takes)
-        if not found:
-            found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
-                             order, takes)
+        cards = in_play(t)
+        budget = [SETTLE_BUDGET]
+        try:
+            found = fitting(t, [(card,) for card in cards], order, takes, budget)
+            if not found:
+                found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
+                                order, takes, budget)
+        except OverBudget:  # a search cut short can tell no one name: the players can
+            return False
         if not found:
             return False
         least = min(fit.waiting for _, fit in found)
         found = [x for x in found if x[1].waiting == least]
+        if tap and len(found) > 1:
+            return False
         # several names fit: the likeliest of them (still provisional) over any other
         names, fit = min(found, key=lambda x: [(order.index(letter), cards.index(card))
                                                for card, letter in x[0]])
         told = []
         for card, letter in names:
-            by = settled_by(t, card, letter, fit.origin, raw) if len(found) == 1 else "likeliest"
+            by = "tap" if tap else settled_by(t, card, letter, fit.origin, raw) if len(
+                found) == 1 else "likeliest"
             before = self.state.rules.scores if self.state.rules else ()
             after = self.commit(ev.Settled(card, letter, by))
             again = after.rules is not None and after.rules.scores != before
@@ -385,6 +417,31 @@ class TableSession(SessionCore[TableState]):
         self.renamed = misread_words(before, after, card)
         self._settled_at = -1
         return True
+
+    def _opening_line(self, t: TableState, raw: str) -> None:
+        """A card of the opening layout laid unread the camera now reads, sure, as a card
+        that completes a line there (N2, ``replace``): the layout was never one to play.
+        The players return those cards and deal anew, once the layout is taken back."""
+        for card in t.provisional:
+            if card >= SIZE * SIZE or card not in t.origin:
+                continue
+            at = t.origin.index(card)
+            cell = (at // SIZE + 1, at % SIZE + 1)
+            letter = letter_at(raw, cell)
+            if letter in (UNSURE, EMPTY, t.cards[card]):
+                continue
+            try:
+                apply_event(t, ev.Settled(card, letter, "camera"))
+            except RuleError as err:
+                if err.rule == "N2":
+                    assert t.grid is not None
+                    grid = t.grid.replace({cell: letter})
+                    lines = [c for c in find_combinations(grid, self.game.pearl) if cell in c.cells]
+                    self._refuse(f"{err}; tap Undo until the opening layout is taken back",
+                                 tuple(cleared_cells(lines)) or (cell,))
+                    return
+            except CompanionError:
+                continue
 
     def _read_at_last(self, raw: str, taken: str) -> None:
         """A card laid unread the camera now reads, sure, as its provisional name, where it

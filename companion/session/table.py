@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from companion.errors import CompanionError
@@ -111,7 +112,8 @@ class TableState:
     """The cards (their index in ``cards``) laid unread under a provisional name, in the
     order they were laid: the camera or the rules may still name them (``Settled``)."""
     clearing: tuple[int, ...] = ()
-    """The cards waiting to be cleared (N9), in the order of ``to_clear``."""
+    """The cards waiting to be cleared (N9), in the order of ``to_clear``: one laid unread
+    may still be named by a tap on its cell (``Fix``)."""
     tapped: tuple[int, ...] = ()
     """The cards a player named by a tap (a ``Fix``, or a card named on the opening layout):
     the rules never name them otherwise (``Settled`` of a misread)."""
@@ -494,6 +496,12 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     assert t.rules is not None and t.turn_start is not None
     _check_fix(t, row, col, letter)
     was = t.rules.grid.at(row, col)
+    if was == EMPTY and t.phase == CLEAR and (row, col) in t.to_clear:
+        # a card laid unread, scored under its provisional name, still lies there: named,
+        # the game is folded again under its name (the combination may never have been)
+        source = t.clearing[t.to_clear.index((row, col))]
+        if source in t.provisional:
+            return _refold(t, source, letter, still=False)
     if was == EMPTY:
         raise EventError(f"r{row}c{col} is empty: lay a card there and the camera reads it")
     if (was == PEARL) != (letter == PEARL):
@@ -503,6 +511,9 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     if source in t.provisional:  # named for good: the game is folded again under its name
         try:
             return replace(_refold(t, source, letter, still=False), tapped=tapped)
+        except RuleError as err:
+            if err.rule == "N2":  # the players return those cards and deal anew
+                raise
         except CompanionError:  # what was played says otherwise: the players' word holds
             pass
     provisional = tuple(c for c in t.provisional if c != source)
@@ -564,17 +575,11 @@ def _refold(t: TableState, card: int, letter: str, still: bool,
             states: Sequence[TableState] = ()) -> TableState:
     """The state ``t``'s log makes with ``card`` laid as ``letter`` (``still``: under a
     provisional name still); a ``CompanionError`` when what followed cannot happen so.
-    ``states``: those the log passes through (``log_states``), to fold again from the
-    event that laid the card only."""
-    s = TableState(t.game)
-    laid = 0
+    ``states``: those the log passes through (``log_states``), when known."""
+    # the log before the event that laid the card is folded as it was: from there on only
+    start, laid = _laying(t.log, card)
+    s = states[start] if states else _folded(t.game, t.log[:start])
     repaid = False
-    start = 0
-    if states:
-        while laid + _laid_count(t.log[start]) <= card:
-            laid += _laid_count(t.log[start])
-            start += 1
-        s = states[start]
     for event in t.log[start:]:
         count = _laid_count(event)
         if laid <= card < laid + count:
@@ -592,7 +597,30 @@ def _refold(t: TableState, card: int, letter: str, still: bool,
             elif not (repaid and isinstance(event, Wildcard)):
                 raise
             # the tap saying so was refused then: it was never logged
+    if t.ended and not s.ended:  # the store keeps the game finished: a name cannot reopen it
+        raise RuleError("P9" if t.game.pearl else "N12",
+                        "the game is over: the card's name cannot undo its end")
     return replace(s, misnamed=t.misnamed)
+
+
+def _laying(log: Sequence[Event], card: int) -> tuple[int, int]:
+    """The index in ``log`` of the event that laid ``card``, and the cards laid before it."""
+    laid = 0
+    for at, event in enumerate(log):
+        if laid + _laid_count(event) > card:
+            return at, laid
+        laid += _laid_count(event)
+    return len(log), laid
+
+
+@lru_cache(maxsize=16)
+def _folded(game: Game, events: tuple[Event, ...]) -> TableState:
+    """The state a log (as a state keeps it, ``TableState.log``) folds to: the same for
+    every name a card laid after it is tried under (``_refold``)."""
+    s = TableState(game)
+    for event in events:
+        s = apply(s, event)
+    return s
 
 
 def _laid_count(event: Event) -> int:

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from companion.errors import CompanionError
 from companion.rules.combination import find_combinations
-from companion.rules.explain import card_difference, explain, settle
+from companion.rules.explain import agreeing, card_difference, explain, settle
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 
@@ -139,6 +139,29 @@ def taken_as(t: TableState, text: str, provisional: bool) -> str | None:
     return text
 
 
+def undecided(t: TableState, raw: str, provisional: bool) -> bool:
+    """Whether state ``t`` cannot take the reading ``raw`` only because its unsure cells
+    leave it undecided, not because the reading is impossible under the names the cards
+    bear: several grids that shifts can make agree with every cell read (play), or the
+    cards scored all lie where they were, one of them read ``?`` (clearing). Such a reading
+    says nothing of a card laid unread: no other name is looked for
+    (``TableSession._settle``)."""
+    if UNSURE not in raw or t.grid is None or taken_as(t, raw, provisional) is not None:
+        return False
+    if t.phase == PLAY:
+        return agreeing(t.grid, raw, SETTLE_SHIFTS) > 1
+    if t.phase != CLEAR:
+        return False
+    # the cards scored read ``?`` taken as still there: the players have not begun to clear
+    # (they may yet clear every card scored); once they have, those they leave say which
+    # combination never was
+    gone = scored(t)
+    for cell in set(unsure_cells(raw)) & set(t.to_clear):
+        raw = with_letter(raw, cell, gone.get(cell, UNSURE))
+    fit = fits(t, raw)
+    return fit is not None and fit.waiting == len(t.to_clear)
+
+
 def refill_read(t: TableState, text: str, cells: Sequence[Cell]) -> Refill:
     """The refill the reading ``text`` shows in the refill ``cells`` (all read, no pearl),
     a card read ``?`` among them laid under a provisional name (``provisional_names``)."""
@@ -226,17 +249,39 @@ def fits(t: TableState, raw: str) -> Fit | None:
     return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear))
 
 
+SETTLE_BUDGET = 63
+"""Namings the log is folded again under for one reading or tap (``fitting``): each folds the
+log from the card's laying on (milliseconds on a Pi, under the session's lock). Enough for
+two cards in play laid unread, each alone and both together (7 + 7 + 49)."""
+
+
+class OverBudget(Exception):
+    """The search for a name went past ``SETTLE_BUDGET``: it settles nothing."""
+
+
+def in_play(t: TableState) -> tuple[int, ...]:
+    """The cards laid unread a name may still matter to: on the grid, or on it when this
+    turn began (a card cleared in an earlier turn is in the discard pile, out of reach)."""
+    here = set(t.origin) | set(t.turn_origin) | set(t.clearing if t.phase == CLEAR else ())
+    return tuple(card for card in t.provisional if card in here)
+
+
 def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
-             takes: Callable[[TableState], Fit | None]
-             ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
+            takes: Callable[[TableState], Fit | None], budget: list[int] | None = None,
+            ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
     """For each group of cards laid unread, each naming of them all by other names (from
     ``order``) under which the log can be played and the state ``takes`` what follows: the
-    names, and how the state takes it."""
+    names, and how the state takes it. ``budget``: the namings left to try, spent
+    (``OverBudget`` once none are)."""
     found = []
     for group in groups:
         for letters in product(order, repeat=len(group)):
             if any(t.cards[card] == x for card, x in zip(group, letters, strict=True)):
                 continue
+            if budget is not None:
+                if budget[0] <= 0:
+                    raise OverBudget(f"more than {SETTLE_BUDGET} namings to try")
+                budget[0] -= 1
             alt = t
             try:
                 for card, letter in zip(group, letters, strict=True):

@@ -71,7 +71,8 @@ def settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
     if by == "likeliest":
         return (f"{card_words(t, card)} is not the card the camera took it for: it counts as "
                 f"{card_name(letter)} until it shows.")
-    how = "the camera read it" if by == "camera" else "no other card fits the moves since"
+    how = {"camera": "the camera read it", "tap": "no other card lets the tap be taken"}.get(
+        by, "no other card fits the moves since")
     return (f"{card_words(t, card)} was {card_name(letter)}: {how}."
             + (" The scores are counted again." if again else ""))
 

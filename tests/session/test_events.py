@@ -89,7 +89,7 @@ def test_a_fix_of_version_2_reads_back_with_no_layout_known():
     ({"kind": "draw", "v": 6}, "a draw event of version 6; this companion reads versions 1 to 5"),
     ({"kind": "settled", "v": 5, "card": -1, "letter": "R"}, "a settled event needs a card"),
     ({"kind": "settled", "v": 5, "card": 2, "letter": "R", "by": "guess"},
-     "who named it \\(camera, rules, likeliest\\)"),
+     "who named it \\(camera, rules, tap, likeliest\\)"),
     ({"kind": "refill", "v": 5, "cards": "RG", "unread": [1]},
      "a refill event's unread must be cells"),
     ({"kind": "relaid", "v": 2, "cells": [[1, 3]]}, "a relaid event of version 2: that version"),

@@ -159,28 +159,45 @@ def test_N9_a_refilled_card_read_unsure_is_laid_provisionally_not_waited_for(ses
     assert t.rules.scores == (3 + 3 + 1, 0) and t.rules.active == 0
 
 
-def test_N3_a_combination_that_never_was_is_undone_when_the_next_player_draws(session):
-    # The spinel of r3c5 is laid as a topaz: after c4v, YYY in row 3 under that name. The
-    # players leave the cards (BBYYP) and Bob draws: a draw is legal only under a name that
-    # made no combination; of those, the likeliest is its name now, still provisional.
+def test_N3_a_tap_the_game_cannot_take_settles_no_card(session):
+    # r3c5 is laid unread as a topaz, and is one: after c4v, YYY in row 3, Ann scores 3.
+    # Bob taps Draw before the YYY is cleared: too soon. The same tap would follow a wrong
+    # provisional name; it shows no card, so it is refused and names no card.
     session.on_reading(rows("PBORV/GROYG/BBYR?/PBCGR/VCGCO"))
     assert session.state.grid.at(3, 5) == "Y"
+    moved = Shift.parse("c4v").apply(Grid("PBORV/GROYG/BBYRY/PBCGR/VCGCO"))
+    session.on_reading(unsure(moved, (3, 5)))
+    session.tap("end_turn")
+    assert session.state.phase == CLEAR and session.state.rules.scores == (3, 0)
+    session.tap("draw")
+    assert session.message != ""
+    assert [e["kind"] for e in logged(session)] == ["setup", "shifts", "end_turn"]
+    t = session.state
+    assert t.phase == CLEAR and t.rules.scores == (3, 0) and t.provisional == (14,)
+    # the camera, still reading it ``?`` with the YYY left, says nothing of the card either
+    session.on_reading(unsure(moved, (3, 5)))
+    assert [e["kind"] for e in logged(session)] == ["setup", "shifts", "end_turn"]
+
+
+def test_N3_a_combination_that_never_was_is_undone_when_the_players_name_the_card(session):
+    # The spinel of r3c5 is laid as a topaz: after c4v, YYY in row 3 under that name. The
+    # players leave the cards (BBYYP): Bob's Draw is refused. They take back the End turn,
+    # tap the card and name it: the turn ends with nothing scored.
+    session.on_reading(rows("PBORV/GROYG/BBYR?/PBCGR/VCGCO"))
     moved = Shift.parse("c4v").apply(Grid("PBORV/GROYG/BBYRP/PBCGR/VCGCO"))
     session.on_reading(unsure(moved, (3, 5)))
     session.tap("end_turn")
-    t = session.state
-    assert t.phase == CLEAR and t.rules.scores == (3, 0)  # YYY, under the provisional name
     session.tap("draw")
-    assert session.message == ""
-    kinds = [e["kind"] for e in logged(session)]
-    assert kinds == ["setup", "shifts", "end_turn", "settled", "draw"]
-    assert logged(session)[3]["by"] == "likeliest"
+    assert session.state.rules.scores == (3, 0)
+    session.tap("undo")
+    session.tap("fix", 3, 5, "P")
+    session.tap("end_turn")
     t = session.state
-    assert t.rules.scores == (0, 0) and t.rules.hands == (2, 6)  # Bob drew: Ann's turn
-    assert t.rules.active == 0 and t.rules.turn == 2
-    assert t.provisional == (14,) and t.grid.at(3, 5) not in "Y"
-    assert t.rules.discard == 1  # c4v's payment; no YYY cleared
-    assert "row 3, card 5 is not the card the camera took it for" in session.view().prompt
+    assert session.message == "" and t.phase == PLAY and t.rules.scores == (0, 0)
+    assert t.provisional == () and t.rules.active == 1
+    session.tap("draw")
+    t = session.state
+    assert session.message == "" and t.rules.hands == (2, 6) and t.rules.active == 0
 
 
 def test_N4_a_reading_no_name_explains_is_refused_and_settles_nothing(session):

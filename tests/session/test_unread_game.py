@@ -49,6 +49,19 @@ class UnreadCamera:
             self.laid += 1
 
 
+def tap(session, camera, grid, action):
+    """A tap; refused while a card laid unread bears a wrong name (the prompt says which
+    card the camera cannot read), the players name each such card and tap again."""
+    session.tap(action)
+    if not session.message:
+        return
+    for i, (card, x) in enumerate(zip(camera.cards, grid.cells, strict=True)):
+        row, col = i // SIZE + 1, i % SIZE + 1
+        if card in camera.unread and x != EMPTY and session.state.grid.at(row, col) != x:
+            session.tap("fix", row, col, x)
+    session.tap(action)
+
+
 def play(played, session, camera):
     """The camera's readings and the players' taps of ``played``, as ``tools.showcase``
     gives them, through ``camera``."""
@@ -56,15 +69,15 @@ def play(played, session, camera):
     for before, report in zip(played.states, played.reports, strict=False):
         grid = before.grid
         if report.turn.is_draw:
-            session.tap("draw")
+            tap(session, camera, grid, "draw")
         else:
             for move in report.turn.shifts:
                 grid = move.plain().apply(grid)
                 camera.shift(move.plain())
                 camera.see(grid)
                 if move.wildcard and not session.state.shifts[-1].wildcard:
-                    session.tap("wildcard")
-            session.tap("end_turn")
+                    tap(session, camera, grid, "wildcard")
+            tap(session, camera, grid, "end_turn")
         for scoring in report.rounds:
             if scoring.cleared and scoring.combinations:
                 cells = [c for c in cleared_cells(scoring.combinations) if grid.at(*c) != PEARL]
@@ -100,3 +113,23 @@ def test_N9_N13_a_game_with_an_opening_and_a_refilled_card_never_read_ends_as_pl
     assert "undo" not in kinds
     # the record, names settled, replays through the rules to the same end
     assert replay(parse_record(session.record())).summary() == played.summary()
+
+
+def test_P9_a_settlement_cannot_reopen_a_game_that_is_over(tmp_path):
+    from dataclasses import replace
+
+    from companion.session import events as ev
+    from companion.session.table import apply
+
+    game = Game("pearl", 2)
+    played = simulate(game, random.Random(3), greedy, max_turns=400)
+    session = TableSession.new(GameStore(tmp_path / "games.sqlite"), game, ["P0", "P1"])
+    play(played, session, UnreadCamera(session, (12, 26)))
+    t = session.state
+    assert t.ended and t.provisional == (12,)
+    assert apply(t, ev.Settled(12, "Y")).ended  # a name the game ends under just the same
+    # a log whose fold under the name would not end it (its last turn left out): refused,
+    # as the store keeps the game finished
+    short = replace(t, log=t.log[: -len(t.log) // 4])
+    with pytest.raises(Exception, match="P9: the game is over"):
+        apply(short, ev.Settled(12, "Y"))
