@@ -26,7 +26,7 @@ or a frame with no grid found, breaks the run; the count starts again.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,8 +36,8 @@ UNSURE = "?"
 class StabilityFilter:
     """``push`` each frame's cells (row strings, None when no grid was found, or a reading
     with a ``cells`` attribute); it returns the grid once ``k`` frames in a row have shown
-    it, with no more than ``unsure`` cells ``?`` in all of them, else None. ``stable`` keeps
-    the last reading that counted."""
+    it, with no more than ``unsure`` cells ``?`` in any two frames in a row, else None.
+    ``stable`` keeps the last reading that counted."""
 
     def __init__(self, k: int = 3, unsure: int = 0) -> None:
         if k < 1:
@@ -45,8 +45,7 @@ class StabilityFilter:
         self.k = k
         self.unsure = unsure
         self._widths: tuple[int, ...] = ()
-        self._reads: list[Counter[str]] = []  # per cell of the run: how often each card read
-        self._doubted: set[int] = set()  # cells read ``?`` in some frame of the run
+        self._cards: list[str] = []  # per cell: the card the run's frames read there, or ``?``
         self._recent: deque[str] = deque(maxlen=2 * k)  # the run's last frames, flat
         self._run = 0
         self.stable: tuple[str, ...] | None = None
@@ -64,12 +63,10 @@ class StabilityFilter:
         if not (self._run and widths == self._widths and self._holds(flat)):
             self.reset()
             self._widths = widths
-            self._reads = [Counter() for _ in flat]
+            self._cards = [UNSURE] * len(flat)
         for cell, x in enumerate(flat):
-            if x == UNSURE:
-                self._doubted.add(cell)
-            else:
-                self._reads[cell][x] += 1
+            if x != UNSURE:
+                self._cards[cell] = x
         self._recent.append(flat)
         self._run += 1
         grid = self._grid() if self._run >= self.k else None
@@ -81,29 +78,23 @@ class StabilityFilter:
         """Whether this frame shows the run's grid: no cell read as another card (or empty
         where a card was read), and no more cells ``?`` in it and the frame before together
         than allowed."""
-        doubted = {cell for cell, x in enumerate(self._recent[-1]) if x == UNSURE}
-        for cell, x in enumerate(flat):
-            seen = self._reads[cell]
-            if x == UNSURE:
-                doubted.add(cell)
-            elif seen and x not in seen:
-                return False
-        return len(doubted) <= self.unsure
+        before = self._recent[-1]
+        if any(UNSURE != x != card != UNSURE for x, card in zip(flat, self._cards, strict=True)):
+            return False
+        doubted = sum(x == UNSURE or y == UNSURE for x, y in zip(flat, before, strict=True))
+        return doubted <= self.unsure
 
     def _grid(self) -> tuple[str, ...] | None:
-        """The run's grid: each cell as read; a cell some frames read ``?``, as the card
-        half the last ``2 k`` frames read there, ``?`` where none of the last ``k`` did;
-        None while neither holds."""
+        """The run's grid: each cell as the card half the last ``2 k`` frames read there (a
+        cell read in every frame, as read), ``?`` where none of the last ``k`` did; None
+        while neither holds."""
         flat = []
-        last = list(self._recent)
-        for cell, seen in enumerate(self._reads):
-            card = next(iter(seen), UNSURE)  # frames that read a card all read the same
-            if cell in self._doubted:
-                read = [frame[cell] != UNSURE for frame in last]
-                if 2 * sum(read) < len(read):
-                    if any(read[-self.k:]):
-                        return None
-                    card = UNSURE
+        for cell, card in enumerate(self._cards):
+            read = [frame[cell] != UNSURE for frame in self._recent]
+            if 2 * sum(read) < len(read):
+                if any(read[-self.k:]):
+                    return None
+                card = UNSURE
             flat.append(card)
         rows, start = [], 0
         for width in self._widths:
@@ -113,7 +104,7 @@ class StabilityFilter:
 
     def reset(self) -> None:
         """Forget the current run (the last stable reading is kept)."""
-        self._reads, self._doubted, self._run = [], set(), 0
+        self._cards, self._run = [], 0
         self._recent.clear()
 
     @property
