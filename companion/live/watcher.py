@@ -26,13 +26,12 @@ from companion.live.threads import Stopped, WatcherThread
 from companion.session.kinds import TABLE_SCREEN
 from companion.session.nizam import SETTLE_AT_MOST, TableSession
 from companion.view import TableView
-from vision.reader import GridReading
+from vision.reader import UNSURE, GridReading
 from vision.sources import FrameSource, LatestFrame, SourceError
 from vision.stability import StabilityFilter
 from vision.tracker import GridTracker
 
 _log = logging.getLogger(__name__)
-UNSURE = "?"
 STABLE_FRAMES = 3
 RESTART_PAUSE = 6.0
 """Seconds a finished demo stays on the screen before it plays again."""
