@@ -32,20 +32,12 @@ from dataclasses import dataclass, field
 from companion.errors import CompanionError
 from companion.rules.grid import GEMS, SIZE, Cell
 
-from .table import CLEAR, TableState, log_states, misnamed
+from .table import CLEAR, TableState, cell_of, index_of, misnamed
 from .unread import Fit, cells_differ, fits, letter_at, with_letter
 
 Takes = Callable[[TableState, int, str], Fit | None]
 """How a state with one card named otherwise (the card, the name the camera read it as)
 takes what the players did next; None when it cannot."""
-
-
-def _index(cell: Cell) -> int:
-    return (cell[0] - 1) * SIZE + (cell[1] - 1)
-
-
-def _cell(index: int) -> Cell:
-    return index // SIZE + 1, index % SIZE + 1
 
 
 def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
@@ -56,10 +48,10 @@ def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
     cards: list[int] = []
     if raw is not None and t.grid is not None:
         differ = cells_differ(str(t.grid), raw)
-        cards += [t.origin[_index(cell)] for cell in differ]
+        cards += [t.origin[index_of(cell)] for cell in differ]
         # a card cleared with them and refilled with its like looks unchanged: it lies in
         # their line (N6), near enough to have made one combination with them
-        cards += [t.origin[_index((r, c))] for r, c in _near(differ)]
+        cards += [t.origin[index_of((r, c))] for r, c in _near(differ)]
     if t.phase == CLEAR:
         cards += t.clearing
     return tuple(card for card in dict.fromkeys(cards) if card >= 0
@@ -78,11 +70,10 @@ def _near(cells: Sequence[Cell]) -> list[Cell]:
 @dataclass
 class Renamed:
     """The games a state's log makes with one card named otherwise (None: it cannot be
-    played so), and the states the log passes through, kept while the state is the current
-    one: the players may try several readings."""
+    played so), kept while the state is the current one: the players may try several
+    readings."""
 
     games: dict[tuple[int, str], TableState | None] = field(default_factory=dict)
-    states: list[TableState] = field(default_factory=list)
 
 
 def renamings(t: TableState, cards: Sequence[int], takes: Takes,
@@ -97,9 +88,8 @@ def renamings(t: TableState, cards: Sequence[int], takes: Takes,
             if letter == was:
                 continue
             if (card, letter) not in known.games:
-                known.states = known.states or log_states(t)
                 try:
-                    known.games[card, letter] = misnamed(t, card, letter, states=known.states)
+                    known.games[card, letter] = misnamed(t, card, letter)
                 except CompanionError:  # what was played cannot happen with that card
                     known.games[card, letter] = None
             alt = known.games[card, letter]
@@ -127,7 +117,7 @@ def _read_as(t: TableState, raw: str, card: int, was: str) -> tuple[str, Fit] | 
     """The reading ``raw`` with ``card`` under the name ``t`` gives it, in a cell where the
     reading shows ``was``, that ``t`` takes with the card lying in that cell; and how."""
     for at in range(SIZE * SIZE):
-        cell = _cell(at)
+        cell = cell_of(at)
         if letter_at(raw, cell) != was:
             continue
         text = with_letter(raw, cell, t.cards[card])

@@ -39,6 +39,7 @@ from .table import (
     REFILL,
     UNSURE,
     TableState,
+    cell_of,
     contested,
     named_reading,
     outlived,
@@ -426,7 +427,7 @@ class TableSession(SessionCore[TableState]):
             if card >= SIZE * SIZE or card not in t.origin:
                 continue
             at = t.origin.index(card)
-            cell = (at // SIZE + 1, at % SIZE + 1)
+            cell = cell_of(at)
             letter = letter_at(raw, cell)
             if letter in (UNSURE, EMPTY, t.cards[card]):
                 continue
@@ -451,7 +452,7 @@ class TableSession(SessionCore[TableState]):
             return
         for card in t.provisional:
             if card in t.origin:
-                cell = (t.origin.index(card) // SIZE + 1, t.origin.index(card) % SIZE + 1)
+                cell = cell_of(t.origin.index(card))
                 if letter_at(raw, cell) == t.cards[card]:
                     self.commit(ev.Settled(card, t.cards[card], "camera"))
                     self.settled = ((card, t.cards[card], "camera", False),)

@@ -44,7 +44,6 @@ from companion.rules.shift import Shift
 from companion.rules.state import State
 
 from .events import (
-    SETTLED_BY,
     Cleared,
     Draw,
     EndTurn,
@@ -182,13 +181,13 @@ def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:
     t = replace(t, rules=rules, rounds=t.rounds + (scoring,))
     if rules.ended:  # P9: the task phase's combinations stay where they are
         return _finish_turn(t)
-    cleared = tuple(cell for cell in rules.grid.empty_cells() if t.origin[_index(cell)] >= 0)
+    cleared = tuple(cell for cell in rules.grid.empty_cells() if t.origin[index_of(cell)] >= 0)
     if cleared:
         origin = list(t.origin)
         for cell in cleared:
-            origin[_index(cell)] = -1
+            origin[index_of(cell)] = -1
         return replace(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin),
-                       clearing=tuple(t.origin[_index(cell)] for cell in cleared))
+                       clearing=tuple(t.origin[index_of(cell)] for cell in cleared))
     return _refill_or_finish(t)
 
 
@@ -217,8 +216,14 @@ def _finish_turn(t: TableState) -> TableState:
     )
 
 
-def _index(cell: Cell) -> int:
+def index_of(cell: Cell) -> int:
+    """A cell's place in reading order (0-24), where ``origin`` keeps its card."""
     return (cell[0] - 1) * SIZE + (cell[1] - 1)
+
+
+def cell_of(index: int) -> Cell:
+    """The cell at a place in reading order: ``index_of``'s other way."""
+    return index // SIZE + 1, index % SIZE + 1
 
 
 def _pay_shifts(game: Game, state: State, moves: Iterable[Shift]) -> State:
@@ -284,10 +289,11 @@ def _setup(t: TableState, text: str, unread: Sequence[Cell]) -> TableState:
                         "the deck, shuffle, and deal new ones")
     rules = start(t.game, grid)
     origin = tuple(range(SIZE * SIZE))
-    tapped = tuple(sorted(_index(c) for c, _ in t.named if c not in set(unread)))
+    unread_at = set(unread)
+    tapped = tuple(sorted(index_of(c) for c, _ in t.named if c not in unread_at))
     return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
                    origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=(),
-                   named_on=(), provisional=tuple(sorted(_index(c) for c in set(unread))),
+                   named_on=(), provisional=tuple(sorted(index_of(c) for c in unread_at)),
                    tapped=tapped)
 
 
@@ -478,7 +484,7 @@ def _refill(t: TableState, cards: str, unread: Sequence[Cell]) -> TableState:
     rules, laid = refill(t.game, t.rules, RefillChance(cards))
     origin = list(t.origin)
     for k, cell in enumerate(empty):
-        origin[_index(cell)] = len(t.cards) + k
+        origin[index_of(cell)] = len(t.cards) + k
     if not set(unread) <= set(empty):
         raise EventError("a card laid unread must be one of the refilled cards")
     provisional = t.provisional + tuple(len(t.cards) + empty.index(c) for c in sorted(set(unread)))
@@ -506,7 +512,7 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
         raise EventError(f"r{row}c{col} is empty: lay a card there and the camera reads it")
     if (was == PEARL) != (letter == PEARL):
         raise RuleError("P2", "the pearl stays one card: fix the other cell instead")
-    source = t.origin[_index((row, col))]
+    source = t.origin[index_of((row, col))]
     tapped = t.tapped + (source,) * (source not in t.tapped)
     if source in t.provisional:  # named for good: the game is folded again under its name
         try:
@@ -520,7 +526,7 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     cards = t.cards[:source] + letter + t.cards[source + 1 :]
     rules = replace(t.rules, grid=t.rules.grid.replace({(row, col): letter}))
     turn_cells = {
-        (i // SIZE + 1, i % SIZE + 1): letter for i, o in enumerate(t.turn_origin) if o == source
+        cell_of(i): letter for i, o in enumerate(t.turn_origin) if o == source
     }
     turn_start = replace(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
     return replace(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional,
@@ -533,7 +539,7 @@ def _settled(t: TableState, event: Settled) -> TableState:
     allowed = GEMS + (PEARL if t.game.pearl else "")
     if event.letter not in allowed:
         raise EventError(f"{event.letter!r} is not a card letter ({allowed})")
-    return _refold(t, event.card, event.letter, still=event.by == SETTLED_BY[-1])
+    return _refold(t, event.card, event.letter, still=event.by == "likeliest")
 
 
 def _misnamed(t: TableState, event: Settled) -> TableState:
@@ -543,14 +549,12 @@ def _misnamed(t: TableState, event: Settled) -> TableState:
     but not its name (``by`` "likeliest"), it is laid unread under that name, provisional
     until it is settled. Never a card a player named (a tap wins), never to or from the
     pearl (P2: it is one card, never misread as a gem)."""
-    return misnamed(t, event.card, event.letter, event.by == SETTLED_BY[-1])
+    return misnamed(t, event.card, event.letter, event.by == "likeliest")
 
 
-def misnamed(t: TableState, card: int, letter: str, still: bool = False,
-             states: Sequence[TableState] = ()) -> TableState:
+def misnamed(t: TableState, card: int, letter: str, still: bool = False) -> TableState:
     """The state ``Settled(card, letter)`` makes of ``t`` for a card not laid unread
-    (``still``: by "likeliest"); ``states``, when given, those ``t``'s log passes through
-    (``log_states``): the game is folded again from the card's laying only."""
+    (``still``: by "likeliest"): the game is folded again from the card's laying only."""
     if not 0 <= card < len(t.cards):
         raise EventError(f"card {card} of the game was never laid")
     if card in t.tapped:
@@ -558,27 +562,16 @@ def misnamed(t: TableState, card: int, letter: str, still: bool = False,
     was = t.cards[card]
     if was not in GEMS or letter not in GEMS or letter == was:
         raise EventError(f"card {card} of the game ({was}) cannot be named {letter!r}")
-    return replace(_refold(t, card, letter, still, states),
+    return replace(_refold(t, card, letter, still),
                    misnamed=t.misnamed + ((card, was),))
 
 
-def log_states(t: TableState) -> list[TableState]:
-    """Every state ``t``'s log passes through, from the first: the last is ``t`` (bar the
-    cards the rules named otherwise, ``misnamed``, which the log lays as named)."""
-    out = [TableState(t.game)]
-    for event in t.log:
-        out.append(apply(out[-1], event))
-    return out
-
-
-def _refold(t: TableState, card: int, letter: str, still: bool,
-            states: Sequence[TableState] = ()) -> TableState:
+def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
     """The state ``t``'s log makes with ``card`` laid as ``letter`` (``still``: under a
-    provisional name still); a ``CompanionError`` when what followed cannot happen so.
-    ``states``: those the log passes through (``log_states``), when known."""
+    provisional name still); a ``CompanionError`` when what followed cannot happen so."""
     # the log before the event that laid the card is folded as it was: from there on only
     start, laid = _laying(t.log, card)
-    s = states[start] if states else _folded(t.game, t.log[:start])
+    s = _folded(t.game, t.log[:start])
     repaid = False
     for event in t.log[start:]:
         count = _laid_count(event)
@@ -633,7 +626,7 @@ def _renamed(s: TableState, event: Event, k: int, letter: str, still: bool) -> E
     """``event`` (a ``Setup`` or a ``Refill``, applied to ``s``) with its ``k``-th card
     named ``letter``, no longer unread unless ``still``."""
     if isinstance(event, Setup):
-        cell = (k // SIZE + 1, k % SIZE + 1)
+        cell = cell_of(k)
         text = event.grid
         at = _place(cell)
         renamed: Setup | Refill = replace(event, grid=text[:at] + letter + text[at + 1 :])

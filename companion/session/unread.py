@@ -37,6 +37,7 @@ from .table import (
     UNSURE,
     TableState,
     apply,
+    cell_of,
     permuted,
     shifts_problem,
 )
@@ -57,7 +58,7 @@ def unsure_cells(text: str) -> tuple[Cell, ...]:
 def cells_differ(a: str, b: str) -> tuple[Cell, ...]:
     flat_a, flat_b = a.replace("/", ""), b.replace("/", "")
     return tuple(
-        (i // SIZE + 1, i % SIZE + 1) for i, (x, y) in enumerate(zip(flat_a, flat_b, strict=True))
+        cell_of(i) for i, (x, y) in enumerate(zip(flat_a, flat_b, strict=True))
         if x != y
     )
 
@@ -300,6 +301,6 @@ def settled_by(t: TableState, card: int, letter: str, where: tuple[int, ...],
     (``where``; a card being cleared is no longer in the state's); else the rules."""
     at = where.index(card) if card in where else t.origin.index(card) if (
         card in t.origin) else -1
-    if raw is not None and at >= 0 and letter_at(raw, (at // SIZE + 1, at % SIZE + 1)) == letter:
+    if raw is not None and at >= 0 and letter_at(raw, cell_of(at)) == letter:
         return "camera"
     return "rules"

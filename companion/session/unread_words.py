@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion.rules.combination import Combination
 from companion.rules.grid import GEM_NAMES, PEARL, SIZE, Cell
 
-from .table import TableState
+from .table import TableState, cell_of
 
 
 def card_name(letter: str) -> str:
@@ -23,7 +23,7 @@ def article(word: str) -> str:
 
 def unread_cells(t: TableState) -> tuple[Cell, ...]:
     """The cells of the cards on the grid laid unread, still under a provisional name."""
-    return tuple(sorted((i // SIZE + 1, i % SIZE + 1) for i, card in enumerate(t.origin)
+    return tuple(sorted(cell_of(i) for i, card in enumerate(t.origin)
                         if card in t.provisional))
 
 
@@ -112,7 +112,7 @@ def _lay(t: TableState, card: int) -> Cell | None:
     """Where ``card`` lies on the grid, or waits to be cleared; None when it does neither."""
     if card in t.origin:
         at = t.origin.index(card)
-        return at // SIZE + 1, at % SIZE + 1
+        return cell_of(at)
     if card in t.clearing:
         return t.to_clear[t.clearing.index(card)]
     return None
