@@ -91,8 +91,9 @@ class StabilityFilter:
         flat = []
         for cell, card in enumerate(self._cards):
             read = [frame[cell] != UNSURE for frame in self._recent]
-            if 2 * sum(read) < len(read):
-                if any(read[-self.k:]):
+            last = read[-self.k:]
+            if 2 * sum(read) < len(read) and 2 * sum(last) <= len(last):
+                if any(last):
                     return None
                 card = UNSURE
             flat.append(card)

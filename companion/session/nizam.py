@@ -350,9 +350,10 @@ class TableSession(SessionCore[TableState]):
         """Settle a card laid unread by what the players did next: of each other name for
         each such card, the states the log makes with it (``table.Settled``) that ``takes``
         (how, or None); when none does, of each two such cards named together (one
-        combination may hold both). Of those, the ones that leave the fewest cells waiting
-        (a reading clearing all the cards one state scored is a state's that scored them
-        all, not one's still waiting for a card to leave). One name: settled (``by`` the
+        combination may hold both). Of those, the ones under which the camera shows the
+        most of the cards named as named, then of those the ones that leave the fewest
+        cells waiting (a reading clearing all the cards one state scored is a state's that
+        scored them all, not one's still waiting for a card to leave). One name: settled (``by`` the
         camera when ``raw``, the reading, shows it where the card lies; else by the rules).
         Several: the likeliest of them is the card's provisional name now; for a ``tap``,
         none (and one name is settled ``by`` "tap"). True when a ``Settled`` event was
@@ -372,8 +373,11 @@ class TableSession(SessionCore[TableState]):
             return False
         if not found:
             return False
-        least = min(fit.waiting for _, fit in found)
-        found = [x for x in found if x[1].waiting == least]
+        # the camera's own reading of a card beats the rules' guess: a naming that leaves
+        # fewer cells waiting is no reason to rename a card the camera does not show so
+        shown = [(sum(settled_by(t, card, letter, fit.origin, raw) == "camera"
+                      for card, letter in names), -fit.waiting) for names, fit in found]
+        found = [x for x, key in zip(found, shown, strict=True) if key == max(shown)]
         if tap and len(found) > 1:
             return False
         # several names fit: the likeliest of them (still provisional) over any other
