@@ -4,8 +4,8 @@ A frame's reading counts once ``k`` frames in a row have read the same grid, wit
 than ``unsure`` cells ``?`` among them. A card read in some frames and ``?`` in others (a
 glare, a colour near the edge of its class, a hand passing) is the same card in all of them:
 frames agree where one read a card ``?`` and another read it. Such a cell counts as that card
-once at least half the run's last ``2 k`` frames have read it so, and ``?`` once none of the
-last ``k`` has; in between the grid is not held yet. So one frame's misread of a card the
+once at least half the run's last ``2 k`` frames, or most of the last ``k``, have read it so,
+and ``?`` once none of the last ``k`` has; in between the grid is not held yet. So one frame's misread of a card the
 others cannot read is no reading, a card a hand has just left is not taken for one the
 camera cannot read, and a card that turned unreadable (a glare, or laid so in an empty
 cell) is, however long the cell was read before. The cells read ``?`` in two frames in a
@@ -85,9 +85,10 @@ class StabilityFilter:
         return doubted <= self.unsure
 
     def _grid(self) -> tuple[str, ...] | None:
-        """The run's grid: each cell as the card half the last ``2 k`` frames read there (a
-        cell read in every frame, as read), ``?`` where none of the last ``k`` did; None
-        while neither holds."""
+        """The run's grid: each cell as the card half the last ``2 k`` frames, or most of
+        the last ``k``, read there (a card a hand left, then flickering, counts as soon as
+        the frames since it left mostly read it), ``?`` where none of the last ``k`` did;
+        None while neither holds."""
         flat = []
         for cell, card in enumerate(self._cards):
             read = [frame[cell] != UNSURE for frame in self._recent]

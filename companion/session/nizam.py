@@ -305,6 +305,8 @@ class TableSession(SessionCore[TableState]):
                     self._behind != self.seq and self._rename(
                         suspects(t, text), text,
                         lambda alt, card, was: taken_misread(alt, text, card, was))):
+                if self.verdict is not None and not self.verdict.legal:
+                    self.verdict = None  # the refusal was of the card's old name
                 taken = self._take(self.state, as_read(self.state, text))
             else:
                 self._unsettled = {k for k in self._unsettled if k[0] == self.seq}

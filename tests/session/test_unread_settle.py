@@ -114,3 +114,22 @@ def test_N9_a_card_cleared_in_an_earlier_turn_is_searched_no_more(session):
     t = session.state
     assert t.phase == "play" and t.rules.active == 1
     assert t.provisional == (14,) and in_play(t) == ()
+
+
+def test_N9_the_camera_reading_a_card_laid_unread_beats_a_name_that_clears_more(session):
+    # Two opening cards read "?": r2c1 laid as a topaz, r3c1 as a sapphire. Ann's r4>
+    # makes VVV in column 3. While it waits to be cleared, the camera reads r3c1 at last:
+    # an emerald. Another naming also takes that reading, as cleared and refilled at once:
+    # r2c1 a sapphire, making CCC in column 1 (8 points more), r3c1's emerald a new card.
+    # It would leave no card waiting, but the camera shows r3c1 as it is: it wins.
+    session.on_reading(rows("RGOGY/?RCPB/?GVOO/BVPRC/YGVBV"))
+    assert str(session.state.grid) == "RGOGY/YRCPB/CGVOO/BVPRC/YGVBV"
+    session.on_reading(rows("RGOGY/?RCPB/?GVOO/CBVPR/YGVBV"))
+    session.tap("end_turn")
+    assert session.state.rules.scores == (3, 0)
+    session.on_reading(rows("RGOGY/?RCPB/GGVOO/CBVPR/YGVBV"))
+    assert list(session.events())[-1] == {"kind": "settled", "v": 5, "card": 10,
+                                          "letter": "G", "by": "camera"}
+    assert session.state.rules.scores == (3, 0) and session.verdict is None
+    session.on_reading(rows("RGOGY/?RCPB/GG.OO/CB.PR/YG.BV"))
+    assert kinds(session)[-1] == "cleared" and session.state.rules.scores == (3, 0)

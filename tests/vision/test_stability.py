@@ -79,6 +79,14 @@ def test_a_card_a_hand_just_left_is_not_taken_for_one_the_camera_cannot_read():
     assert [f.push(x) for x in (covered, covered, B, B)] == [None, None, None, B]
 
 
+def test_a_card_a_hand_left_that_then_flickers_counts_once_most_recent_frames_read_it():
+    # the dev game under crosstalk then a brighter exposure: a refill's last card, a hand
+    # over it for two frames, then read and "?" in turn; the cascade it made must be seen
+    f = StabilityFilter(3, unsure=2)
+    flicker = ("RG", "B?")
+    assert [f.push(x) for x in (flicker, flicker, B, flicker, B)] == [None] * 4 + [B]
+
+
 def test_a_card_that_turned_unreadable_is_read_unsure():
     # the dev game under a darker tone curve: a refilled card read once, then "?"
     f = StabilityFilter(3, unsure=2)
