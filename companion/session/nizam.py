@@ -39,7 +39,6 @@ from .table import (
     REFILL,
     UNSURE,
     TableState,
-    cell_of,
     contested,
     named_reading,
     outlived,
@@ -60,7 +59,7 @@ from .unread import (
     fitting,
     in_play,
     letter_at,
-    likeliest,
+    likeliest_in,
     paid_moves,
     provisional_names,
     refill_cells,
@@ -361,9 +360,7 @@ class TableSession(SessionCore[TableState]):
         none (and one name is settled ``by`` "tap"). True when a ``Settled`` event was
         logged."""
         t = self.state
-        assert t.rules is not None
-        seen = str(t.grid) + t.rules.known_discard.letters()
-        order = likeliest(self.game, seen, allowed_letters(self.game, ""))
+        order = likeliest_in(t, allowed_letters(self.game, ""))
         cards = in_play(t)
         budget = [SETTLE_BUDGET]
         try:
@@ -417,9 +414,7 @@ class TableSession(SessionCore[TableState]):
             return False
         card = found[0][0]
         before = self.state
-        assert before.rules is not None
-        seen = str(before.grid) + before.rules.known_discard.letters()
-        letter = likeliest(self.game, seen, "".join(x for _, x in found))[0]
+        letter = likeliest_in(before, "".join(x for _, x in found))[0]
         after = self.commit(ev.Settled(card, letter, "rules" if len(found) == 1 else "likeliest"))
         self.renamed = misread_words(before, after, card)
         self._settled_at = -1
@@ -430,10 +425,9 @@ class TableSession(SessionCore[TableState]):
         that completes a line there (N2, ``replace``): the layout was never one to play.
         The players return those cards and deal anew, once the layout is taken back."""
         for card in t.provisional:
-            if card >= SIZE * SIZE or card not in t.origin:
+            cell = t.cell_of_card(card)
+            if card >= SIZE * SIZE or cell is None:
                 continue
-            at = t.origin.index(card)
-            cell = cell_of(at)
             letter = letter_at(raw, cell)
             if letter in (UNSURE, EMPTY, t.cards[card]):
                 continue
@@ -457,13 +451,12 @@ class TableSession(SessionCore[TableState]):
         if t.grid is None or taken != str(t.grid):
             return
         for card in t.provisional:
-            if card in t.origin:
-                cell = cell_of(t.origin.index(card))
-                if letter_at(raw, cell) == t.cards[card]:
-                    self.commit(ev.Settled(card, t.cards[card], "camera"))
-                    self.settled = ((card, t.cards[card], "camera", False),)
-                    self._settled_at = -1
-                    return
+            cell = t.cell_of_card(card)
+            if cell is not None and letter_at(raw, cell) == t.cards[card]:
+                self.commit(ev.Settled(card, t.cards[card], "camera"))
+                self.settled = ((card, t.cards[card], "camera", False),)
+                self._settled_at = -1
+                return
 
     def _refuse(self, reason: str, cells: tuple[Cell, ...], shifts: Sequence[str] = (),
                 hint: str = "") -> None:

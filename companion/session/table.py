@@ -131,6 +131,11 @@ class TableState:
     def ended(self) -> bool:
         return self.phase == OVER
 
+    def cell_of_card(self, card: int) -> Cell | None:
+        """The cell where ``card`` (its index in ``cards``) lies on the grid; None when it
+        lies off it (cleared, or not laid yet)."""
+        return cell_of(self.origin.index(card)) if card in self.origin else None
+
 
 def _permute(origin: tuple[int, ...], move: Shift) -> tuple[int, ...]:
     source = permutation(move)

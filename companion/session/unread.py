@@ -90,6 +90,13 @@ def likeliest(game: Game, seen: str, letters: str) -> str:
         order.index(x))))
 
 
+def likeliest_in(t: TableState, letters: str) -> str:
+    """``letters`` ordered from the card the unseen cards hold most of, in state ``t`` (the
+    cards on its grid and in the discard pile are seen)."""
+    assert t.rules is not None
+    return likeliest(t.game, str(t.grid) + t.rules.known_discard.letters(), letters)
+
+
 def allowed_letters(game: Game, text: str) -> str:
     """The cards a card read ``?`` may be: a gem, or the pearl if none is read (Pearl)."""
     return GEMS + (PEARL if game.pearl and PEARL not in text else "")
@@ -299,8 +306,7 @@ def settled_by(t: TableState, card: int, letter: str, where: tuple[int, ...],
                 raw: str | None) -> str:
     """The camera, when the reading ``raw`` shows ``letter`` where the card lies in it
     (``where``; a card being cleared is no longer in the state's); else the rules."""
-    at = where.index(card) if card in where else t.origin.index(card) if (
-        card in t.origin) else -1
-    if raw is not None and at >= 0 and letter_at(raw, cell_of(at)) == letter:
+    cell = cell_of(where.index(card)) if card in where else t.cell_of_card(card)
+    if raw is not None and cell is not None and letter_at(raw, cell) == letter:
         return "camera"
     return "rules"

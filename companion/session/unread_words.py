@@ -8,9 +8,9 @@ such a card lies and the name it counts as, and how it was settled, in players' 
 from __future__ import annotations
 
 from companion.rules.combination import Combination
-from companion.rules.grid import GEM_NAMES, PEARL, SIZE, Cell
+from companion.rules.grid import GEM_NAMES, PEARL, Cell
 
-from .table import TableState, cell_of
+from .table import TableState, cell_of, index_of
 
 
 def card_name(letter: str) -> str:
@@ -35,13 +35,13 @@ def unread_prompt(t: TableState) -> str:
     misread = dict(t.misnamed)
     said = []
     for row, col in unread_cells(t):
-        card = t.origin[(row - 1) * SIZE + col - 1]
+        card = t.origin[index_of((row, col))]
         if card in misread:
             said.append(f"The card in row {row}, card {col} is not the {GEM_NAMES[misread[card]]} "
                         f"the camera reads: it counts as {card_name(t.grid.at(row, col))} "
                         f"until the moves show what it is; tap it if it is another card.")
     cells = tuple(c for c in unread_cells(t)
-                  if t.origin[(c[0] - 1) * SIZE + c[1] - 1] not in misread)
+                  if t.origin[index_of(c)] not in misread)
     return " ".join(said + [_unread_words(t, cells)] if cells else said)
 
 
@@ -58,10 +58,10 @@ def _unread_words(t: TableState, cells: tuple[Cell, ...]) -> str:
 
 def card_words(t: TableState, card: int) -> str:
     """A card, in players' words: "The card in row 3, card 1" where it lies now."""
-    if card not in t.origin:
+    cell = t.cell_of_card(card)
+    if cell is None:
         return "The card the camera could not read"
-    at = t.origin.index(card)
-    return f"The card in row {at // SIZE + 1}, card {at % SIZE + 1}"
+    return f"The card in row {cell[0]}, card {cell[1]}"
 
 
 def settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
@@ -111,8 +111,7 @@ def misread_words(before: TableState, after: TableState, card: int) -> str:
 def _lay(t: TableState, card: int) -> Cell | None:
     """Where ``card`` lies on the grid, or waits to be cleared; None when it does neither."""
     if card in t.origin:
-        at = t.origin.index(card)
-        return cell_of(at)
+        return t.cell_of_card(card)
     if card in t.clearing:
         return t.to_clear[t.clearing.index(card)]
     return None
