@@ -704,8 +704,11 @@ class TableSession(SessionCore[TableState]):
         if unsure == 1:
             return "The camera cannot read one card: tap the card marked ? and choose what it is."
         if unsure > SETTLE_AT_MOST:  # a hand or a sleeve over the layout, most often
+            # or the camera renders colours otherwise than when they were learned (its
+            # exposure or processing changed): the game cannot guess that many cards
             return (f"The camera cannot read {unsure} cards: if anything lies over the grid, "
-                    f"clear it; then tap each card still marked ? and choose what it is.")
+                    f"clear it; if nothing does, calibrate the colours again (menu) or tap "
+                    f"each card still marked ? and choose what it is.")
         return (f"The camera cannot read {unsure} cards: tap each card marked ? and "
                 f"choose what it is.")
 

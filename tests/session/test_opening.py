@@ -230,7 +230,8 @@ def test_N1_an_opening_layout_with_three_unsure_cards_reaches_the_screen_to_be_n
     view = session.view()
     assert view.highlight == ((1, 3), (2, 2), (5, 5))
     assert view.prompt.startswith("The camera cannot read 3 cards: if anything lies over the "
-                                  "grid, clear it; then tap each card still marked ?")
+                                  "grid, clear it; if nothing does, calibrate the colours "
+                                  "again (menu) or tap each card still marked ?")
     session.tap("fix", 1, 3, "O")
     session.tap("fix", 2, 2, "R")
     assert session.state.phase == OPENING
