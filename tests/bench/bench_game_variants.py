@@ -4,11 +4,13 @@ frame and ``calib.jpg`` changed the same way (``bench_dev_variants.VARIANTS``; `
 B), the replay's end against the truth's. The split has one game under one camera; the games it
 is judged on have others.
 
-    .venv/bin/python tests/bench/bench_game_variants.py [--drift] [--keep DIR] [VARIANT ...]
+    .venv/bin/python tests/bench/bench_game_variants.py [--drift|--ramp] [--keep DIR] [VARIANT ...]
 
 By default each variant is a new camera, calibrated from its changed ``calib.jpg``. ``--drift``:
 calibrated from ``calib.jpg`` as it is, the frames changed (the light or the camera's settings
-moved after calibration). With no VARIANT, every single variant. The changed recordings are
+moved after calibration). ``--ramp``: calibrated as it is, the frames moving from as they are
+(the first) to wholly changed (the last): the light or the camera drifting during the game,
+as the daylight fades. With no VARIANT, every single variant. The changed recordings are
 written to a temporary folder (``--keep DIR``: there, and reused when run again). About a minute
 a variant on one core. Prints one line per variant; asserts nothing.
 """
@@ -51,24 +53,33 @@ def change_of(combo: str) -> Variant:
     return change
 
 
-def changed_recording(combo: str, drift: bool, into: Path) -> Path:
-    """The game with every frame changed (and ``calib.jpg`` too unless ``drift``), in a
-    folder of ``into`` named after the variant; kept as it is when already there."""
-    out = into / (("drift " if drift else "") + combo).replace(" ", "_").replace("|", "+")
+def changed_recording(combo: str, how: str, into: Path) -> Path:
+    """The game with every frame changed (and ``calib.jpg`` too unless ``how`` is "drift" or
+    "ramp"; "ramp": frame k of n a blend, k / (n - 1) of the way to changed), in a folder of
+    ``into`` named after the variant; kept as it is when already there."""
+    out = into / ((how + " " if how else "") + combo).replace(" ", "_").replace("|", "+")
     if (out / "frames").is_dir():
         return out
     change = change_of(combo)
+    frames = sorted((GAME / "frames").iterdir())
+    if how == "ramp":
+        whole = change
+
+        def change(image: np.ndarray, share: float = 1.0) -> np.ndarray:
+            return cv2.addWeighted(whole(image), share, image, 1.0 - share, 0.0)
+
     work = out.with_name(out.name + ".part")
     shutil.rmtree(work, ignore_errors=True)
     (work / "frames").mkdir(parents=True)
     for name in ("game.json", "calib.json", "taps.jsonl"):
         shutil.copy(GAME / name, work / name)
     calib = cv2.imread(str(GAME / "calib.jpg"))
-    cv2.imwrite(str(work / "calib.jpg"), calib if drift else change(calib),
+    cv2.imwrite(str(work / "calib.jpg"), calib if how else change(calib),
                 [cv2.IMWRITE_JPEG_QUALITY, 97])
-    for frame in sorted((GAME / "frames").iterdir()):
-        cv2.imwrite(str(work / "frames" / frame.name), change(cv2.imread(str(frame))),
-                    [cv2.IMWRITE_JPEG_QUALITY, 97])
+    for k, frame in enumerate(frames):
+        image = cv2.imread(str(frame))
+        changed = change(image, k / (len(frames) - 1)) if how == "ramp" else change(image)
+        cv2.imwrite(str(work / "frames" / frame.name), changed, [cv2.IMWRITE_JPEG_QUALITY, 97])
     work.rename(out)
     return out
 
@@ -87,24 +98,28 @@ def replay_end(folder: Path) -> dict[str, object] | str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("variants", nargs="*")
-    ap.add_argument("--drift", action="store_true")
+    after = ap.add_mutually_exclusive_group()
+    after.add_argument("--drift", action="store_true")
+    after.add_argument("--ramp", action="store_true")
     ap.add_argument("--keep", type=Path, help="folder for the changed recordings, kept")
     args = ap.parse_args()
     if not GAME.is_dir():
         print(f"no game at {GAME}")
         return 2
-    combos = args.variants or [n for n in VARIANTS if not (args.drift and n == "as rendered")]
+    how = "drift" if args.drift else "ramp" if args.ramp else ""
+    combos = args.variants or [n for n in VARIANTS if not (how and n == "as rendered")]
     for combo in combos:
         change_of(combo)  # every name checked before the first minute is spent
     final = json.loads((GAME / "truth.json").read_text())["final"]
     truth = [final.get(k) for k in KEYS]
-    how = "calibrated as it is, frames changed" if args.drift else "calibrated and read changed"
-    print(f"{GAME.name}, {how}; truth {truth}")
+    print(f"{GAME.name}, " + {"drift": "calibrated as it is, frames changed",
+                              "ramp": "calibrated as it is, frames drifting to changed",
+                              "": "calibrated and read changed"}[how] + f"; truth {truth}")
     into = args.keep or Path(tempfile.mkdtemp(prefix="game-variants-"))
     same = 0
     try:
         for combo in combos:
-            end = replay_end(changed_recording(combo, args.drift, into))
+            end = replay_end(changed_recording(combo, how, into))
             if isinstance(end, str):
                 print(f"{combo:36s} {end}")
                 continue
