@@ -3,7 +3,12 @@ contours, the card-shaped quadrilaterals, each one's median colour, the nearest 
 palette's colours. The plain one knows nothing of light, hands or lattices; it sets the
 floor a frame read is measured against (issue 11: the reader no slower than twice it).
 
-    .venv/bin/python tests/bench/bench_plain.py [--repeat 5]
+Each frame on its own (a still: the grid searched for from nothing), then frames of a video
+as the product reads them (a ``GridTracker`` following the grid from frame to frame): the
+generator's video of a game's rhythm (still table, a hand, other cards) and the other
+renderer's filmed game (its first frames, its colours calibrated from its ``calib.jpg``).
+
+    .venv/bin/python tests/bench/bench_plain.py [--repeat 5] [--frames 60]
 
 Prints figures; asserts nothing.
 """
@@ -11,6 +16,7 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -21,11 +27,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.vision.scenes import GEMS, gem_palette  # noqa: E402
+from calibration.palette import learn_palette  # noqa: E402
+from tests.vision.scenes import GEMS, gem_palette, video  # noqa: E402
 from tools.synthetic import random_conditions, render_scene  # noqa: E402
+from vision.cells import layout_patches  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
+from vision.tracker import GridTracker  # noqa: E402
 
 SPLIT = ROOT.parent / "shared" / "data" / "nizam-dev" / "stills"
+GAME = ROOT.parent / "shared" / "data" / "nizam-dev" / "game-classic-p2"
 
 
 def plain(frame: np.ndarray, colours: np.ndarray) -> list[int]:
@@ -58,9 +68,38 @@ def least_cpu(fn, repeat: int) -> float:
     return best
 
 
+def least_cpu_per_frame(read, frames: list[np.ndarray], repeat: int) -> list[float]:
+    """Each frame's least CPU time over ``repeat`` runs of the whole sequence (``read``
+    makes a reader for one run: a tracker follows the frames in order)."""
+    best = [float("inf")] * len(frames)
+    for _ in range(repeat):
+        one = read()
+        for k, frame in enumerate(frames):
+            t0 = time.process_time()
+            one(frame)
+            best[k] = min(best[k], time.process_time() - t0)
+    return best
+
+
+def video_ratio(label: str, frames: list[np.ndarray], palette, colours: np.ndarray,
+                repeat: int) -> None:
+    def tracked():
+        tracker = GridTracker()
+        return lambda f: tracker.read(f, palette, 5, 5)
+
+    ours = least_cpu_per_frame(tracked, frames, repeat)
+    base = least_cpu_per_frame(lambda: lambda f: plain(f, colours), frames, repeat)
+    o, b = 1000 * float(np.median(ours)), 1000 * float(np.median(base))
+    print(f"{label}: {len(frames)} frames of a video at {frames[0].shape[1]}x{frames[0].shape[0]}"
+          f", one core, median over frames of the least CPU time: reader with a tracker "
+          f"{o:.1f} ms (slowest {1000 * max(ours):.1f}), plain contour-and-median {b:.1f} ms, "
+          f"ratio {o / b:.2f} (target <= 2)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--frames", type=int, default=60, help="frames of each video")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     palette = gem_palette()
@@ -84,6 +123,14 @@ def main() -> int:
         print(f"{source}: {len(ours)} frames at 1280x720, one core, median of least CPU time: "
               f"reader {o:.1f} ms, plain contour-and-median {b:.1f} ms, ratio {o / b:.2f} "
               f"(target <= 2)")
+    video_ratio("generator video", [s.image for s in video(901, args.frames)], palette,
+                colours, args.repeat)
+    if GAME.is_dir():
+        calib = json.loads((GAME / "calib.json").read_text())
+        patches = layout_patches(cv2.imread(str(GAME / "calib.jpg")), 5, 5)
+        game_palette = learn_palette([(patches, calib["grid"].replace("/", ""))])
+        shot = [cv2.imread(str(p)) for p in sorted((GAME / "frames").iterdir())[: args.frames]]
+        video_ratio("nizam-dev filmed game", shot, game_palette, colours, args.repeat)
     return 0
 
 
