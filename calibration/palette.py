@@ -134,11 +134,14 @@ class CellReads:
     ``features``: each cell's features (N, F) in the light the palette read the scene
     under, NaN in its colour where the camera clipped the card (or its white, the light
     guessed there: see :meth:`Palette.classify`): what a palette learns from
-    (:mod:`calibration.adapt`); None when not worked out."""
+    (:mod:`calibration.adapt`); None when not worked out. ``nearest``: the class each cell
+    is likeliest to be, read ``?`` or not (the best guess at a card the palette is unsure
+    of); empty when not worked out."""
 
     labels: tuple[str, ...]
     confidence: np.ndarray
     features: np.ndarray | None = None
+    nearest: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -345,7 +348,7 @@ class Palette:
         # learned its colours against clipped whites too, like for like (learned from, a
         # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
         guessed = light.rims and not self._learned_clipped and light.free > 0
-        return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed))
+        return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest)
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
@@ -367,7 +370,7 @@ class Palette:
         labels = tuple(UNSURE if d else lab for d, lab in zip(doubt, reads.labels, strict=True))
         confidence = np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
                               reads.confidence)
-        return CellReads(labels, confidence)
+        return CellReads(labels, confidence, nearest=reads.nearest)
 
     def scene_features(self, scene: Scene) -> np.ndarray:
         """The scene's features (N, F) in the light this palette reads it under."""
@@ -607,11 +610,12 @@ class Palette:
             way = near / np.maximum(near + other, 1e-9)
             inside *= 1.0 / (1.0 + np.exp(_clip50((way - _AMBIGUOUS) / 0.02)))
         confidence = post[rows, best] * inside
+        nearest = tuple(models[k].letter for k in best.tolist())
         labels = tuple(
-            models[k].letter if c >= self.min_confidence else UNSURE
-            for k, c in zip(best.tolist(), confidence.tolist(), strict=True)
+            x if c >= self.min_confidence else UNSURE
+            for x, c in zip(nearest, confidence.tolist(), strict=True)
         )
-        return CellReads(labels, confidence)
+        return CellReads(labels, confidence, nearest=nearest)
 
     # -- files ---------------------------------------------------------------------------
 

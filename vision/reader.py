@@ -38,6 +38,9 @@ class GridReading:
     (zeros without a grid). ``corners``: TL TR BR BL of the grid in frame pixels, or None.
     ``features``: each cell's colour features in reading order (rows * cols, F: the
     palette's, ``CellReads.features``), what a palette learns from; None without a grid.
+    ``guesses``: ``cells`` with each card read ``?`` whose outline shows (a card the colours
+    leave in doubt, not a hand over a cell) as the class it is likeliest to be; ``?`` left
+    where nothing tells; None without a grid.
     """
 
     rows: int
@@ -48,6 +51,7 @@ class GridReading:
     reason: str = ""
     geometry: GridGeometry | None = field(default=None, repr=False)
     features: np.ndarray | None = field(default=None, repr=False)
+    guesses: tuple[str, ...] | None = field(default=None, repr=False)
 
     @property
     def found(self) -> bool:
@@ -153,6 +157,7 @@ def read_cells(
     table = np.concatenate(list(sides.values()))
     reads = palette.classify(patches, table, geometry.seen.ravel())
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
+    doubted = labels == UNSURE
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
     in_frame = inside_frame(frame, geometry)
     gem = (labels != EMPTY) & (labels != UNSURE)
@@ -197,8 +202,12 @@ def read_cells(
     if doubt:
         return no_reading(rows, cols, doubt)
     cells = tuple("".join(row) for row in labels)
+    nearest = np.array(reads.nearest or reads.labels, dtype=object).reshape(rows, cols)
+    # a card outlined in the frame, its colour in doubt: the class it is likeliest to be
+    guess = doubted & geometry.seen & ~distrust & (nearest != EMPTY)
+    guesses = tuple("".join(row) for row in np.where(guess, nearest, labels))
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry,
-                       reads.features)
+                       reads.features, guesses)
 
 
 def _line_in_doubt(

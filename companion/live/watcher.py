@@ -107,7 +107,7 @@ class GridFollower:
         if stable is None or stable == self.last:
             return False
         self.last = stable
-        self.session.on_reading(stable)
+        self.session.on_reading(stable, reading.guesses)
         return True
 
 

@@ -137,6 +137,9 @@ class TableSession(SessionCore[TableState]):
         self._renamed: tuple[int, Renamed] = (-1, Renamed())
         """The games the log makes with one card named otherwise (``misread.renamings``),
         for the event they followed."""
+        self._guesses = ""
+        """The camera's best guess at each card of the reading being taken that it read
+        ``?`` (``on_reading``), rows joined by "/"; "" when it gave none."""
         self._behind = -1
         """The event after which a reading, all read, was refused and named no card
         misread: the players have done more since than the rules can follow, and a later
@@ -271,17 +274,22 @@ class TableSession(SessionCore[TableState]):
         return SIZE * SIZE if t.phase == OPENING else SETTLE_AT_MOST + len(unread_cells(t))
 
     @locked
-    def on_reading(self, rows: Sequence[str]) -> None:
+    def on_reading(self, rows: Sequence[str], guesses: Sequence[str] | None = None) -> None:
         """A stable reading of the grid, as row strings. A reading with unsure cells counts
         in play when the rules settle them (one grid that shifts can make agrees with every
         cell read): a misread or two need no tap. Before the opening grid is set up, the
         cards the players named complete it (``_opening``). A reading the session cannot
         take as it stands may settle a card laid unread (``_settle``): the one name under
-        which it can."""
+        which it can. ``guesses``: the rows again with a card read ``?`` as the camera's
+        best guess at it (``GridReading.guesses``), the name it is laid under if it is laid
+        unread and that name can be."""
         self._age_settled()
+        shape = [len(row) for row in rows]
+        self._guesses = "/".join(guesses) if guesses and [len(r) for r in guesses] == shape else ""
         try:
             self._reading("/".join(rows))
         finally:
+            self._guesses = ""
             self._told_settled()
 
     def _reading(self, text: str) -> None:
@@ -480,7 +488,7 @@ class TableSession(SessionCore[TableState]):
         unread = unsure_cells(whole)
         if EMPTY in whole or (unread and (not self.provisional or len(unread) > SETTLE_AT_MOST)):
             return
-        whole = provisional_names(self.game, whole, "")
+        whole = provisional_names(self.game, whole, "", guesses=self._guesses)
         try:
             self.commit(ev.Setup(whole, unread or None))
             self.verdict = None
@@ -569,7 +577,7 @@ class TableSession(SessionCore[TableState]):
             self._refuse("a refilled card reads as the pearl", cells)
             return False
         try:
-            self.commit(refill_read(t, text, cells))
+            self.commit(refill_read(t, text, cells, self._guesses))
             self.verdict = None
         except CompanionError as err:
             self._refuse(str(err), cells)

@@ -103,13 +103,20 @@ def allowed_letters(game: Game, text: str) -> str:
 
 
 def provisional_names(game: Game, text: str, seen: str, cells: Sequence[Cell] = (),
-                      letters: str = "") -> str:
+                      letters: str = "", guesses: str = "") -> str:
     """``text`` (a whole reading, rows joined by "/") with each card read ``?`` in ``cells``
-    (all: none given) named provisionally: the likeliest card (``seen``: the cards known to
-    lie off the grid) of ``letters`` (none given: ``allowed_letters``) that makes no
-    combination with the cards around it, else the likeliest."""
+    (all: none given) named provisionally: the camera's best guess at it (``guesses``: the
+    reading with such cards guessed, ``GridReading.guesses``), else the likeliest card
+    (``seen``: the cards known to lie off the grid), of ``letters`` (none given:
+    ``allowed_letters``), that makes no combination with the cards around it; else the
+    likeliest. (The camera's guess at a card it is unsure of is right far more often than
+    the deck's odds: about 9 times in 10 on the other renderer's stills.)"""
     for cell in cells or unsure_cells(text):
-        names = likeliest(game, seen + text, letters or allowed_letters(game, text))
+        allowed = letters or allowed_letters(game, text)
+        names = likeliest(game, seen + text, allowed)
+        guess = letter_at(guesses, cell) if guesses else UNSURE
+        if guess in allowed and names[0] != PEARL:
+            names = guess + names.replace(guess, "")
         # the pearl the grid must hold is named whatever lies around it
         text = with_letter(text, cell, names[0] if names[0] == PEARL else next(
             (x for x in names if not _combines(game, with_letter(text, cell, x), cell)), names[0]))
@@ -170,13 +177,15 @@ def undecided(t: TableState, raw: str, provisional: bool) -> bool:
     return fit is not None and fit.waiting == len(t.to_clear)
 
 
-def refill_read(t: TableState, text: str, cells: Sequence[Cell]) -> Refill:
+def refill_read(t: TableState, text: str, cells: Sequence[Cell], guesses: str = "") -> Refill:
     """The refill the reading ``text`` shows in the refill ``cells`` (all read, no pearl),
-    a card read ``?`` among them laid under a provisional name (``provisional_names``)."""
+    a card read ``?`` among them laid under a provisional name (``provisional_names``; the
+    camera's ``guesses``, if any)."""
     assert t.rules is not None
     unread = tuple(cell for cell in cells if letter_at(text, cell) == UNSURE)
     if unread:
-        text = provisional_names(t.game, text, t.rules.known_discard.letters(), unread, GEMS)
+        text = provisional_names(t.game, text, t.rules.known_discard.letters(), unread, GEMS,
+                                 guesses)
     return Refill("".join(letter_at(text, cell) for cell in cells), unread or None)
 
 

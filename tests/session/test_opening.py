@@ -209,13 +209,15 @@ def follower_of(session):
     return GridFollower(session, deck_profile(), learn=False)
 
 
-def still(follower, text, frames=3):
-    """``frames`` frames of the camera reading ``text``, as a reading would give them."""
+def still(follower, text, frames=3, guesses=None):
+    """``frames`` frames of the camera reading ``text`` (its best ``guesses`` at the cards
+    it is unsure of: none given, none), as a reading would give them."""
     import numpy as np
 
     from vision.reader import GridReading
 
-    reading = GridReading(5, 5, np.zeros((4, 2)), tuple(rows(text)), np.ones((5, 5)))
+    reading = GridReading(5, 5, np.zeros((4, 2)), tuple(rows(text)), np.ones((5, 5)),
+                          guesses=guesses and tuple(rows(guesses)))
     for _ in range(frames):
         follower.follow(reading)
 
@@ -450,3 +452,10 @@ def test_N2_a_refused_layout_laid_again_is_no_longer_shown_refused(session):
     assert session.verdict is None and session.view().highlight == ((1, 3),)
     session.on_reading(rows("RRRGY/CBVPR/GGYOC/BVPRO/YGCBV"))  # or put back as they were
     assert not session.verdict.legal
+
+
+def test_N1_the_watcher_passes_the_cameras_best_guess_at_an_unread_card(tmp_path):
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("classic", 2), ["A", "B"])
+    follower = follower_of(session)
+    still(follower, "RGOGY/C?VPB/RGYOC/BVPRO/YGCBV", guesses=SETUP)
+    assert str(session.state.grid) == SETUP and session.state.provisional == (6,)

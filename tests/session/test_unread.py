@@ -237,3 +237,25 @@ def test_N1_ask_keeps_a_card_read_unsure_waiting_for_a_name(tmp_path):
     assert session.setup.record_header()["options"]["unread_cards"] == "ask"
     default = TableSession.new(GameStore(tmp_path / "h.sqlite"), Game("classic", 2), ["A", "B"])
     assert "unread_cards" not in default.setup.record_header()["options"]
+
+
+def test_N1_an_opening_card_read_unsure_is_laid_under_the_cameras_best_guess(session):
+    # the camera is unsure of r2c2 but likeliest a ruby: laid as one, still provisional
+    session.on_reading(rows(UNREAD), rows(SETUP))
+    t = session.state
+    assert str(t.grid) == SETUP and t.provisional == (6,)
+    assert "it counts as a ruby until it shows" in session.view().prompt
+
+
+def test_N2_a_best_guess_that_would_make_an_opening_combination_is_not_the_name(session):
+    # the guess, a spinel, would make PPP in row 1: the likeliest card that makes none
+    session.on_reading(rows("PP?GY/CRVOB/RGYOC/BVRCR/YGCBV"), rows("PPPGY/CRVOB/RGYOC/BVRCR/YGCBV"))
+    assert str(session.state.grid) == "PPOGY/CRVOB/RGYOC/BVRCR/YGCBV"
+
+
+def test_N9_a_refilled_card_read_unsure_is_laid_under_the_cameras_best_guess(session):
+    cleared = rrr_cleared(session)
+    refilled = cleared.replace({(1, 1): "B", (2, 1): "O", (3, 1): "G"})
+    session.on_reading(unsure(refilled, (1, 1)), rows(refilled))
+    t = session.state
+    assert t.phase == PLAY and t.grid == refilled and t.provisional == (25,)

@@ -50,6 +50,36 @@ def test_a_hand_over_the_grid_is_never_a_confident_wrong_gem(seed):
                 assert after.confidence[r, c] < SURE, (r, c, got, truth, handy.covered[r, c])
             if handy.covered[r, c] > 0.9 and truth != ".":
                 assert got == "?", (r, c, got)
+                assert after.guesses[r][c] == "?"  # a hand, not a card in doubt: no guess
+
+
+def _hue_turned(image: np.ndarray, quad: np.ndarray, turn: int) -> np.ndarray:
+    """``image`` with the hue of the card at ``quad`` turned by ``turn`` (OpenCV's 0..180)."""
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.asarray(quad, np.int32), 255)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    inside = mask > 0
+    hsv[..., 0][inside] = (hsv[..., 0][inside].astype(int) + turn) % 180
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
+def test_a_card_whose_colour_is_in_doubt_is_read_unsure_with_its_likeliest_class_as_a_guess():
+    # a sapphire and a violet turned part of the way towards the next hue: "?", each
+    # nearer its own class than any other; the guess is what a card laid unread is named
+    rng = np.random.default_rng(21)
+    scene = render_scene(rng, GEMS, 5, 5, replace(CALM, empty=2))
+    palette = gem_palette()
+    geometry = read_grid(scene.image, palette, 5, 5).geometry
+    assert scene.labels[1][0] == "B" and scene.labels[0][1] == "V"
+    image = scene.image
+    for r, c in ((1, 0), (0, 1)):
+        image = _hue_turned(image, geometry.card_quad(r, c), 12)
+    reading = read_grid(image, palette, 5, 5)
+    assert reading.cells[1][0] == reading.cells[0][1] == "?"
+    assert reading.guesses[1][0] == "B" and reading.guesses[0][1] == "V"
+    rest = [(r, c) for r in range(5) for c in range(5) if (r, c) not in ((1, 0), (0, 1))]
+    assert all(reading.guesses[r][c] == reading.cells[r][c] == scene.labels[r][c]
+               for r, c in rest)
 
 
 def _flat_geometry(rows: int, cols: int, pitch: float, origin: tuple[float, float]) -> GridGeometry:
