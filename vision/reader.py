@@ -135,7 +135,12 @@ def _without_cards_in_the_air(reading: GridReading, search: GridSearch) -> GridR
     confidence = reading.confidence.copy()
     confidence[covered] = 0.0
     cells = tuple("".join(row) for row in labels)
-    return replace(reading, cells=cells, confidence=confidence)
+    guesses = reading.guesses
+    if guesses is not None:  # what lies under a card in the air is no guess at it
+        guessed = np.array([list(row) for row in guesses], dtype=object)
+        guessed[covered] = UNSURE
+        guesses = tuple("".join(row) for row in guessed)
+    return replace(reading, cells=cells, confidence=confidence, guesses=guesses)
 
 
 Looks = dict[tuple[str, int, int], bool]

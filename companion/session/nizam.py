@@ -138,8 +138,9 @@ class TableSession(SessionCore[TableState]):
         """The games the log makes with one card named otherwise (``misread.renamings``),
         for the event they followed."""
         self._guesses = ""
-        """The camera's best guess at each card of the reading being taken that it read
-        ``?`` (``on_reading``), rows joined by "/"; "" when it gave none."""
+        """The camera's best guess at each card it read ``?`` in the last reading given
+        (``on_reading``), rows joined by "/"; "" when it gave none. Kept with the reading:
+        a tap that names a card of the opening layout lays the rest under them."""
         self._behind = -1
         """The event after which a reading, all read, was refused and named no card
         misread: the players have done more since than the rules can follow, and a later
@@ -289,7 +290,6 @@ class TableSession(SessionCore[TableState]):
         try:
             self._reading("/".join(rows))
         finally:
-            self._guesses = ""
             self._told_settled()
 
     def _reading(self, text: str) -> None:

@@ -3,10 +3,11 @@ name a card laid unread is given, and whether a reading fits a state (so that th
 under which it does settles the card).
 
 A card read ``?`` on every frame must not stop the game: laid on the opening layout or in a
-refill, it is laid under a provisional name (``provisional_names``): the card the unseen
-cards still hold most of, among those that make no combination where it lies (N2, N9). The
-camera, once it reads the card, or the rules, once what the players did next is consistent
-with one name only (``fits``), settle it (``table.Settled``).
+refill, it is laid under a provisional name (``provisional_names``): the camera's best guess
+at it, or else the card the unseen cards still hold most of, among those that make no
+combination where it lies (N2, N9). The camera, once it reads the card, or the rules, once
+what the players did next is consistent with one name only (``fits``), settle it
+(``table.Settled``).
 
 >>> from companion.rules.game import Game
 >>> provisional_names(Game("classic", 2), "RR?GY/CRVPB/RGYOC/BVPRO/YGCBV", "")
@@ -105,17 +106,23 @@ def allowed_letters(game: Game, text: str) -> str:
 def provisional_names(game: Game, text: str, seen: str, cells: Sequence[Cell] = (),
                       letters: str = "", guesses: str = "") -> str:
     """``text`` (a whole reading, rows joined by "/") with each card read ``?`` in ``cells``
-    (all: none given) named provisionally: the camera's best guess at it (``guesses``: the
-    reading with such cards guessed, ``GridReading.guesses``), else the likeliest card
-    (``seen``: the cards known to lie off the grid), of ``letters`` (none given:
-    ``allowed_letters``), that makes no combination with the cards around it; else the
-    likeliest. (The camera's guess at a card it is unsure of is right far more often than
-    the deck's odds: about 9 times in 10 on the other renderer's stills.)"""
-    for cell in cells or unsure_cells(text):
+    (all: none given) named provisionally, of ``letters`` (none given: ``allowed_letters``):
+    the camera's best guess at it (``guesses``: the reading with such cards guessed,
+    ``GridReading.guesses``) if the unseen cards still hold one, else the likeliest card
+    (``seen``: the cards known to lie off the grid), the first of those that makes no
+    combination with the cards around it; if all do, the first. A pearl the grid must hold
+    and no card shows is the card the camera guesses is it, or else the first one unread.
+    (The camera's guess at a card it is unsure of is right far more often than the deck's
+    odds: 389 times in 448 on the other renderer's stills through 7 cameras.)"""
+    todo = list(cells or unsure_cells(text))
+    if guesses:  # the card guessed to be the pearl is named first: it takes the pearl
+        todo.sort(key=lambda cell: letter_at(guesses, cell) != PEARL)
+    for cell in todo:
         allowed = letters or allowed_letters(game, text)
         names = likeliest(game, seen + text, allowed)
         guess = letter_at(guesses, cell) if guesses else UNSURE
-        if guess in allowed and names[0] != PEARL:
+        left = game.in_play if guess == PEARL else game.copies - (seen + text).count(guess)
+        if guess in allowed and left > 0 and (names[0] != PEARL or guess == PEARL):
             names = guess + names.replace(guess, "")
         # the pearl the grid must hold is named whatever lies around it
         text = with_letter(text, cell, names[0] if names[0] == PEARL else next(

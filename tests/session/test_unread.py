@@ -259,3 +259,41 @@ def test_N9_a_refilled_card_read_unsure_is_laid_under_the_cameras_best_guess(ses
     session.on_reading(unsure(refilled, (1, 1)), rows(refilled))
     t = session.state
     assert t.phase == PLAY and t.grid == refilled and t.provisional == (25,)
+
+
+def test_N15_a_best_guess_no_unseen_card_can_be_is_not_the_name():
+    # Pearl of the East, 5 players: 7 of each gem (N15). After RRR is cleared every ruby is
+    # on the grid or in the discard pile: a refilled card guessed a ruby cannot be one.
+    import tempfile
+    from pathlib import Path
+
+    setup = "RGRGY/CRVPB/RGROC/BVPRO/YRCB*"
+    s = TableSession.new(GameStore(Path(tempfile.mkdtemp()) / "g.sqlite"), Game("pearl", 5),
+                         ["A", "B", "C", "D", "E"])
+    s.on_reading(rows(setup))
+    moved = Shift.parse("r2<").apply(Grid(setup))
+    s.on_reading(rows(moved))
+    s.tap("end_turn")
+    cleared = moved.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    s.on_reading(rows(cleared))
+    refilled = cleared.replace({(1, 1): "G", (2, 1): "O", (3, 1): "Y"})
+    s.on_reading(unsure(refilled, (1, 1)), rows(refilled.replace({(1, 1): "R"})))
+    t = s.state
+    assert t.phase == PLAY and t.grid.at(1, 1) != "R" and t.provisional == (25,)
+
+
+def test_N1_a_tap_that_completes_the_opening_lays_the_rest_under_the_cameras_guesses(session):
+    # three cards unread: the players name one; the two left take the camera's guesses
+    session.on_reading(rows("?GOGY/C?VPB/RGYOC/BVPR?/YGCBV"), rows(SETUP))
+    assert session.state.phase == OPENING
+    session.tap("fix", 1, 1, "R")
+    assert str(session.state.grid) == SETUP and session.state.provisional == (6, 19)
+
+
+def test_P2_the_card_the_camera_guesses_is_the_pearl_takes_it():
+    # no pearl read: the grid holds it; of two cards unread, the one guessed the pearl
+    from companion.session.unread import provisional_names
+
+    named = provisional_names(Game("pearl", 2), "?GOGY/CRVPB/RGYOC/BVPRO/YGCB?", "",
+                              guesses="RGOGY/CRVPB/RGYOC/BVPRO/YGCB*")
+    assert named == "RGOGY/CRVPB/RGYOC/BVPRO/YGCB*"

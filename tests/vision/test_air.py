@@ -74,6 +74,8 @@ def test_a_card_in_the_air_seen_only_by_its_colour_still_covers_its_cells() -> N
             for c, got in enumerate(row):
                 assert got in ("?", LAYOUT[r][c]), (seed, r, c, reading.cells)
         assert reading.cells[1][1] == "?", reading.cells
+        # nor a guess at it: the colour there is the card held over it
+        assert reading.guesses[1][1] == "?", reading.guesses
 
 
 def test_cards_lying_in_their_cells_are_in_no_air() -> None:
