@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -93,6 +94,10 @@ def replay_end(folder: Path) -> dict[str, object] | str:
     if done.returncode or not lines:
         return f"replay failed: {done.stderr.strip()[-200:]}"
     end: dict[str, object] = json.loads(lines[-1])
+    # who named the cards laid unread or misread (the fewer by the rules, the fewer times
+    # the players saw the scores counted again)
+    settled = [json.loads(ln).get("event", {}) for ln in lines[:-1]]
+    end["settled"] = Counter(e.get("by") for e in settled if e.get("kind") == "settled")
     return end
 
 
@@ -129,8 +134,10 @@ def main() -> int:
                 continue
             got = [end.get(k) for k in KEYS]
             same += got == truth
+            named = ", ".join(f"{n} by {by}" for by, n in sorted(end["settled"].items()))
             print(f"{combo:36s} {got} after {end.get('turns')} turns: "
-                  f"{'the same' if got == truth else 'DIFFERENT'}", flush=True)
+                  f"{'the same' if got == truth else 'DIFFERENT'}"
+                  f"{f' (cards named: {named})' if named else ''}", flush=True)
     finally:
         if args.keep is None:
             shutil.rmtree(into, ignore_errors=True)
