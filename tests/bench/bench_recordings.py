@@ -53,9 +53,9 @@ def time_verdicts(times: list[float]) -> None:
     """Time each stable reading's handling by the session: explain, rules, commit."""
     handle = TableSession.on_reading
 
-    def on_reading(self, rows):  # type: ignore[no-untyped-def]
+    def on_reading(self, rows, guesses=None):  # type: ignore[no-untyped-def]
         t0 = time.perf_counter()
-        handle(self, rows)
+        handle(self, rows, guesses)
         times.append(time.perf_counter() - t0)
 
     TableSession.on_reading = on_reading  # type: ignore[method-assign]
