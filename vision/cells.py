@@ -39,19 +39,26 @@ def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.nd
     return img, h
 
 
-def _warp(img: np.ndarray, h: np.ndarray, centre: np.ndarray, size: int) -> np.ndarray:
-    """The one-pitch square of grid units around ``centre`` as a ``size`` px patch."""
+def _warps(img: np.ndarray, h: np.ndarray, centres: np.ndarray, size: int) -> np.ndarray:
+    """(N, size, size, 3) the one-pitch squares of grid units around ``centres`` (N, 2) as
+    ``size`` px patches. The maps onto the frame are worked out all at once (numpy's matmul
+    takes them one by one, each as alone), each patch warped straight into its place."""
     step = 1.0 / size
-    to_grid = np.array(
-        [[step, 0, centre[0] - 0.5 + step / 2], [0, step, centre[1] - 0.5 + step / 2], [0, 0, 1]]
-    )
-    return cv2.warpPerspective(
-        img,
-        h @ to_grid,
-        (size, size),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    to_grid = np.zeros((len(centres), 3, 3))
+    to_grid[:, 0, 0] = to_grid[:, 1, 1] = step
+    to_grid[:, :2, 2] = centres - 0.5 + step / 2
+    to_grid[:, 2, 2] = 1.0
+    out = np.empty((len(centres), size, size, 3), np.uint8)
+    for patch, m in zip(out, h @ to_grid, strict=True):
+        cv2.warpPerspective(
+            img,
+            m,
+            (size, size),
+            dst=patch,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return out
 
 
 def extract_patches(
@@ -59,11 +66,7 @@ def extract_patches(
 ) -> np.ndarray:
     """(rows*cols, size, size, 3) uint8 BGR, one patch per cell in reading order."""
     img, h = _source(frame, geometry, size)
-    out = np.empty((geometry.rows * geometry.cols, size, size, 3), np.uint8)
-    for r in range(geometry.rows):
-        for c in range(geometry.cols):
-            out[r * geometry.cols + c] = _warp(img, h, geometry.card_centres[r, c], size)
-    return out
+    return _warps(img, h, geometry.card_centres.reshape(-1, 2), size)
 
 
 SIDES = ("top", "bottom", "left", "right")
@@ -126,7 +129,7 @@ def _cut(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: i
     if not len(centres):
         return np.zeros((0, size, size, 3), np.uint8)
     img, h = _source(frame, geometry, size)
-    return np.stack([_warp(img, h, centre, size) for centre in centres])
+    return _warps(img, h, centres, size)
 
 
 def _in_frame(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray) -> np.ndarray:
