@@ -220,13 +220,12 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
     spread = np.sqrt(np.maximum(row_sums(level * level) / count - mean**2, 0.0))
     rim = rim_bgr[::-1].T.astype(np.float64)
     kept = np.maximum(row_counts(keep), 1)
-    fixed = np.column_stack([
-        np.log(spread + 0.03),
-        row_counts(apart > _INK_APART**2) / kept,
-        mixed,
-        _edges(_planes(_pixel_logs(np.take(pixels, at.edge, axis=1))), refs, at.sides),
-        frame_distance(rim, body),
-    ])
+    fixed = np.empty((m, 5))  # texture, ink share, mixed, edges, frame
+    fixed[:, 0] = np.log(spread + 0.03)
+    fixed[:, 1] = row_counts(apart > _INK_APART**2) / kept
+    fixed[:, 2] = mixed
+    fixed[:, 3] = _edges(_planes(_pixel_logs(np.take(pixels, at.edge, axis=1))), refs, at.sides)
+    fixed[:, 4] = frame_distance(rim, body)
     grey = np.log(np.maximum(body[:n], 1.0)).mean(axis=0) if n else PURE_WHITE
     return Measures(body, ink, rim, fixed, whites, white, grey)
 

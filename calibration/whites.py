@@ -262,7 +262,7 @@ def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np
     # clipped on nearly half the rims would start it at the top of the read ones, where
     # the few odd pixels are (a card's field beside the rim), and it would stay there.
     bounded = np.where(lost & ~censored, _STAND_IN, ratio)
-    centre = median(ratio, axis=0)
+    centre = median(ratio.T, axis=1)  # each column's, partitioned along one row in memory
     free = ~censored
     for window in _MODE_WINDOWS:
         near = np.abs(bounded - centre) < window

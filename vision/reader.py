@@ -213,15 +213,15 @@ def _line_in_doubt(
     the other side, bar a pile of cards beside it. ``sides``: the table's patches on each
     side of the grid."""
     rows, cols = geometry.rows, geometry.cols
-    seen = geometry.seen
-    edges = {  # each edge line, its outlines, the opposite side and the line just past it
-        "top": (labels[0, :], seen[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
-        "bottom": (labels[-1, :], seen[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
-        "left": (labels[:, 0], seen[:, 0], "right", [(cols + 0.5, r + 0.5) for r in range(rows)]),
-        "right": (labels[:, -1], seen[:, -1], "left", [(-0.5, r + 0.5) for r in range(rows)]),
+    card = geometry.seen | ((labels != EMPTY) & (labels != UNSURE))  # read or outlined
+    edges = {  # each edge line's cards, the opposite side and the line just past it
+        "top": (card[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
+        "bottom": (card[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
+        "left": (card[:, 0], "right", [(cols + 0.5, r + 0.5) for r in range(rows)]),
+        "right": (card[:, -1], "left", [(-0.5, r + 0.5) for r in range(rows)]),
     }
-    for line, outlines, far, past in edges.values():
-        if np.sum(outlines | ((line != EMPTY) & (line != UNSURE))) > 1:
+    for cards, far, past in edges.values():
+        if np.count_nonzero(cards) > 1:
             continue
         # the table as the other sides show it: the far side may be under the same arm
         table = np.concatenate([p for side, p in sides.items() if side != far])
