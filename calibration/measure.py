@@ -124,13 +124,14 @@ def _layout(h: int, w: int) -> _Layout:
                    inner.ravel()[at] | lone, edge, sides, lone)
 
 
-def measure(arr: np.ndarray, n: int) -> Measures:
+def measure(arr: np.ndarray, n: int, as_read: bool = False) -> Measures:
     """Measure uint8 BGR patches ``arr`` (M, P, P, 3), of which the first ``n`` are cells
-    (their rims tell the light) and the rest bare table (lit as the cells are)."""
-    return measure_scene(arr[:n], arr[n:])
+    (their rims tell the light) and the rest bare table (lit as the cells are). ``as_read``:
+    the patches hold only the pixels that are read (:func:`reading_step`), cut so."""
+    return measure_scene(arr[:n], arr[n:], as_read)
 
 
-def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
+def measure_scene(cells: np.ndarray, table: np.ndarray, as_read: bool = False) -> Measures:
     """:func:`measure` of cells and bare table patches of one size, (N, P, P, 3) and
     (T, P, P, 3), without first copying them into one array."""
     n = len(cells)
@@ -139,7 +140,8 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
         empty = np.zeros((0, 3))
         return Measures(empty, empty, empty, np.zeros((0, 5)), read_whites(np.zeros((3, 0, 1))),
                         PURE_WHITE, PURE_WHITE)
-    cells, table = _shrink(cells), _shrink(table)
+    if not as_read:
+        cells, table = _shrink(cells), _shrink(table)
     h, w = cells.shape[1:3]
     at = _layout(h, w)
     pixels: np.ndarray = np.empty((3, h, w, m), np.uint8)  # (channel, pixel, patch) read
@@ -230,13 +232,23 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
     return Measures(body, ink, rim, fixed, whites, white, grey)
 
 
-def _shrink(arr: np.ndarray) -> np.ndarray:
-    """Patches (M, P, P, 3) at the size they are read at: every other pixel (every n-th of big
-    ones), so that a card's thin white border keeps pixels of pure white (averaging would
-    blend it with the colours beside it)."""
-    step = -(-max(arr.shape[1:3]) // _MAX_SIDE)
-    if max(arr.shape[1:3]) // step >= 16:
+def reading_step(side: int) -> int:
+    """Of a patch ``side`` pixels across, every how many-th pixel (of rows and of columns) is
+    read: every other one (every n-th of big patches), so that a card's thin white border
+    keeps pixels of pure white (averaging would blend it with the colours beside it).
+
+    >>> reading_step(48), reading_step(8)
+    (2, 1)
+    """
+    step = -(-side // _MAX_SIDE)
+    if side // step >= 16:
         step *= 2
+    return step
+
+
+def _shrink(arr: np.ndarray) -> np.ndarray:
+    """Patches (M, P, P, 3) at the size they are read at (:func:`reading_step`)."""
+    step = reading_step(max(arr.shape[1:3]))
     return arr[:, ::step, ::step]
 
 

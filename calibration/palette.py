@@ -313,7 +313,7 @@ class Palette:
 
     def classify(
         self, patches: np.ndarray, table: np.ndarray | None = None,
-        cards: np.ndarray | None = None,
+        cards: np.ndarray | None = None, *, as_read: bool = False,
     ) -> CellReads:
         """Read each patch (one scene: (N, P, P, 3) BGR, or (N, 3) BGR colours).
 
@@ -322,8 +322,11 @@ class Palette:
         card is surely seen (its outline found): where there are enough of them, only they
         guess the light, so that a hand over other cells cannot pull the light towards
         making it look like a card (skin fits a red card better under a redder light).
+        ``as_read``: the patches (and table patches) hold only the pixels a palette reads
+        of them (every n-th of rows and columns, :func:`calibration.reading_step`), cut so:
+        cutting fewer pixels costs less.
         """
-        cells, bare = prepare_with_table(patches, table)
+        cells, bare = prepare_with_table(patches, table, as_read)
         if not len(cells):
             return CellReads((), np.zeros(0))
         voters = None

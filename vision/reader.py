@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from calibration import reading_step
+
 from .air import cards_in_the_air
-from .cells import extract_patches, extract_points, extract_table_sides, inside_frame
+from .cells import PATCH_SIZE, extract_patches, extract_points, extract_table_sides, inside_frame
 from .lattice import GridGeometry, GridSearch, search_grid
 from .visible import TableLook, cards_in_view, like_table
 
@@ -148,10 +150,14 @@ def read_cells(
     are added. ``anchored``: the lattice is one earlier frames held with a card in every
     line at its edge (a tracker's), which keeps its place over a line the players emptied."""
     rows, cols = geometry.rows, geometry.cols
-    patches = extract_patches(frame, geometry)
+    # the cells cut as the palette reads them: only the pixels it reads (the table's patches
+    # are looked at whole below)
+    every = reading_step(PATCH_SIZE)
+    patches = extract_patches(frame, geometry, every=every)
     sides = extract_table_sides(frame, geometry)
     table = np.concatenate(list(sides.values()))
-    reads = palette.classify(patches, table, geometry.seen.ravel())
+    reads = palette.classify(patches, table[:, ::every, ::every], geometry.seen.ravel(),
+                             as_read=True)
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
     in_frame = inside_frame(frame, geometry)
@@ -170,7 +176,7 @@ def read_cells(
 
     def bare(only: np.ndarray) -> np.ndarray:
         out = np.zeros(only.shape, bool)
-        out[only] = like_table(patches[only.ravel()], looks_bare)
+        out[only] = like_table(extract_patches(frame, geometry, only=only), looks_bare)
         return out
 
     distrust |= empty & ~_look(looks, "table", empty, bare)
