@@ -10,13 +10,15 @@
   arithmetic);
 - :mod:`calibration.lens`: chessboard lens calibration and undistortion;
 - :mod:`calibration.store`: where the files live;
-- ``median``: ``np.median``'s numbers, fast on short arrays (vision's search uses it too).
+- ``median``: ``np.median``'s numbers, fast on short arrays (vision's search uses it too);
+- ``reading_step``: which pixels of a patch a palette reads (vision cuts only those).
 
 Never imports vision or companion.
 """
 
 from ._stats import median
 from .lens import LensError, LensModel, calibrate_camera
+from .measure import reading_step
 from .palette import (
     CellReads,
     Palette,
@@ -37,4 +39,5 @@ __all__ = [
     "learn_palette",
     "learn_palette_from_counts",
     "median",
+    "reading_step",
 ]

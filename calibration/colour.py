@@ -93,8 +93,17 @@ def frame_distance(rim: np.ndarray, body: np.ndarray) -> np.ndarray:
     >>> float(frame_distance(np.array([100.0, 100, 100]), np.array([100.0, 100, 100])))
     0.0
     """
-    d = np.log((rim + PIXEL_OFFSET) / (body + PIXEL_OFFSET))
-    return np.asarray(np.sqrt(sum3(d * d)))  # np.linalg.norm's own sum
+    return distance(apart(rim, body))
+
+
+def apart(rim: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """:func:`frame_distance` channel by channel (..., 3), before they are added up."""
+    return np.asarray(np.log((rim + PIXEL_OFFSET) / (body + PIXEL_OFFSET)))
+
+
+def distance(apart: np.ndarray) -> np.ndarray:
+    """:func:`frame_distance` of what :func:`apart` says of each channel."""
+    return np.asarray(np.sqrt(sum3(apart * apart)))  # np.linalg.norm's own sum
 
 
 def as_patches(patches: np.ndarray) -> np.ndarray:

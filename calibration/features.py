@@ -151,17 +151,19 @@ def prepare(patches: np.ndarray) -> Scene:
 
 
 def prepare_with_table(
-    patches: np.ndarray, table: np.ndarray | None = None
+    patches: np.ndarray, table: np.ndarray | None = None, as_read: bool = False
 ) -> tuple[Scene, Scene]:
     """Scenes of a grid's cells and of the bare ``table`` patches beside it (may be None):
-    one light, read from the cells' white rims; the table shows no white of its own."""
+    one light, read from the cells' white rims; the table shows no white of its own.
+    ``as_read``: the patches hold only the pixels that are read (see
+    :func:`calibration.reading_step`)."""
     cells = as_patches(patches)
     bare = as_patches(table) if table is not None and len(table) else cells[:0]
     if len(bare) and bare.shape[1:] != cells.shape[1:]:  # measured apart, lit as the cells
-        lit = measure(cells, len(cells))
-        alone = measure(bare, 0)
+        lit = measure(cells, len(cells), as_read)
+        alone = measure(bare, 0, as_read)
         whites = lit.whites.typical(len(bare))
         return _scene(lit, slice(None)), Scene(alone.body, alone.ink, alone.rim, alone.fixed,
                                                whites, lit.white, lit.grey)
-    found = measure_scene(cells, bare)
+    found = measure_scene(cells, bare, as_read)
     return _scene(found, slice(0, len(cells))), _scene(found, slice(len(cells), None))

@@ -16,10 +16,11 @@ the card is), its *ring* (all the rest: the card's white border, the gaps) and i
 
 Pixels are held as colour planes (3, patches, pixels; B, G, R), so that every step runs
 over long rows of one channel: numpy is many times slower along a short last axis of three.
-In memory they lie pixel by pixel (pixel, channel, patch): a group of pixels (the body, the
-ring) is then one gather of whole rows, and numpy sums over pixels run across all patches
-at once, adding the pixels one after another (float32 sums come out the same to the bit
-only so: keep the layout when changing these steps). A palette reads every frame, so this
+In memory they lie plane by plane, and in each plane pixel by pixel (channel, pixel, patch):
+a group of pixels (the body, the ring) is then one gather of whole rows, a step on a plane
+runs over one stretch of memory, and numpy sums over pixels run across all patches at once,
+adding the pixels one after another (float32 sums come out the same to the bit only so:
+keep the layout when changing these steps). A palette reads every frame, so this
 is written for few, long numpy steps.
 """
 
@@ -123,13 +124,14 @@ def _layout(h: int, w: int) -> _Layout:
                    inner.ravel()[at] | lone, edge, sides, lone)
 
 
-def measure(arr: np.ndarray, n: int) -> Measures:
+def measure(arr: np.ndarray, n: int, as_read: bool = False) -> Measures:
     """Measure uint8 BGR patches ``arr`` (M, P, P, 3), of which the first ``n`` are cells
-    (their rims tell the light) and the rest bare table (lit as the cells are)."""
-    return measure_scene(arr[:n], arr[n:])
+    (their rims tell the light) and the rest bare table (lit as the cells are). ``as_read``:
+    the patches hold only the pixels that are read (:func:`reading_step`), cut so."""
+    return measure_scene(arr[:n], arr[n:], as_read)
 
 
-def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
+def measure_scene(cells: np.ndarray, table: np.ndarray, as_read: bool = False) -> Measures:
     """:func:`measure` of cells and bare table patches of one size, (N, P, P, 3) and
     (T, P, P, 3), without first copying them into one array."""
     n = len(cells)
@@ -138,18 +140,19 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
         empty = np.zeros((0, 3))
         return Measures(empty, empty, empty, np.zeros((0, 5)), read_whites(np.zeros((3, 0, 1))),
                         PURE_WHITE, PURE_WHITE)
-    cells, table = _shrink(cells), _shrink(table)
+    if not as_read:
+        cells, table = _shrink(cells), _shrink(table)
     h, w = cells.shape[1:3]
     at = _layout(h, w)
-    pixels: np.ndarray = np.empty((h, w, 3, m), np.uint8)  # (pixel, channel, patch) read
-    pixels[..., :n] = cells.transpose(1, 2, 3, 0)
-    pixels[..., n:] = table.transpose(1, 2, 3, 0)
-    pixels = pixels.reshape(-1, 3, m)
+    pixels: np.ndarray = np.empty((3, h, w, m), np.uint8)  # (channel, pixel, patch) read
+    pixels[..., :n] = cells.transpose(3, 1, 2, 0)
+    pixels[..., n:] = table.transpose(3, 1, 2, 0)
+    pixels = pixels.reshape(3, -1, m)
     # np.take: a gather of whole rows, twice as fast as indexing
-    rim_bgr = _plane_means(np.take(pixels, at.rim, axis=0))  # (3, M) the table around the card
+    rim_bgr = _plane_means(np.take(pixels, at.rim, axis=1))  # (3, M) the table around the card
 
     # the body: its pixels, glare left out, the card told from table showing beside it
-    body_pixels = np.take(pixels, at.body, axis=0)
+    body_pixels = np.take(pixels, at.body, axis=1)
     raw = _planes(body_pixels)
     raw_f = raw.astype(np.float32)
     keep = _unclipped(np.maximum(np.maximum(raw[0], raw[1]), raw[2]))
@@ -159,16 +162,16 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
 
     # the patch's own white: the brightest of its ring. A white is bright in every channel
     # at once.
-    ring = np.take(pixels, at.ring, axis=0)  # (R, 3, M)
+    ring = np.take(pixels, at.ring, axis=1)  # (3, R, M)
     ring_logs = _planes(_pixel_logs(ring))
     ring_bright = ring_logs[0] + ring_logs[1] + ring_logs[2]
-    r = len(ring)
+    r = ring.shape[1]
     k = max(1, round(r * _WHITE_SHARE))
     # (M, k); rows in C order spare numpy a copy of each (the partition is the same)
     brightest = np.argpartition(_c_rows(ring_bright), r - k, axis=1)[:, r - k :]
     # (3, M, k) those pixels' planes, in C order
-    candidates = np.take(ring, (brightest * (3 * m) + np.arange(m)[:, None])
-                         + (np.arange(3) * m)[:, None, None])
+    candidates = np.take(ring, (brightest * m + np.arange(m)[:, None])
+                         + (np.arange(3) * (r * m))[:, None, None])
     whites = read_whites(candidates[::-1, :n])
     own = _pixel_logs(candidates).mean(axis=2)  # (3, M) log B, G, R
     usable = (bright > own.sum(axis=0)[:, None] + 3 * _DARK) & keep
@@ -219,24 +222,33 @@ def measure_scene(cells: np.ndarray, table: np.ndarray) -> Measures:
     spread = np.sqrt(np.maximum(row_sums(level * level) / count - mean**2, 0.0))
     rim = rim_bgr[::-1].T.astype(np.float64)
     kept = np.maximum(row_counts(keep), 1)
-    fixed = np.column_stack([
-        np.log(spread + 0.03),
-        row_counts(apart > _INK_APART**2) / kept,
-        mixed,
-        _edges(_planes(_pixel_logs(np.take(pixels, at.edge, axis=0))), refs, at.sides),
-        frame_distance(rim, body),
-    ])
+    fixed = np.empty((m, 5))  # texture, ink share, mixed, edges, frame
+    fixed[:, 0] = np.log(spread + 0.03)
+    fixed[:, 1] = row_counts(apart > _INK_APART**2) / kept
+    fixed[:, 2] = mixed
+    fixed[:, 3] = _edges(_planes(_pixel_logs(np.take(pixels, at.edge, axis=1))), refs, at.sides)
+    fixed[:, 4] = frame_distance(rim, body)
     grey = np.log(np.maximum(body[:n], 1.0)).mean(axis=0) if n else PURE_WHITE
     return Measures(body, ink, rim, fixed, whites, white, grey)
 
 
-def _shrink(arr: np.ndarray) -> np.ndarray:
-    """Patches (M, P, P, 3) at the size they are read at: every other pixel (every n-th of big
-    ones), so that a card's thin white border keeps pixels of pure white (averaging would
-    blend it with the colours beside it)."""
-    step = -(-max(arr.shape[1:3]) // _MAX_SIDE)
-    if max(arr.shape[1:3]) // step >= 16:
+def reading_step(side: int) -> int:
+    """Of a patch ``side`` pixels across, every how many-th pixel (of rows and of columns) is
+    read: every other one (every n-th of big patches), so that a card's thin white border
+    keeps pixels of pure white (averaging would blend it with the colours beside it).
+
+    >>> reading_step(48), reading_step(8)
+    (2, 1)
+    """
+    step = -(-side // _MAX_SIDE)
+    if side // step >= 16:
         step *= 2
+    return step
+
+
+def _shrink(arr: np.ndarray) -> np.ndarray:
+    """Patches (M, P, P, 3) at the size they are read at (:func:`reading_step`)."""
+    step = reading_step(max(arr.shape[1:3]))
     return arr[:, ::step, ::step]
 
 
@@ -302,17 +314,14 @@ def _c_rows(values: np.ndarray) -> np.ndarray:
 
 def _mean_planes(rows: np.ndarray, *keeps: np.ndarray) -> np.ndarray:
     """(len(keeps), 3, M) means over each patch's kept pixels (``rows``: uint8 pixel rows
-    K, 3, M; each ``keep``: M, K), over all of them where none is kept. The sums are of
-    whole numbers, the same in any order: OpenCV adds them up."""
-    k, _, m = rows.shape
+    3, K, M; each ``keep``: M, K), over all of them where none is kept."""
+    k = rows.shape[1]
     means = []
     for keep in keeps:
         count = row_counts(keep)
         none = count == 0
         use = (keep.T | none).view(np.uint8)  # (K, M)
-        kept = rows * use[:, None, :]  # 0 unless kept
-        total = cv2.reduce(kept.reshape(k, -1), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
-        means.append(total.reshape(3, m) / np.where(none, k, count))
+        means.append(_pixel_sums(rows * use) / np.where(none, k, count))  # 0 unless kept
     return np.stack(means)
 
 
@@ -339,8 +348,8 @@ def _rows_where(rows: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _planes(rows: np.ndarray) -> np.ndarray:
-    """(3, M, K) planes of pixel rows (K, 3, M): a view, in memory still pixel by pixel."""
-    return rows.transpose(1, 2, 0)
+    """(3, M, K) planes of pixel rows (3, K, M): a view, in memory still pixel by pixel."""
+    return rows.transpose(0, 2, 1)
 
 
 def _pixel_logs(pixels: np.ndarray) -> np.ndarray:
@@ -350,11 +359,19 @@ def _pixel_logs(pixels: np.ndarray) -> np.ndarray:
 
 
 def _plane_means(rows: np.ndarray) -> np.ndarray:
-    """(3, M) float64 means over pixel rows (K, 3, M) of uint8: their exact integer sums,
+    """(3, M) float64 means over pixel rows (3, K, M) of uint8: their exact integer sums,
     then divided, as numpy's mean does."""
-    k, _, m = rows.shape
-    sums = cv2.reduce(rows.reshape(k, -1), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
-    return sums.reshape(3, m) / k
+    return _pixel_sums(rows) / rows.shape[1]
+
+
+def _pixel_sums(rows: np.ndarray) -> np.ndarray:
+    """(3, M) int32 sums over pixel rows (3, K, M) of uint8. Sums of whole numbers, the same
+    in any order: OpenCV adds them up, plane by plane (numpy's sum over a middle axis is
+    several times slower)."""
+    out = np.empty((3, rows.shape[2]), np.int32)
+    for c in range(3):
+        out[c] = cv2.reduce(rows[c], 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]
+    return out
 
 
 def _unlike(raw: np.ndarray, rim: np.ndarray) -> np.ndarray:

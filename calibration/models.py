@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ._stats import sum3
-from .colour import FLOOR, OPPONENT, OPPONENT_INV, encode, frame_distance
+from .colour import FLOOR, OPPONENT, OPPONENT_INV, apart, distance, encode, frame_distance
 from .features import COLOUR, FEATURES, LIGHT
 
 EMPTY = "."
@@ -383,11 +383,33 @@ def _variances(cells: Cells, k: Classes) -> np.ndarray:
 
 def _foreseen(cells: Cells, k: Classes) -> np.ndarray:
     """(N, K) how far a card of each class would stand out from the table round each cell."""
-    if k.as_light:  # the class's colour as light, in this cell's white, as the camera shows it
-        body = 255.0 * encode(k.means[:, LIGHT] * cells.white[..., None, :])
-    else:
-        body = k.linear * np.exp(cells.ref)[..., None, :]
+    if k.as_light:
+        return distance(_apart_as_light(cells.rim, k.means[:, LIGHT], cells.white))
+    body = k.linear * np.exp(cells.ref)[..., None, :]
     return frame_distance(cells.rim[:, None, :], np.minimum(np.maximum(body, 0.0), 255.0))
+
+
+def _apart_as_light(rim: np.ndarray, colours: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """(..., N, K, 3) :func:`calibration.colour.apart` of each cell's rim (N, 3) and a card of
+    each class (``colours`` as light, K, 3) in the cell's white (as light, (..., N, 3)), as
+    the camera shows it. Under several lights at once, a channel of a cell's white that no
+    light changes (most: only clipped ones are guessed) is worked out once; the camera's
+    curve is costly."""
+
+    def seen(rim: np.ndarray, colours: np.ndarray, white: np.ndarray) -> np.ndarray:
+        body = 255.0 * encode(colours * white)
+        return apart(rim, np.minimum(np.maximum(body, 0.0), 255.0))
+
+    if white.ndim < 3 or len(white) < 2:
+        return seen(rim[:, None, :], colours, white[..., None, :])
+    moves = (white != white[0]).any(axis=0)  # (N, 3)
+    out = np.empty(white.shape[:-1] + colours.shape)
+    out[:] = seen(rim[:, None, :], colours, white[0][:, None, :])
+    n, c = np.nonzero(moves)
+    # indexed so, the channels that move come first: (moving, lights, classes)
+    out[:, n, :, c] = seen(rim[n, c][:, None, None], colours[:, c].T[:, None, :],
+                           white[:, n, c].T[:, :, None])
+    return out
 
 
 @dataclass(frozen=True, eq=False)

@@ -180,8 +180,17 @@ class _Light:
         return float(_rim_surprise(d))
 
 
-_Tried = tuple[float, _Light, Cells, Comparison]
-"""A light tried: how badly the cells fit under it, it, the cells seen in it, their comparison."""
+_Tried = tuple[float, _Light, Cells, Comparison, "int | None"]
+"""A light tried: how badly the cells fit under it, it, and the cells seen in it with their
+comparison: those of all the lights tried at once, and which of them it was (None: it was
+tried alone). :func:`_seen` picks its own out, only when asked: most lights tried are
+dropped."""
+
+
+def _seen(tried: _Tried) -> tuple[Cells, Comparison]:
+    """The cells seen in a light tried, and their comparison."""
+    _, _, cells, comparison, b = tried
+    return (cells, comparison) if b is None else (cells.at(b), comparison.at(b))
 
 
 def stranger_floor(weights: np.ndarray) -> np.ndarray:
@@ -307,7 +316,7 @@ class Palette:
 
     def classify(
         self, patches: np.ndarray, table: np.ndarray | None = None,
-        cards: np.ndarray | None = None,
+        cards: np.ndarray | None = None, *, as_read: bool = False,
     ) -> CellReads:
         """Read each patch (one scene: (N, P, P, 3) BGR, or (N, 3) BGR colours).
 
@@ -316,8 +325,11 @@ class Palette:
         card is surely seen (its outline found): where there are enough of them, only they
         guess the light, so that a hand over other cells cannot pull the light towards
         making it look like a card (skin fits a red card better under a redder light).
+        ``as_read``: the patches (and table patches) hold only the pixels a palette reads
+        of them (every n-th of rows and columns, :func:`calibration.reading_step`), cut so:
+        cutting fewer pixels costs less.
         """
-        cells, bare = prepare_with_table(patches, table)
+        cells, bare = prepare_with_table(patches, table, as_read)
         if not len(cells):
             return CellReads((), np.zeros(0))
         voters = None
@@ -470,8 +482,8 @@ class Palette:
         # whites clipped in every channel tell no more of the light than no whites at all
         some_read = start.rims and not start.free.all(axis=0).all()
         near = _CLIPPED_RIVAL_MISFIT if some_read else _RIVAL_MISFIT
-        rivals = [t[3] for t in tried if t is not best and t[0] <= near * best[0]]
-        return best[1], best[2], best[3], rivals
+        rivals = [_seen(t)[1] for t in tried if t is not best and t[0] <= near * best[0]]
+        return (best[1], *_seen(best), rivals)
 
     def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:
         """Whether a light guessed brighter in channels the camera clipped on the whites makes
@@ -537,7 +549,7 @@ class Palette:
         surprise = _surprises(lights)
         out: list[_Tried] = []
         for b, light in enumerate(lights):
-            seen = (cells, comparison) if len(lights) == 1 else (cells.at(b), comparison.at(b))
+            seen = (cells, comparison, None if len(lights) == 1 else b)
             if refused[b] or not light.of_a_lamp():
                 out.append((math.inf, light, *seen))
                 continue
@@ -564,7 +576,8 @@ class Palette:
         it so its well-read cells (of the ``voters``, if given) sit, in the median, on their
         classes' colours (channels clipped in the cell or in the class, or already known,
         left out)."""
-        d2 = np.stack([t[3].distances(self.weights) for t in tried])  # (C, N, K)
+        views = [_seen(t) for t in tried]
+        d2 = np.stack([v[1].distances(self.weights) for v in views])  # (C, N, K)
         if not self._classes.every:
             d2[..., ~self._cards] = np.inf
         best = d2.argmin(axis=-1)
@@ -574,8 +587,8 @@ class Palette:
         if voters is not None:
             good &= voters
         target = self._classes.rgb[best]  # each class's colour, as log RGB
-        seen = np.stack([t[2].rgb for t in tried])
-        cap = np.stack([t[2].cap for t in tried])
+        seen = np.stack([v[0].rgb for v in views])
+        cap = np.stack([v[0].cap for v in views])
         residual = np.minimum(np.maximum(seen - target, -_REFINE_CLIP), _REFINE_CLIP)
         unknown = ((seen >= cap - 1e-6) | (target >= cap) | (tried[0][1].free == 0)
                    | ~good[..., None])

@@ -250,24 +250,25 @@ def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np
         dark = read & (logs[base] < top - _DARKER_THAN_PAPER)
         if np.count_nonzero(read & ~dark) >= 3:
             read &= ~dark
-    # (K, 2) per rim pixel read, each other channel to the base: pixel by pixel in memory,
-    # so that the sums over pixels below run one pixel after another, to the bit as ever.
-    chosen = np.compress(read, logs.T, axis=0)  # (np.compress, np.take: numpy's fast paths)
-    ratio = np.take(chosen, others, axis=1) - chosen[:, base, None]
-    lost = np.take(np.compress(read, clipped.T, axis=0), others, axis=1)
+    # (2, K) per rim pixel read, each other channel to the base: planes, so that every step
+    # runs along one row of memory (numpy is many times slower along a short axis of two)
+    chosen = np.compress(read, logs, axis=1)  # (np.compress: numpy's fast path)
+    ratio = chosen[others] - chosen[base]
+    lost = np.compress(read, clipped[others], axis=1)
     # a channel clipped on most rims is known only as "at least": its median is kept
-    censored = row_counts(lost.T) > _CENSORED_SHARE * len(lost)
+    censored = row_counts(lost) > _CENSORED_SHARE * lost.shape[1]
     # Clipped ratios are only lower bounds: they take no part in the mode. The mode starts
     # from the median with each clipped ratio at its bound: sorted last instead, a channel
     # clipped on nearly half the rims would start it at the top of the read ones, where
     # the few odd pixels are (a card's field beside the rim), and it would stay there.
-    bounded = np.where(lost & ~censored, _STAND_IN, ratio)
-    centre = median(ratio, axis=0)
+    bounded = np.where(lost & ~censored[:, None], _STAND_IN, ratio)
+    centre = median(ratio, axis=1)
     free = ~censored
     for window in _MODE_WINDOWS:
-        near = np.abs(bounded - centre) < window
-        count = row_counts(near.T)
-        moved = row_sums(where(near, ratio, 0.0).T) / np.maximum(count, 1)
+        near = np.abs(bounded - centre[:, None]) < window
+        count = row_counts(near)
+        # laid out pixel by pixel, the sums run one pixel after another, to the bit as ever
+        moved = row_sums(np.asfortranarray(where(near, ratio, 0.0))) / np.maximum(count, 1)
         centre = np.where((count >= 3) & free, moved, centre).astype(np.float32)
     light = np.zeros(3)
     light[others] = centre

@@ -39,31 +39,59 @@ def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.nd
     return img, h
 
 
-def _warp(img: np.ndarray, h: np.ndarray, centre: np.ndarray, size: int) -> np.ndarray:
-    """The one-pitch square of grid units around ``centre`` as a ``size`` px patch."""
+def _warps(
+    img: np.ndarray, h: np.ndarray, centres: np.ndarray, size: int, every: int = 1
+) -> np.ndarray:
+    """(N, size, size, 3) the one-pitch squares of grid units around ``centres`` (N, 2) as
+    ``size`` px patches; of each, only every ``every``-th pixel of rows and columns. The maps
+    onto the frame are worked out all at once (numpy's matmul takes them one by one, each
+    as alone), each patch warped straight into its place."""
     step = 1.0 / size
-    to_grid = np.array(
-        [[step, 0, centre[0] - 0.5 + step / 2], [0, step, centre[1] - 0.5 + step / 2], [0, 0, 1]]
-    )
-    return cv2.warpPerspective(
-        img,
-        h @ to_grid,
-        (size, size),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    to_grid = np.zeros((len(centres), 3, 3))
+    to_grid[:, 0, 0] = to_grid[:, 1, 1] = step
+    to_grid[:, :2, 2] = centres - 0.5 + step / 2
+    to_grid[:, 2, 2] = 1.0
+    maps = h @ to_grid
+    # pixel i of the smaller patch is pixel i * every of the whole one: OpenCV works out
+    # its place as M @ (x, y, 1), and doubling a column of M is exact
+    maps[:, :, :2] *= every
+    side = -(-size // every)
+    out = np.empty((len(centres), side, side, 3), np.uint8)
+    for patch, m in zip(out, maps, strict=True):
+        cv2.warpPerspective(
+            img,
+            m,
+            (side, side),
+            dst=patch,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return out
 
 
 def extract_patches(
-    frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE
+    frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE, every: int = 1,
+    only: np.ndarray | None = None,
 ) -> np.ndarray:
-    """(rows*cols, size, size, 3) uint8 BGR, one patch per cell in reading order."""
+    """(rows*cols, size, size, 3) uint8 BGR, one patch per cell in reading order. ``every``:
+    only every n-th pixel of rows and columns of each, the very pixels the whole patch
+    holds there (a palette reads no more: :func:`calibration.reading_step`), cut for a
+    fraction of the cost. ``only``: (rows, cols) bool, those cells' patches alone.
+
+    >>> from vision.lattice import GridGeometry
+    >>> h = np.array([[90.0, 3, 10], [-2, 95.0, 20], [0, 0, 1]])
+    >>> centres = np.stack(np.meshgrid(np.arange(2) + 0.5, np.arange(2) + 0.5), -1)
+    >>> g = GridGeometry(2, 2, np.zeros((4, 2)), h, (0.8, 0.8), np.ones((2, 2), bool), centres)
+    >>> frame = np.random.default_rng(0).integers(0, 256, (300, 300, 3), np.uint8)
+    >>> whole = extract_patches(frame, g, size=16)
+    >>> bool((extract_patches(frame, g, size=16, every=2) == whole[:, ::2, ::2]).all())
+    True
+    >>> bool((extract_patches(frame, g, 16, only=np.eye(2, dtype=bool)) == whole[[0, 3]]).all())
+    True
+    """
     img, h = _source(frame, geometry, size)
-    out = np.empty((geometry.rows * geometry.cols, size, size, 3), np.uint8)
-    for r in range(geometry.rows):
-        for c in range(geometry.cols):
-            out[r * geometry.cols + c] = _warp(img, h, geometry.card_centres[r, c], size)
-    return out
+    centres = geometry.card_centres if only is None else geometry.card_centres[only]
+    return _warps(img, h, centres.reshape(-1, 2), size, every)
 
 
 SIDES = ("top", "bottom", "left", "right")
@@ -126,7 +154,7 @@ def _cut(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: i
     if not len(centres):
         return np.zeros((0, size, size, 3), np.uint8)
     img, h = _source(frame, geometry, size)
-    return np.stack([_warp(img, h, centre, size) for centre in centres])
+    return _warps(img, h, centres, size)
 
 
 def _in_frame(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray) -> np.ndarray:

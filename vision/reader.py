@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from calibration import reading_step
+
 from .air import cards_in_the_air
-from .cells import extract_patches, extract_points, extract_table_sides, inside_frame
+from .cells import PATCH_SIZE, extract_patches, extract_points, extract_table_sides, inside_frame
 from .lattice import GridGeometry, GridSearch, search_grid
 from .visible import TableLook, cards_in_view, like_table
 
@@ -157,10 +159,14 @@ def read_cells(
     are added. ``anchored``: the lattice is one earlier frames held with a card in every
     line at its edge (a tracker's), which keeps its place over a line the players emptied."""
     rows, cols = geometry.rows, geometry.cols
-    patches = extract_patches(frame, geometry)
+    # the cells cut as the palette reads them: only the pixels it reads (the table's patches
+    # are looked at whole below)
+    every = reading_step(PATCH_SIZE)
+    patches = extract_patches(frame, geometry, every=every)
     sides = extract_table_sides(frame, geometry)
     table = np.concatenate(list(sides.values()))
-    reads = palette.classify(patches, table, geometry.seen.ravel())
+    reads = palette.classify(patches, table[:, ::every, ::every], geometry.seen.ravel(),
+                             as_read=True)
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
     doubted = labels == UNSURE
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
@@ -180,7 +186,7 @@ def read_cells(
 
     def bare(only: np.ndarray) -> np.ndarray:
         out = np.zeros(only.shape, bool)
-        out[only] = like_table(patches[only.ravel()], looks_bare)
+        out[only] = like_table(extract_patches(frame, geometry, only=only), looks_bare)
         return out
 
     distrust |= empty & ~_look(looks, "table", empty, bare)
@@ -227,15 +233,15 @@ def _line_in_doubt(
     the other side, bar a pile of cards beside it. ``sides``: the table's patches on each
     side of the grid."""
     rows, cols = geometry.rows, geometry.cols
-    seen = geometry.seen
-    edges = {  # each edge line, its outlines, the opposite side and the line just past it
-        "top": (labels[0, :], seen[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
-        "bottom": (labels[-1, :], seen[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
-        "left": (labels[:, 0], seen[:, 0], "right", [(cols + 0.5, r + 0.5) for r in range(rows)]),
-        "right": (labels[:, -1], seen[:, -1], "left", [(-0.5, r + 0.5) for r in range(rows)]),
+    card = geometry.seen | ((labels != EMPTY) & (labels != UNSURE))  # read or outlined
+    edges = {  # each edge line's cards, the opposite side and the line just past it
+        "top": (card[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
+        "bottom": (card[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
+        "left": (card[:, 0], "right", [(cols + 0.5, r + 0.5) for r in range(rows)]),
+        "right": (card[:, -1], "left", [(-0.5, r + 0.5) for r in range(rows)]),
     }
-    for line, outlines, far, past in edges.values():
-        if np.sum(outlines | ((line != EMPTY) & (line != UNSURE))) > 1:
+    for cards, far, past in edges.values():
+        if np.count_nonzero(cards) > 1:
             continue
         # the table as the other sides show it: the far side may be under the same arm
         table = np.concatenate([p for side, p in sides.items() if side != far])
