@@ -382,7 +382,7 @@ class TableSession(SessionCore[TableState]):
             return False
         # the camera's own reading of a card beats the rules' guess: a naming that leaves
         # fewer cells waiting is no reason to rename a card the camera does not show so
-        shown = [(sum(settled_by(t, card, letter, fit.origin, raw) == "camera"
+        shown = [(sum(settled_by(card, letter, fit, raw) == "camera"
                       for card, letter in names), -fit.waiting) for names, fit in found]
         found = [x for x, key in zip(found, shown, strict=True) if key == max(shown)]
         if tap and len(found) > 1:
@@ -392,7 +392,7 @@ class TableSession(SessionCore[TableState]):
                                                for card, letter in x[0]])
         told = []
         for card, letter in names:
-            by = "tap" if tap else settled_by(t, card, letter, fit.origin, raw) if len(
+            by = "tap" if tap else settled_by(card, letter, fit, raw) if len(
                 found) == 1 else "likeliest"
             before = self.state.rules.scores if self.state.rules else ()
             after = self.commit(ev.Settled(card, letter, by))

@@ -233,10 +233,22 @@ def paid_moves(t: TableState, text: str) -> list[tuple]:  # type: ignore[type-ar
 
 class Fit(NamedTuple):
     """How a state takes a reading: where each card lies in it (``TableState.origin``),
-    and how many cells the phase still waits for (cards still to be cleared or laid)."""
+    how many cells the phase still waits for (cards still to be cleared or laid), and
+    where the cards still to be cleared lie (``TableState.clearing`` and ``to_clear``)."""
 
     origin: tuple[int, ...]
     waiting: int = 0
+    clearing: tuple[int, ...] = ()
+    to_clear: tuple[Cell, ...] = ()
+
+    def cell_of_card(self, card: int) -> Cell | None:
+        """Where ``card`` lies in the reading so taken: on the grid, or waiting to be
+        cleared; None when it is neither (cleared, and its cell perhaps refilled)."""
+        if card in self.origin:
+            return cell_of(self.origin.index(card))
+        if card in self.clearing:
+            return self.to_clear[self.clearing.index(card)]
+        return None
 
 
 def fits(t: TableState, raw: str) -> Fit | None:
@@ -250,7 +262,8 @@ def fits(t: TableState, raw: str) -> Fit | None:
     expected = str(t.grid)
     if text == expected:
         # (while clearing, the grid expected holds the scored cells empty already)
-        return Fit(t.origin, len(refill_cells(t)) if t.phase == REFILL else 0)
+        return Fit(t.origin, len(refill_cells(t)) if t.phase == REFILL else 0, t.clearing,
+                   t.to_clear)
     if t.phase == PLAY:
         if card_difference(t.grid, Grid.parse(text)) is not None:
             return None
@@ -270,7 +283,8 @@ def fits(t: TableState, raw: str) -> Fit | None:
         return None
     if refilled(t, text):  # cleared and refilled between two readings
         return fits(apply(t, Cleared()), raw)
-    return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear))
+    return Fit(t.origin, sum(letter_at(text, c) != EMPTY for c in t.to_clear), t.clearing,
+               t.to_clear)
 
 
 SETTLE_BUDGET = 63
@@ -318,11 +332,11 @@ def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
     return found
 
 
-def settled_by(t: TableState, card: int, letter: str, where: tuple[int, ...],
-                raw: str | None) -> str:
-    """The camera, when the reading ``raw`` shows ``letter`` where the card lies in it
-    (``where``; a card being cleared is no longer in the state's); else the rules."""
-    cell = cell_of(where.index(card)) if card in where else t.cell_of_card(card)
+def settled_by(card: int, letter: str, fit: Fit, raw: str | None) -> str:
+    """The camera, when the reading ``raw`` shows ``letter`` where the card lies in it as
+    the state named so takes it (``fit``: on the grid, or waiting to be cleared); else the
+    rules."""
+    cell = fit.cell_of_card(card)
     if raw is not None and cell is not None and letter_at(raw, cell) == letter:
         return "camera"
     return "rules"

@@ -133,3 +133,18 @@ def test_N9_the_camera_reading_a_card_laid_unread_beats_a_name_that_clears_more(
     assert session.state.rules.scores == (3, 0) and session.verdict is None
     session.on_reading(rows("RGOGY/?RCPB/GG.OO/CB.PR/YG.BV"))
     assert kinds(session)[-1] == "cleared" and session.state.rules.scores == (3, 0)
+
+
+def test_N9_the_camera_shows_a_card_where_the_named_state_has_it_not_where_it_lay():
+    from companion.session.unread import Fit, settled_by
+
+    raw = "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"
+    origin = tuple(range(25))
+    # on the grid at r2c2 (its 7th cell): the camera reads the ruby there
+    assert settled_by(6, "R", Fit(origin), raw) == "camera"
+    assert settled_by(6, "O", Fit(origin), raw) == "rules"
+    # waiting to be cleared from r2c2: still there to be seen
+    gone = origin[:6] + (-1,) + origin[7:]
+    assert settled_by(6, "R", Fit(gone, 1, (6,), ((2, 2),)), raw) == "camera"
+    # cleared under this naming, its cell refilled: the ruby there now is another card
+    assert settled_by(6, "R", Fit(gone[:6] + (30,) + gone[7:]), raw) == "rules"
