@@ -27,11 +27,12 @@ again.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
 UNSURE = "?"
+EMPTY = "."
 
 
 class StabilityFilter:
@@ -48,6 +49,7 @@ class StabilityFilter:
         self._widths: tuple[int, ...] = ()
         self._cards: list[str] = []  # per cell: the card the run's frames read there, or ``?``
         self._recent: deque[str] = deque(maxlen=2 * k)  # the run's last frames, flat
+        self._guessed: deque[str] = deque(maxlen=2 * k)  # their guesses (``guesses``), flat
         self._run = 0
         self.stable: tuple[str, ...] | None = None
 
@@ -69,6 +71,9 @@ class StabilityFilter:
             if x != UNSURE:
                 self._cards[cell] = x
         self._recent.append(flat)
+        guessed = getattr(reading, "guesses", None)
+        guessed = "".join(guessed) if guessed is not None else ""
+        self._guessed.append(guessed if len(guessed) == len(flat) else flat)
         self._run += 1
         grid = self._grid() if self._run >= self.k else None
         if grid is not None:
@@ -105,10 +110,37 @@ class StabilityFilter:
             start += width
         return tuple(rows)
 
+    def guesses(self, grid: Sequence[str]) -> tuple[str, ...]:
+        """``grid`` (the run's, as ``push`` returned it) with each cell ``?`` as the card
+        the run's last frames most often guessed or read there (a reading's ``guesses``:
+        the class a card whose colour is in doubt is likeliest to be); ``?`` where none did.
+
+        >>> f = StabilityFilter(2, unsure=1)
+        >>> class Frame:
+        ...     def __init__(self, cells, guesses): self.cells, self.guesses = cells, guesses
+        >>> f.push(Frame(("R?",), ("RO",))), f.push(Frame(("R?",), ("RY",)))
+        (None, ('R?',))
+        >>> f.push(Frame(("R?",), ("RO",))), f.guesses(("R?",))
+        (('R?',), ('RO',))
+        """
+        rows, start = [], 0
+        for row in grid:
+            cells = list(row)
+            for i, x in enumerate(cells):
+                if x == UNSURE:
+                    votes = Counter(f[start + i] for f in self._guessed if len(f) > start + i)
+                    votes.pop(UNSURE, None)
+                    votes.pop(EMPTY, None)  # the cell before a card was laid in it
+                    cells[i] = votes.most_common(1)[0][0] if votes else UNSURE
+            rows.append("".join(cells))
+            start += len(row)
+        return tuple(rows)
+
     def reset(self) -> None:
         """Forget the current run (the last stable reading is kept)."""
         self._cards, self._run = [], 0
         self._recent.clear()
+        self._guessed.clear()
 
     @property
     def run(self) -> int:

@@ -103,11 +103,11 @@ class GridFollower:
         if reading is None:
             return False
         self.stability.unsure = self.session.unsure_taken
-        stable = self.stability.push(reading.cells)
+        stable = self.stability.push(reading)
         if stable is None or stable == self.last:
             return False
         self.last = stable
-        self.session.on_reading(stable, reading.guesses)
+        self.session.on_reading(stable, self.stability.guesses(stable))
         return True
 
 

@@ -125,3 +125,20 @@ def test_a_hand_moving_over_a_shifted_row_stitches_no_grid():
 def test_a_cell_unsure_in_every_frame_stays_unsure():
     f = StabilityFilter(2, unsure=2)
     assert [f.push(("RG", "B?")) for _ in range(2)] == [None, ("RG", "B?")]
+
+
+class _Frame:
+    def __init__(self, cells, guesses):
+        self.cells, self.guesses = cells, guesses
+
+
+def test_a_card_laid_unread_is_guessed_as_the_frames_mostly_guessed_it_not_as_the_empty_cell():
+    # an empty cell, then a card laid there the camera cannot read: two frames guess it an
+    # amber, one a ruby, one could not guess (a finger on it); the emptiness before is no guess
+    f = StabilityFilter(3, unsure=2)
+    for _ in range(3):
+        f.push(A)
+    laid = ("RG", "B?")
+    frames = [("RG", "BO"), ("RG", "B?"), ("RG", "BR"), ("RG", "BO")]
+    held = [f.push(_Frame(laid, g)) for g in frames]
+    assert held[-1] == laid and f.guesses(laid) == ("RG", "BO")
