@@ -128,11 +128,11 @@ def test_N9_the_rules_settle_the_card_when_the_players_clear_a_combination_it_ma
     assert '"setup": "RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"' in session.record()
 
 
-def rrr_cleared(session):
+def rrr_cleared(session, setup=SETUP):
     """Ann's r2< (the opening read whole) makes RRR in column 1, and the players clear it:
     the grid left."""
-    session.on_reading(rows(SETUP))
-    moved = Shift.parse("r2<").apply(Grid(SETUP))
+    session.on_reading(rows(setup))
+    moved = Shift.parse("r2<").apply(Grid(setup))
     session.on_reading(rows(moved))
     session.tap("end_turn")
     cleared = moved.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
@@ -261,21 +261,12 @@ def test_N9_a_refilled_card_read_unsure_is_laid_under_the_cameras_best_guess(ses
     assert t.phase == PLAY and t.grid == refilled and t.provisional == (25,)
 
 
-def test_N15_a_best_guess_no_unseen_card_can_be_is_not_the_name():
+def test_N15_a_best_guess_no_unseen_card_can_be_is_not_the_name(tmp_path):
     # Pearl of the East, 5 players: 7 of each gem (N15). After RRR is cleared every ruby is
     # on the grid or in the discard pile: a refilled card guessed a ruby cannot be one.
-    import tempfile
-    from pathlib import Path
-
-    setup = "RGRGY/CRVPB/RGROC/BVPRO/YRCB*"
-    s = TableSession.new(GameStore(Path(tempfile.mkdtemp()) / "g.sqlite"), Game("pearl", 5),
+    s = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("pearl", 5),
                          ["A", "B", "C", "D", "E"])
-    s.on_reading(rows(setup))
-    moved = Shift.parse("r2<").apply(Grid(setup))
-    s.on_reading(rows(moved))
-    s.tap("end_turn")
-    cleared = moved.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
-    s.on_reading(rows(cleared))
+    cleared = rrr_cleared(s, "RGRGY/CRVPB/RGROC/BVPRO/YRCB*")
     refilled = cleared.replace({(1, 1): "G", (2, 1): "O", (3, 1): "Y"})
     s.on_reading(unsure(refilled, (1, 1)), rows(refilled.replace({(1, 1): "R"})))
     t = s.state
