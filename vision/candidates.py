@@ -250,7 +250,8 @@ def _parallelograms(quads: np.ndarray) -> np.ndarray:
         la, lb = length[:, a], length[:, b]
         ok &= (la > 0) & (lb > 0) & (np.maximum(la, lb) <= SIDE_RATIO * np.minimum(la, lb))
         # Opposite sides of a parallelogram run opposite ways.
-        dot = (sides[:, a] * sides[:, b]).sum(axis=1)
+        product = sides[:, a] * sides[:, b]
+        dot = product[:, 0] + product[:, 1]
         ok &= -dot >= PARALLEL * la * lb
     return ok
 
@@ -288,7 +289,7 @@ def _plausible(
     side = hi - lo + 1
     box = side[:, 0] * side[:, 1]
     # A card's rectangle fills at least half its upright bounding box (at 45 degrees).
-    ok = (side.min(axis=1) >= min_side) & (area[keep] >= 0.4 * box)
+    ok = (np.minimum(side[:, 0], side[:, 1]) >= min_side) & (area[keep] >= 0.4 * box)
     return keep[ok], area[keep[ok]], np.stack([lo[ok], hi[ok]], axis=1)
 
 
