@@ -72,10 +72,21 @@ def _otsu(channel: np.ndarray) -> np.ndarray:
 
 
 def _local(channel: np.ndarray, block: int) -> np.ndarray:
+    """Brighter than the mean around by more than 6: ``cv2.adaptiveThreshold(channel, 255,
+    ADAPTIVE_THRESH_MEAN_C, THRESH_BINARY, block, -6)``, the same pixels, for two thirds of
+    its cost (its last step looks each pixel up in a table; a saturating subtraction and a
+    threshold run many pixels at a time).
+
+    >>> img = np.random.default_rng(0).integers(0, 256, (60, 80)).astype(np.uint8)
+    >>> ref = cv2.adaptiveThreshold(img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, -6)
+    >>> bool((_local(img, 15) == ref).all())
+    True
+    """
     # Local contrast survives a shadow across the grid and a lamp's falloff.
-    return cv2.adaptiveThreshold(
-        channel, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -6
+    mean = cv2.boxFilter(
+        channel, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED
     )
+    return cv2.threshold(cv2.subtract(channel, mean), 6, 255, cv2.THRESH_BINARY)[1]
 
 
 def _outlines(channel: np.ndarray) -> np.ndarray:
@@ -188,45 +199,59 @@ class CandidateFinder:
         # No opening first: a card's white rim may be under two pixels wide here.
         contours, keep, areas, _ = outlines(cut, min_side, self.max_area / (f * f))
         quads, kept = [], []
-        # One pass per contour, cheapest test first: a textured cut leaves dozens here.
+        # One pass per contour, cheapest test first: a textured cut leaves dozens here. The
+        # hull first: every test asks only about it (the rectangle too: minAreaRect takes the
+        # hull of what it is given), and it has a few points where the outline has dozens.
         for k, area in zip(keep.tolist(), areas.tolist(), strict=True):
-            contour = contours[k]
-            rw, rh = cv2.minAreaRect(contour)[1]
+            hull = cv2.convexHull(contours[k])
+            if area < MIN_SOLIDITY * cv2.contourArea(hull):
+                continue
+            rw, rh = cv2.minAreaRect(hull)[1]
             short = min(rw, rh)
             # Fill of the best enclosing rectangle, not of the upright one: seen at a
             # slant a card is a parallelogram; a disc or a blob still fills too little.
             if short < min_side or max(rw, rh) > MAX_ASPECT * short or area < 0.65 * rw * rh:
                 continue
-            hull = cv2.convexHull(contour)
-            if area < MIN_SOLIDITY * cv2.contourArea(hull):
-                continue
-            quad = cv2.approxPolyN(hull, 4)
-            if area < MIN_FILL * cv2.contourArea(quad):
-                continue
-            quads.append(quad)
+            quads.append(cv2.approxPolyN(hull, 4))
             kept.append(area)
         if not quads:
             return
         boxes = np.array(quads, np.float64).reshape(-1, 4, 2)
-        ok = _parallelograms(boxes)
+        fill = np.array(kept)
+        # The region fills its quadrilateral (round corners pass, discs do not): all at once.
+        ok = (fill >= MIN_FILL * quad_areas(boxes)) & _parallelograms(boxes)
         if not ok.any():  # _merge reads an empty entry as a region: nothing to add
             return
         boxes = boxes[ok] * f
-        self.found.append((boxes.mean(axis=1), np.array(kept)[ok] * f * f, boxes))
+        self.found.append((boxes.mean(axis=1), fill[ok] * f * f, boxes))
+
+
+def quad_areas(quads: np.ndarray) -> np.ndarray:
+    """(N,) areas of quads (N, 4, 2), all at once and to the bit as ``cv2.contourArea``
+    gives them one by one (the same products, summed in the same order).
+
+    >>> q = np.array([[[0, 0], [4, 0], [5, 3], [1, 3]]], np.float64)
+    >>> quad_areas(q).tolist(), cv2.contourArea(q[0].astype(np.float32))
+    ([12.0], 12.0)
+    """
+    prev = quads[:, [3, 0, 1, 2]]  # each corner's predecessor
+    term = prev[..., 0] * quads[..., 1] - prev[..., 1] * quads[..., 0]
+    return 0.5 * np.abs(term[:, 0] + term[:, 1] + term[:, 2] + term[:, 3])
 
 
 def _parallelograms(quads: np.ndarray) -> np.ndarray:
     """(N,) bool for quads (N, 4, 2): opposite sides nearly parallel and of like length, a
     card seen at a slant, not a region with a corner bitten off (by a glare spot, a shadow,
     a finger)."""
-    sides = np.roll(quads, -1, axis=1) - quads  # side i runs from corner i to corner i + 1
+    sides = quads[:, [1, 2, 3, 0]] - quads  # side i runs from corner i to corner i + 1
     length = np.hypot(sides[..., 0], sides[..., 1])
     ok = np.ones(len(quads), bool)
     for a, b in ((0, 2), (1, 3)):
         la, lb = length[:, a], length[:, b]
         ok &= (la > 0) & (lb > 0) & (np.maximum(la, lb) <= SIDE_RATIO * np.minimum(la, lb))
         # Opposite sides of a parallelogram run opposite ways.
-        dot = (sides[:, a] * sides[:, b]).sum(axis=1)
+        product = sides[:, a] * sides[:, b]
+        dot = product[:, 0] + product[:, 1]
         ok &= -dot >= PARALLEL * la * lb
     return ok
 
@@ -255,14 +280,65 @@ def _plausible(
     specks."""
     if not contours:
         return np.zeros(0, int), np.zeros(0), np.zeros((0, 2, 2))
-    lengths, area, lo, hi = extents(contours)
+    joined = Joined(contours)
+    area = joined.areas()
+    ok = (joined.lengths >= 4) & (area >= min_side * min_side) & (area <= max_area)
+    keep = np.flatnonzero(ok)
+    # Bounding boxes only of those left: most specks are gone by now.
+    lo, hi = joined.bounds(keep)
     side = hi - lo + 1
     box = side[:, 0] * side[:, 1]
-    ok = (lengths >= 4) & (area >= min_side * min_side) & (area <= max_area)
     # A card's rectangle fills at least half its upright bounding box (at 45 degrees).
-    ok &= (side.min(axis=1) >= min_side) & (area >= 0.4 * box)
-    keep = np.flatnonzero(ok)
-    return keep, area[keep], np.stack([lo[keep], hi[keep]], axis=1)
+    ok = (np.minimum(side[:, 0], side[:, 1]) >= min_side) & (area[keep] >= 0.4 * box)
+    return keep[ok], area[keep[ok]], np.stack([lo[ok], hi[ok]], axis=1)
+
+
+class Joined:
+    """A list of contours (int32 points, as ``cv2.findContours`` gives them) as one array of
+    points, to measure them all at once: a textured cut gives thousands of contours, and a
+    numpy step per contour would cost more than all the arithmetic.
+
+    >>> square = np.array([[[0, 0]], [[4, 0]], [[4, 3]], [[0, 3]]], np.int32)
+    >>> dot = np.array([[[7, 7]]], np.int32)
+    >>> j = Joined([square, dot, square + 1])
+    >>> j.lengths.tolist(), j.areas().tolist()
+    ([4, 1, 4], [12.0, 0.0, 12.0])
+    >>> [a.tolist() for a in j.bounds(np.array([0, 2]))]
+    [[[0.0, 0.0], [1.0, 1.0]], [[4.0, 3.0], [5.0, 4.0]]]
+    """
+
+    def __init__(self, contours: Sequence[np.ndarray]) -> None:
+        self.lengths = np.fromiter(map(len, contours), int, len(contours))
+        # One join of their bytes: numpy's concatenate costs several times more per array.
+        raw = b"".join(contours)  # type: ignore[arg-type]  # arrays are buffers
+        points = np.frombuffer(raw, np.int32).reshape(-1, 2)
+        self.points = points.astype(np.int64)  # products and sums of these stay exact
+        self.ends = np.cumsum(self.lengths)
+        self.starts = self.ends - self.lengths
+
+    def areas(self) -> np.ndarray:
+        """(N,) the area each contour encloses, as ``cv2.contourArea`` gives it."""
+        x, y = self.points[:, 0], self.points[:, 1]
+        # The shoelace sum: a running sum of the sides from each point to the next over all
+        # contours, taken between each contour's first and last point, and its closing side.
+        run = np.zeros(len(x), np.int64)
+        np.cumsum(x[:-1] * y[1:] - x[1:] * y[:-1], out=run[1:])
+        first, last = self.starts, self.ends - 1
+        closing = x[last] * y[first] - x[first] * y[last]
+        return 0.5 * np.abs((run[last] - run[first] + closing).astype(np.float64))
+
+    def bounds(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Least and greatest x, y (len(which), 2 each, float) of the contours ``which``
+        (indices, ascending)."""
+        first, last = self.starts[which], self.ends[which] - 1
+        # Reduced over [first, last) and the gaps between (dropped), then the last point.
+        at = np.empty(2 * len(which), np.intp)
+        at[0::2], at[1::2] = first, last
+        if not len(at):
+            return np.zeros((0, 2)), np.zeros((0, 2))
+        lo = np.minimum(np.minimum.reduceat(self.points, at)[0::2], self.points[last])
+        hi = np.maximum(np.maximum.reduceat(self.points, at)[0::2], self.points[last])
+        return lo.astype(np.float64), hi.astype(np.float64)
 
 
 def extents(
@@ -275,14 +351,8 @@ def extents(
     >>> [a.tolist() for a in extents([square])]
     [[4], [12.0], [[0.0, 0.0]], [[4.0, 3.0]]]
     """
-    lengths = np.fromiter(map(len, contours), int, len(contours))
-    pts = np.concatenate(contours).reshape(-1, 2).astype(np.float64)
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    nxt = np.arange(1, len(pts) + 1)
-    nxt[np.cumsum(lengths) - 1] = starts  # each contour closes on its first point
-    cross = pts[:, 0] * pts[nxt, 1] - pts[nxt, 0] * pts[:, 1]
-    area = 0.5 * np.abs(np.add.reduceat(cross, starts))
-    return lengths, area, np.minimum.reduceat(pts, starts), np.maximum.reduceat(pts, starts)
+    joined = Joined(contours)
+    return joined.lengths, joined.areas(), *joined.bounds(np.arange(len(contours)))
 
 
 def _merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Candidates:
@@ -307,7 +377,10 @@ def _merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Candidates
         if np.array_equal(new, label):
             break
         label = new
-    heads, inverse, votes = np.unique(label, return_inverse=True, return_counts=True)
+    # np.unique(label, return_inverse=True, return_counts=True), for labels below n
+    count = np.bincount(label, minlength=len(label))
+    votes = count[count > 0]
+    inverse = (np.cumsum(count > 0) - 1)[label]
     # Members come in descending area. A cut that bled makes a member too big, one that
     # caught only part of the card (a shadow, a glossy patch) too small: take the biggest
     # member not much bigger than the group's middle one.
@@ -322,19 +395,16 @@ def _merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Candidates
 
 def _same_region_pairs(centres: np.ndarray, areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs of regions with nearly the same centre and area within a factor two.
-    A sweep along x: only regions closer in x than the largest radius are compared."""
+    Only regions closer in x than the largest radius are compared: sorted along x, each
+    region with those after it up to there, all pairs at once."""
     radius = 0.2 * np.sqrt(areas)
     by_x = np.argsort(centres[:, 0], kind="stable")
     xs = centres[by_x, 0]
-    reach = int((np.searchsorted(xs, xs + radius.max(), side="right") - np.arange(len(xs))).max())
-    firsts, seconds = [], []
-    for off in range(1, reach):
-        i, j = by_x[:-off], by_x[off:]
-        d = np.hypot(*(centres[i] - centres[j]).T)
-        small = np.minimum(areas[i], areas[j])
-        ok = (d < 0.2 * np.sqrt(small)) & (np.maximum(areas[i], areas[j]) < 2.0 * small)
-        firsts.append(i[ok])
-        seconds.append(j[ok])
-    if not firsts:
-        return np.zeros(0, int), np.zeros(0, int)
-    return np.concatenate(firsts), np.concatenate(seconds)
+    after = np.searchsorted(xs, xs + radius.max(), side="right") - np.arange(1, len(xs) + 1)
+    k = np.repeat(np.arange(len(xs)), after)  # positions along x: k and a later one
+    later = k + 1 + np.arange(len(k)) - np.repeat(np.cumsum(after) - after, after)
+    i, j = by_x[k], by_x[later]
+    d = np.hypot(*(centres[i] - centres[j]).T)
+    small = np.minimum(areas[i], areas[j])
+    ok = (d < 0.2 * np.sqrt(small)) & (np.maximum(areas[i], areas[j]) < 2.0 * small)
+    return i[ok], j[ok]

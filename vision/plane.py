@@ -31,7 +31,8 @@ def apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
     """Lattice -> image: a homography when the points span enough of a 2-D lattice, else an
     affine map (a homography from few or nearly collinear points extrapolates wildly)."""
-    span_a, span_b = (lat.max(axis=0) - lat.min(axis=0) + 1).astype(int).tolist()
+    a, b = lat.T.tolist()  # a few dozen points: Python's max and min beat numpy's calls
+    span_a, span_b = int(max(a) - min(a) + 1), int(max(b) - min(b) + 1)
     if len(lat) >= 6 and span_a >= 3 and span_b >= 3 or len(lat) >= 4 and span_a == span_b == 2:
         h = homography(lat, img)
         if h is not None:
@@ -56,7 +57,8 @@ def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
         and the points less their centre. (Sums divided by n: numpy's mean, to the bit.)"""
         c = p.sum(axis=0) / n
         d = p - c
-        dist = float(np.sqrt((d * d).sum(axis=1)).sum()) / n
+        square = d * d
+        dist = float(np.sqrt(square[:, 0] + square[:, 1]).sum()) / n
         return math.sqrt(2) / max(dist, 1e-9), c, d
 
     ss, cs, a = norm(src)

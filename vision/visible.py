@@ -96,18 +96,19 @@ def card_in_cell(
     return edges and edge_support(patch, expect, centre) >= MIN_EDGE_SUPPORT
 
 
-def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> np.ndarray:
+def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> list[int]:
     """Indices of contours whose bounding box could hold a card of the expected area (all
     at once: a cut of a busy patch has many small contours)."""
-    if not contours:
-        return np.zeros(0, int)
     if len(contours) < 64:  # one call per contour beats numpy's set-up for a few
-        boxes = np.array([cv2.boundingRect(c) for c in contours], float)
-        area = boxes[:, 2] * boxes[:, 3]
-    else:
-        _, _, lo, hi = extents(contours)
-        area = np.prod(hi - lo + 1, axis=1)
-    return np.flatnonzero((area >= smallest) & (area <= 2.0 * largest))
+        out = []
+        for k, contour in enumerate(contours):
+            _, _, w, h = cv2.boundingRect(contour)
+            if smallest <= w * h <= 2.0 * largest:
+                out.append(k)
+        return out
+    _, _, lo, hi = extents(contours)
+    area = np.prod(hi - lo + 1, axis=1)
+    return np.flatnonzero((area >= smallest) & (area <= 2.0 * largest)).tolist()
 
 
 def edge_support(patch: np.ndarray, expect: np.ndarray, centre: np.ndarray) -> float:
@@ -156,21 +157,27 @@ def edge_support(patch: np.ndarray, expect: np.ndarray, centre: np.ndarray) -> f
 
 
 def _cuts(patch: np.ndarray) -> Iterator[np.ndarray]:
-    """Binary cuts of the patch, made one at a time (most cards show in the first two)."""
+    """Binary cuts of the patch, made one at a time (most cards show in the first two), and
+    each channel only when its cuts are asked for."""
     b, g, r = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
-    hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)
+    yield from _otsu_both_ways(lo)
+    hi = cv2.max(cv2.max(b, g), r)
+    yield from _otsu_both_ways(hi)
     chroma = cv2.subtract(hi, lo)
-    for channel in (lo, hi, chroma):
-        _, m = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        yield m
-        yield cv2.bitwise_not(m)
+    yield from _otsu_both_ways(chroma)
     # Edges both ways: the regions they enclose, and the outline as a ring whose outside
     # is the card even when the gem's own edges cut up the inside.
     edges = canny(hi, 30, 90) | canny(lo, 30, 90) | canny(chroma, 30, 90)
     ring = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     yield ring
     yield cv2.bitwise_not(ring)
+
+
+def _otsu_both_ways(channel: np.ndarray) -> Iterator[np.ndarray]:
+    _, m = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    yield m
+    yield cv2.bitwise_not(m)
 
 
 def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: int) -> bool:
@@ -184,6 +191,9 @@ def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: 
     if area < MIN_SHARE * expect[0] * expect[1]:
         return False
     rect = cv2.minAreaRect(contour)
+    # Its place first: that needs no corners.
+    if np.hypot(rect[0][0] - centre[0], rect[0][1] - centre[1]) > PLACE_TOL * LOOK:
+        return False
     box = cv2.boxPoints(rect)
     e1, e2 = box[1] - box[0], box[2] - box[1]
     tilt = abs((np.degrees(np.arctan2(e1[1], e1[0])) + 45) % 90 - 45)
@@ -194,10 +204,8 @@ def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: 
         if abs(e1[0]) >= abs(e1[1])
         else (np.hypot(*e2), np.hypot(*e1))
     )
-    ratio = np.array([w / expect[0], h / expect[1]])
-    if np.any(ratio < FIELD_MIN) or np.any(ratio > 1 + SIZE_TOL):
-        return False
-    if np.hypot(rect[0][0] - centre[0], rect[0][1] - centre[1]) > PLACE_TOL * LOOK:
+    rw, rh = w / expect[0], h / expect[1]
+    if rw < FIELD_MIN or rh < FIELD_MIN or rw > 1 + SIZE_TOL or rh > 1 + SIZE_TOL:
         return False
     return bool(area >= MIN_FILL * w * h)
 

@@ -1,0 +1,66 @@
+"""The lattice search's cheaper ways of measuring regions give OpenCV's own numbers, to the
+bit: the search must find the same regions as before, only sooner."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.candidates import Joined, _local, quad_areas
+
+
+def _images(seed: int) -> list[np.ndarray]:
+    """Noise, blurred noise and hard-clipped noise: flat areas, edges, and pixels at 0 and 255."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(12):
+        h, w = (int(v) for v in rng.integers(24, 200, 2))
+        img = rng.integers(0, 256, (h, w)).astype(np.uint8)
+        if k % 2:
+            img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.5, 6.0)))
+        if k % 3 == 0:
+            img = np.clip(img.astype(int) * 3 - 250, 0, 255).astype(np.uint8)
+        out.append(img)
+    return out
+
+
+@pytest.mark.parametrize("block", [3, 11, 73])
+def test_local_cut_is_opencvs_adaptive_threshold(block):
+    for img in _images(block):
+        ref = cv2.adaptiveThreshold(
+            img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -6
+        )
+        assert np.array_equal(_local(img, block), ref)
+
+
+def test_local_cut_where_the_mean_is_near_white():
+    # a flat image with isolated pixels: the mean stays the flat level, every pixel is tried
+    for level in (0, 6, 7, 248, 249, 250, 255):
+        img = np.full((8 * 74, 32 * 74), level, np.uint8)
+        img[37::74, 37::74] = np.arange(256, dtype=np.uint8).reshape(8, 32)
+        ref = cv2.adaptiveThreshold(img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 73, -6)
+        assert np.array_equal(_local(img, 73), ref)
+
+
+def test_outlines_measured_at_once_as_opencv_measures_each():
+    for img in _images(7):
+        cut = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+        contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        joined = Joined(contours)
+        assert joined.lengths.tolist() == [len(c) for c in contours]
+        assert joined.areas().tolist() == [cv2.contourArea(c) for c in contours]
+        some = np.flatnonzero(np.arange(len(contours)) % 3 != 1)  # a subset, in order
+        lo, hi = joined.bounds(some)
+        rects = np.array([cv2.boundingRect(contours[k]) for k in some]).reshape(-1, 4)
+        assert np.array_equal(lo, rects[:, :2])
+        assert np.array_equal(hi, rects[:, :2] + rects[:, 2:] - 1)
+
+
+def test_quadrilateral_areas_as_opencv_gives_them():
+    rng = np.random.default_rng(3)
+    quads = rng.integers(-50, 600, (500, 4, 2)).astype(np.float64)
+    ref = [cv2.contourArea(q.astype(np.float32)) for q in quads]
+    assert quad_areas(quads).tolist() == ref
