@@ -134,7 +134,19 @@ class TableState:
     def cell_of_card(self, card: int) -> Cell | None:
         """The cell where ``card`` (its index in ``cards``) lies on the grid; None when it
         lies off it (cleared, or not laid yet)."""
-        return cell_of(self.origin.index(card)) if card in self.origin else None
+        return card_cell(card, self.origin)
+
+
+def card_cell(card: int, origin: Sequence[int], clearing: Sequence[int] = (),
+              to_clear: Sequence[Cell] = ()) -> Cell | None:
+    """Where ``card`` lies: its cell on the grid (``origin``, as ``TableState`` keeps it), or
+    the cell it waits to be cleared from (``clearing``, in the order of ``to_clear``); None
+    when it is neither."""
+    if card in origin:
+        return cell_of(origin.index(card))
+    if card in clearing:
+        return to_clear[list(clearing).index(card)]
+    return None
 
 
 def _permute(origin: tuple[int, ...], move: Shift) -> tuple[int, ...]:

@@ -38,6 +38,7 @@ from .table import (
     UNSURE,
     TableState,
     apply,
+    card_cell,
     cell_of,
     permuted,
     shifts_problem,
@@ -244,11 +245,7 @@ class Fit(NamedTuple):
     def cell_of_card(self, card: int) -> Cell | None:
         """Where ``card`` lies in the reading so taken: on the grid, or waiting to be
         cleared; None when it is neither (cleared, and its cell perhaps refilled)."""
-        if card in self.origin:
-            return cell_of(self.origin.index(card))
-        if card in self.clearing:
-            return self.to_clear[self.clearing.index(card)]
-        return None
+        return card_cell(card, self.origin, self.clearing, self.to_clear)
 
 
 def fits(t: TableState, raw: str) -> Fit | None:

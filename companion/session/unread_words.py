@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion.rules.combination import Combination
 from companion.rules.grid import GEM_NAMES, PEARL, Cell
 
-from .table import TableState, cell_of, index_of
+from .table import TableState, card_cell, cell_of, index_of
 
 
 def card_name(letter: str) -> str:
@@ -110,14 +110,10 @@ def misread_words(before: TableState, after: TableState, card: int) -> str:
 
 def _lay(t: TableState, card: int) -> Cell | None:
     """Where ``card`` lies on the grid, or waits to be cleared; None when it does neither."""
-    if card in t.origin:
-        return t.cell_of_card(card)
-    if card in t.clearing:
-        return t.to_clear[t.clearing.index(card)]
-    return None
+    return card_cell(card, t.origin, t.clearing, t.to_clear)
 
 
 def _combination_of(t: TableState, card: int) -> Combination | None:
     """The combination holding ``card`` that the turn being scored scored, if any."""
-    cell = _lay(t, card) if card in t.clearing else None
+    cell = card_cell(card, (), t.clearing, t.to_clear)
     return next((c for r in t.rounds for c in r.combinations if cell in c.cells), None)
