@@ -132,17 +132,19 @@ def _without_cards_in_the_air(reading: GridReading, search: GridSearch) -> GridR
     covered = cards_in_the_air(search, look_further=unoutlined)
     if reading.cells is None or not covered.any():
         return reading
-    labels = np.array([list(row) for row in reading.cells], dtype=object)
-    labels[covered] = UNSURE
     confidence = reading.confidence.copy()
     confidence[covered] = 0.0
-    cells = tuple("".join(row) for row in labels)
-    guesses = reading.guesses
-    if guesses is not None:  # what lies under a card in the air is no guess at it
-        guessed = np.array([list(row) for row in guesses], dtype=object)
-        guessed[covered] = UNSURE
-        guesses = tuple("".join(row) for row in guessed)
-    return replace(reading, cells=cells, confidence=confidence, guesses=guesses)
+    # what lies under a card in the air is neither read nor guessed
+    guesses = None if reading.guesses is None else _unsure_at(reading.guesses, covered)
+    return replace(reading, cells=_unsure_at(reading.cells, covered), confidence=confidence,
+                   guesses=guesses)
+
+
+def _unsure_at(rows: tuple[str, ...], cells: np.ndarray) -> tuple[str, ...]:
+    """``rows`` with ``?`` in the ``cells`` marked ((rows, cols) bool)."""
+    labels = np.array([list(row) for row in rows], dtype=object)
+    labels[cells] = UNSURE
+    return tuple("".join(row) for row in labels)
 
 
 Looks = dict[tuple[str, int, int], bool]
