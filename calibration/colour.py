@@ -101,9 +101,9 @@ def apart(rim: np.ndarray, body: np.ndarray) -> np.ndarray:
     return np.asarray(np.log((rim + PIXEL_OFFSET) / (body + PIXEL_OFFSET)))
 
 
-def distance(apart: np.ndarray) -> np.ndarray:
-    """:func:`frame_distance` of what :func:`apart` says of each channel."""
-    return np.asarray(np.sqrt(sum3(apart * apart)))  # np.linalg.norm's own sum
+def distance(d: np.ndarray) -> np.ndarray:
+    """:func:`frame_distance` of what :func:`apart` says of each channel (``d``)."""
+    return np.asarray(np.sqrt(sum3(d * d)))  # np.linalg.norm's own sum
 
 
 def as_patches(patches: np.ndarray) -> np.ndarray:

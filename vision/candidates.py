@@ -217,13 +217,13 @@ class CandidateFinder:
         if not quads:
             return
         boxes = np.array(quads, np.float64).reshape(-1, 4, 2)
-        fill = np.array(kept)
+        area = np.array(kept)
         # The region fills its quadrilateral (round corners pass, discs do not): all at once.
-        ok = (fill >= MIN_FILL * quad_areas(boxes)) & _parallelograms(boxes)
+        ok = (area >= MIN_FILL * quad_areas(boxes)) & _parallelograms(boxes)
         if not ok.any():  # _merge reads an empty entry as a region: nothing to add
             return
         boxes = boxes[ok] * f
-        self.found.append((boxes.mean(axis=1), fill[ok] * f * f, boxes))
+        self.found.append((boxes.mean(axis=1), area[ok] * f * f, boxes))
 
 
 def quad_areas(quads: np.ndarray) -> np.ndarray:
@@ -330,29 +330,15 @@ class Joined:
     def bounds(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Least and greatest x, y (len(which), 2 each, float) of the contours ``which``
         (indices, ascending)."""
+        if not len(which):
+            return np.zeros((0, 2)), np.zeros((0, 2))
         first, last = self.starts[which], self.ends[which] - 1
         # Reduced over [first, last) and the gaps between (dropped), then the last point.
         at = np.empty(2 * len(which), np.intp)
         at[0::2], at[1::2] = first, last
-        if not len(at):
-            return np.zeros((0, 2)), np.zeros((0, 2))
         lo = np.minimum(np.minimum.reduceat(self.points, at)[0::2], self.points[last])
         hi = np.maximum(np.maximum.reduceat(self.points, at)[0::2], self.points[last])
         return lo.astype(np.float64), hi.astype(np.float64)
-
-
-def extents(
-    contours: Sequence[np.ndarray],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For a non-empty list of contours: their numbers of points, enclosed areas, and least
-    and greatest x, y (N, 2 each), all at once.
-
-    >>> square = np.array([[[0, 0]], [[4, 0]], [[4, 3]], [[0, 3]]], np.int32)
-    >>> [a.tolist() for a in extents([square])]
-    [[4], [12.0], [[0.0, 0.0]], [[4.0, 3.0]]]
-    """
-    joined = Joined(contours)
-    return joined.lengths, joined.areas(), *joined.bounds(np.arange(len(contours)))
 
 
 def _merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Candidates:

@@ -42,8 +42,9 @@ def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.nd
 def _warps(
     img: np.ndarray, h: np.ndarray, centres: np.ndarray, size: int, every: int = 1
 ) -> np.ndarray:
-    """(N, size, size, 3) the one-pitch squares of grid units around ``centres`` (N, 2) as
-    ``size`` px patches; of each, only every ``every``-th pixel of rows and columns. The maps
+    """(N, side, side, 3), side = ceil(size / every): the one-pitch squares of grid units
+    around ``centres`` (N, 2) as ``size`` px patches; of each, only every ``every``-th pixel
+    of rows and columns. The maps
     onto the frame are worked out all at once (numpy's matmul takes them one by one, each
     as alone), each patch warped straight into its place."""
     step = 1.0 / size
@@ -53,7 +54,8 @@ def _warps(
     to_grid[:, 2, 2] = 1.0
     maps = h @ to_grid
     # pixel i of the smaller patch is pixel i * every of the whole one: OpenCV works out
-    # its place as M @ (x, y, 1), and doubling a column of M is exact
+    # its place as M @ (x, y, 1), and scaling a column of M by a power of two is exact
+    # (``every`` is 2 at PATCH_SIZE)
     maps[:, :, :2] *= every
     side = -(-size // every)
     out = np.empty((len(centres), side, side, 3), np.uint8)
@@ -73,7 +75,8 @@ def extract_patches(
     frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE, every: int = 1,
     only: np.ndarray | None = None,
 ) -> np.ndarray:
-    """(rows*cols, size, size, 3) uint8 BGR, one patch per cell in reading order. ``every``:
+    """(rows*cols, size, size, 3) uint8 BGR, one patch per cell in reading order (fewer with
+    ``only``; ``ceil(size / every)`` px with ``every``). ``every``:
     only every n-th pixel of rows and columns of each, the very pixels the whole patch
     holds there (a palette reads no more: :func:`calibration.reading_step`), cut for a
     fraction of the cost. ``only``: (rows, cols) bool, those cells' patches alone.

@@ -389,7 +389,7 @@ def _snap(
     small, big = AFFINE_SIZE if affine else CARD_SIZE
     size_ok = _both((ratio > small) & (ratio < big))
     if not affine:
-        size_ok &= np.maximum(size[:, 0], size[:, 1]) < 1.05
+        size_ok &= _both(size < 1.05)
     # An affine guess misses the perspective: a step further from the cells it knows lands
     # a little off, more so the steeper the tilt.
     snap = SNAP_AFFINE if affine else SNAP

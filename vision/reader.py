@@ -152,6 +152,9 @@ Looks = dict[tuple[str, int, int], bool]
 just edges) or "table", row, col) -> whether it was seen."""
 
 
+_READ_EVERY = reading_step(PATCH_SIZE)  # the pixels of a cell's patch a palette reads
+
+
 def read_cells(
     frame: np.ndarray, geometry: GridGeometry, palette: Palette, looks: Looks | None = None,
     *, anchored: bool = False,
@@ -163,7 +166,7 @@ def read_cells(
     rows, cols = geometry.rows, geometry.cols
     # the cells cut as the palette reads them: only the pixels it reads (the table's patches
     # are looked at whole below)
-    every = reading_step(PATCH_SIZE)
+    every = _READ_EVERY
     patches = extract_patches(frame, geometry, every=every)
     sides = extract_table_sides(frame, geometry)
     table = np.concatenate(list(sides.values()))
@@ -215,7 +218,7 @@ def read_cells(
     if doubt:
         return no_reading(rows, cols, doubt)
     cells = tuple("".join(row) for row in labels)
-    nearest = np.array(reads.nearest or reads.labels, dtype=object).reshape(rows, cols)
+    nearest = np.array(reads.nearest, dtype=object).reshape(rows, cols)
     # a card outlined in the frame, its colour in doubt: the class it is likeliest to be
     guess = doubted & geometry.seen & ~distrust & (nearest != EMPTY)
     guesses = tuple("".join(row) for row in np.where(guess, nearest, labels))

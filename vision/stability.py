@@ -104,11 +104,7 @@ class StabilityFilter:
                     return None
                 card = UNSURE
             flat.append(card)
-        rows, start = [], 0
-        for width in self._widths:
-            rows.append("".join(flat[start:start + width]))
-            start += width
-        return tuple(rows)
+        return _split(flat, self._widths)
 
     def guesses(self, grid: Sequence[str]) -> tuple[str, ...]:
         """``grid`` (the run's, as ``push`` returned it) with each cell ``?`` as the card
@@ -123,18 +119,14 @@ class StabilityFilter:
         >>> f.push(Frame(("R?",), ("RO",))), f.guesses(("R?",))
         (('R?',), ('RO',))
         """
-        rows, start = [], 0
-        for row in grid:
-            cells = list(row)
-            for i, x in enumerate(cells):
-                if x == UNSURE:
-                    votes = Counter(f[start + i] for f in self._guessed if len(f) > start + i)
-                    votes.pop(UNSURE, None)
-                    votes.pop(EMPTY, None)  # the cell before a card was laid in it
-                    cells[i] = votes.most_common(1)[0][0] if votes else UNSURE
-            rows.append("".join(cells))
-            start += len(row)
-        return tuple(rows)
+        flat = list("".join(grid))
+        for cell, x in enumerate(flat):
+            if x == UNSURE:
+                votes = Counter(f[cell] for f in self._guessed if len(f) > cell)
+                votes.pop(UNSURE, None)
+                votes.pop(EMPTY, None)  # the cell before a card was laid in it
+                flat[cell] = votes.most_common(1)[0][0] if votes else UNSURE
+        return _split(flat, [len(row) for row in grid])
 
     def reset(self) -> None:
         """Forget the current run (the last stable reading is kept)."""
@@ -146,3 +138,12 @@ class StabilityFilter:
     def run(self) -> int:
         """How many frames in a row have shown the current grid."""
         return self._run
+
+
+def _split(flat: Sequence[str], widths: Sequence[int]) -> tuple[str, ...]:
+    """``flat`` cells cut back into rows of ``widths``."""
+    rows, start = [], 0
+    for width in widths:
+        rows.append("".join(flat[start:start + width]))
+        start += width
+    return tuple(rows)

@@ -33,7 +33,7 @@ import numpy as np
 
 from calibration import median
 
-from .candidates import canny, extents
+from .candidates import Joined, canny
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
@@ -106,7 +106,7 @@ def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) 
             if smallest <= w * h <= 2.0 * largest:
                 out.append(k)
         return out
-    _, _, lo, hi = extents(contours)
+    lo, hi = Joined(contours).bounds(np.arange(len(contours)))
     area = np.prod(hi - lo + 1, axis=1)
     return np.flatnonzero((area >= smallest) & (area <= 2.0 * largest)).tolist()
 
