@@ -438,6 +438,28 @@ def _agreeing(start: Grid, reading: str, max_shifts: int) -> set[bytes]:
         found |= {g for g in layer if all(g[i] == ch for i, ch in known)}
         if len(found) > 1 or depth == max_shifts:
             break
-        layer = {bytes(move(g)) for g in layer for move in moves} - seen
+        # A grid whose cells that differ from the reading no (shifts left) lines hold can
+        # lead to none that agrees (a shift moves the cards of one line): left unshifted.
+        # It stays seen, and no grid that agrees is reached only through one, so the grids
+        # found are those of every path.
+        left = max_shifts - depth
+        layer = {bytes(move(g)) for g in layer
+                 if _in_lines([i for i, ch in known if g[i] != ch], left)
+                 for move in moves} - seen
         seen |= layer
     return found
+
+
+def _in_lines(cells: list[int], lines: int) -> bool:
+    """Whether cells (0-24, reading order) all lie in some ``lines`` rows and columns.
+
+    >>> _in_lines([0, 4, 20], 2), _in_lines([0, 6, 12], 2)
+    (True, False)
+    """
+    if not cells:
+        return True
+    if lines <= 0 or len(cells) > lines * SIZE:
+        return False
+    row, col = divmod(cells[0], SIZE)
+    return _in_lines([c for c in cells if c // SIZE != row], lines - 1) or _in_lines(
+        [c for c in cells if c % SIZE != col], lines - 1)

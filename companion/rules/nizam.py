@@ -18,7 +18,7 @@ through a ``Chance`` (``deck.py``): a record's refill letters, or a seeded shuff
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .combination import Combination, cleared_cells, find_combinations, phase_points
 from .deck import Cards, Chance
@@ -26,6 +26,7 @@ from .game import DRAW, GEM_COPIES, MIN_PLAYERS, PEARL_MODE, Game, RuleError
 from .grid import EMPTY, GEMS, PEARL, SIZE, Grid, NotationError
 from .shift import ALL_SHIFTS, Shift, format_shifts, parse_shifts
 from .state import NOTHING, State, start
+from .value import evolve
 
 __all__ = ["Game", "Grid", "Scoring", "Turn", "TurnReport", "apply_shifts", "check_table_grid",
            "draw", "end_turn", "is_legal", "legal_moves", "play", "refill", "score", "shift",
@@ -123,7 +124,7 @@ class _Table:
         self.piles = state.piles
 
     def freeze(self) -> State:
-        return replace(
+        return evolve(
             self.state, grid=Grid("".join(self.cells)), deck=self.deck, discard=self.discard,
             known_discard=self.known, hands=tuple(self.hands), runs_out=self.runs_out,
             reshuffles=self.reshuffles, closing=self.closing, piles=self.piles,
@@ -133,7 +134,7 @@ class _Table:
         self.discard += cards
         self.known = self.known + Cards.of(known)
         if self.piles is not None:
-            self.piles = replace(self.piles, discard=self.piles.discard + piles_cards)
+            self.piles = evolve(self.piles, discard=self.piles.discard + piles_cards)
 
     def take(self, chance: Chance, to_grid: bool) -> tuple[bool, str | None]:
         """N11, N12, P8: take the top card of the deck; ``(False, None)`` when none can be."""
@@ -150,7 +151,7 @@ class _Table:
         if self.piles is not None:
             if letter is None:
                 raise ValueError("a state with piles needs to know every card taken")
-            self.piles = replace(self.piles, deck=self.piles.deck - Cards.of(letter))
+            self.piles = evolve(self.piles, deck=self.piles.deck - Cards.of(letter))
         if self.deck == 0:
             self._run_out()
         return True, letter
@@ -178,7 +179,7 @@ class _Table:
         self.deck, self.discard, self.known = self.discard, 0, NOTHING
         self.reshuffles += 1
         if self.piles is not None:
-            self.piles = replace(self.piles, deck=self.piles.discard, discard=NOTHING)
+            self.piles = evolve(self.piles, deck=self.piles.discard, discard=NOTHING)
 
 
 def _check_can_act(game: Game, state: State, action: str) -> None:
@@ -203,8 +204,8 @@ def draw(game: Game, state: State, chance: Chance) -> State:
         if table.piles is not None and letter is not None:
             hands = list(table.piles.hands)
             hands[state.active] += Cards.of(letter)
-            table.piles = replace(table.piles, hands=tuple(hands))
-    return replace(table.freeze(), action="draw")
+            table.piles = evolve(table.piles, hands=tuple(hands))
+    return evolve(table.freeze(), action="draw")
 
 
 def shift_problem(grid: Grid, move: Shift) -> RuleError | None:
@@ -275,7 +276,7 @@ def why_illegal(game: Game, state: State, move: Shift, paid: str | None = None
 
     >>> game = Game(players=2)
     >>> state = start(game, Grid.parse("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
-    >>> print(why_illegal(game, replace(state, hands=(2, 3)), Shift.parse("c1^!3")))
+    >>> print(why_illegal(game, evolve(state, hands=(2, 3)), Shift.parse("c1^!3")))
     N5: c1^!3: player 0 holds 2 cards and the shift costs 3
     >>> why_illegal(game, state, Shift.parse("c1^!3")) is None
     True
@@ -315,7 +316,7 @@ def is_legal(game: Game, state: State, move: Shift) -> bool:
     >>> state = start(game, Grid.parse("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
     >>> is_legal(game, state, Shift.parse("r2<")), is_legal(game, state, Shift.parse("r2<!3"))
     (True, True)
-    >>> is_legal(game, replace(state, hands=(2, 3)), Shift.parse("r2<!3"))
+    >>> is_legal(game, evolve(state, hands=(2, 3)), Shift.parse("r2<!3"))
     False
     """
     return why_illegal(game, state, move) is None
@@ -327,7 +328,7 @@ def legal_moves(game: Game, state: State) -> tuple[Shift, ...]:
 
     >>> game = Game("pearl", 2)
     >>> state = start(game, Grid.parse("*RGOY/CBVPR/GYOCB/VPROY/GCBVR"))
-    >>> moves = legal_moves(game, replace(state, hands=(1, 3)))
+    >>> moves = legal_moves(game, evolve(state, hands=(1, 3)))
     >>> len(moves), Shift.parse("r1<") in moves, Shift.parse("r1<!3") in moves
     (18, False, False)
     >>> len(legal_moves(game, state))
@@ -387,11 +388,11 @@ def _shifted(game: Game, state: State, move: Shift, paid: str | None) -> State:
         payment = _payment(state, move, paid)
         hands = list(table.piles.hands)
         hands[player] = table.piles.hands[player] - payment
-        table.piles = replace(table.piles, hands=tuple(hands))
+        table.piles = evolve(table.piles, hands=tuple(hands))
     table.hands[player] -= move.cost
     table.to_discard(move.cost, "" if move.wildcard else edge, payment)
     table.cells = list(move.plain().apply(state.grid).cells)
-    return replace(table.freeze(), action="shift")
+    return evolve(table.freeze(), action="shift")
 
 
 def score(game: Game, state: State) -> tuple[State, Scoring]:
@@ -411,7 +412,7 @@ def score(game: Game, state: State) -> tuple[State, Scoring]:
         tasks[player] = "".join(t for t in tasks[player] if t not in done)
         scores[player] += len(done)
         if not tasks[player]:
-            state = replace(state, scores=tuple(scores), tasks=tuple(tasks), ended=True)
+            state = evolve(state, scores=tuple(scores), tasks=tuple(tasks), ended=True)
             return state, Scoring(combos, tasks=done, cleared=False)
         points = 0
     else:
@@ -422,7 +423,7 @@ def score(game: Game, state: State) -> tuple[State, Scoring]:
     for row, col in cleared:
         table.cells[(row - 1) * SIZE + col - 1] = EMPTY
     table.to_discard(len(cleared), letters, Cards.of(letters))
-    new = replace(table.freeze(), scores=tuple(scores), tasks=tuple(tasks),
+    new = evolve(table.freeze(), scores=tuple(scores), tasks=tuple(tasks),
                   phase_combinations=state.phase_combinations + len(combos))
     return new, Scoring(combos, points=points, tasks=done)
 
@@ -446,7 +447,7 @@ def refill(game: Game, state: State, chance: Chance) -> tuple[State, str]:
 def end_turn(game: Game, state: State) -> State:
     """The next player's turn; N12: the game ends once a closing turn is over."""
     ended = state.ended or state.closing
-    return replace(
+    return evolve(
         state, turn=state.turn + 1, active=state.active if ended else
         (state.active + 1) % game.players, ended=ended, action="", phase_combinations=0,
         closing=False,
@@ -469,7 +470,7 @@ def play(game: Game, state: State, turn: Turn, chance: Chance) -> tuple[State, T
             rounds.append(scoring)
             break
         state, laid = refill(game, state, chance)
-        rounds.append(replace(scoring, laid=laid))
+        rounds.append(evolve(scoring, laid=laid))
         # N10: a refill's new lines score now, unless the table leaves them for next time.
         if not laid or game.options.cascades == "leave":
             break

@@ -14,6 +14,7 @@ read, sure, as another, once the players' next move fits one other name of one c
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -49,17 +50,16 @@ from .table import apply as apply_event
 from .table import refill_count as _refill_count
 from .unread import (
     MAX_SHIFTS,
-    SETTLE_BUDGET,
     SETTLE_SHIFTS,
     Fit,
     OverBudget,
     allowed_letters,
     cells_differ,
     fits,
-    fitting,
     in_play,
     letter_at,
     likeliest_in,
+    namings,
     paid_moves,
     provisional_names,
     refill_cells,
@@ -146,6 +146,9 @@ class TableSession(SessionCore[TableState]):
         misread: the players have done more since than the rules can follow, and a later
         reading may fit some other name by chance (``_rename``), until a reading is taken."""
         self._unsettled: set[tuple[int, str]] = set()
+        self._ahead = -1
+        """The event after which the game was last folded under every naming of the cards
+        laid unread (``_fold_ahead``)."""
         """Readings that settled nothing, with the event they followed: the same one again
         (a hand lifted and laid back) is not searched again."""
 
@@ -186,6 +189,7 @@ class TableSession(SessionCore[TableState]):
             self._tap(action, *args)
         finally:
             self._told_settled()
+        self._fold_ahead()
 
     def _age_settled(self) -> None:
         """A card settled is told until the game moves on past the reading or tap that
@@ -291,6 +295,22 @@ class TableSession(SessionCore[TableState]):
             self._reading("/".join(rows))
         finally:
             self._told_settled()
+        self._fold_ahead()
+
+    def _fold_ahead(self) -> None:
+        """After a reading or a tap that grew the log, fold the game under every naming a
+        search for the cards laid unread tries (``unread.namings``): a fold is kept and goes
+        on from there (``session.kept``), so the search after a reading or tap the game
+        cannot take folds nothing again, not the game since each card was laid (that took
+        about two seconds on a Pi). The log is written first; this delays the screen by a
+        fold of an event or two per naming."""
+        t = self.state
+        if self._ahead == self.seq or not self.provisional or t.phase in (OPENING, OVER):
+            return
+        self._ahead = self.seq
+        if in_play(t):
+            with suppress(OverBudget):
+                namings(t, likeliest_in(t, allowed_letters(self.game, "")), lambda _: None)
 
     def _reading(self, text: str) -> None:
         if len(text) != SIZE * SIZE + SIZE - 1:
@@ -370,12 +390,8 @@ class TableSession(SessionCore[TableState]):
         t = self.state
         order = likeliest_in(t, allowed_letters(self.game, ""))
         cards = in_play(t)
-        budget = [SETTLE_BUDGET]
         try:
-            found = fitting(t, [(card,) for card in cards], order, takes, budget)
-            if not found:
-                found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
-                                order, takes, budget)
+            found = namings(t, order, takes)
         except OverBudget:  # a search cut short can tell no one name: the players can
             return False
         if not found:

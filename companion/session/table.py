@@ -20,7 +20,7 @@ why the event cannot happen now; ``fold`` replays a whole log, undo included.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -42,6 +42,7 @@ from companion.rules.nizam import (
 )
 from companion.rules.shift import Shift
 from companion.rules.state import State
+from companion.rules.value import evolve
 
 from .events import (
     Cleared,
@@ -60,6 +61,7 @@ from .events import (
     Wildcard,
     fold_log,
 )
+from .kept import FoldSoFar, KeptFolds
 
 OPENING, PLAY, CLEAR, REFILL, OVER = "opening", "play", "clear", "refill", "over"
 UNSURE = "?"
@@ -195,7 +197,7 @@ def _runs_out_notice(game: Game, before: State, after: State) -> str:
 
 
 def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:
-    t = replace(t, rules=rules, rounds=t.rounds + (scoring,))
+    t = evolve(t, rules=rules, rounds=t.rounds + (scoring,))
     if rules.ended:  # P9: the task phase's combinations stay where they are
         return _finish_turn(t)
     cleared = tuple(cell for cell in rules.grid.empty_cells() if t.origin[index_of(cell)] >= 0)
@@ -203,7 +205,7 @@ def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:
         origin = list(t.origin)
         for cell in cleared:
             origin[index_of(cell)] = -1
-        return replace(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin),
+        return evolve(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin),
                        clearing=tuple(t.origin[index_of(cell)] for cell in cleared))
     return _refill_or_finish(t)
 
@@ -212,7 +214,7 @@ def _refill_or_finish(t: TableState) -> TableState:
     assert t.rules is not None
     if refill_count(t.game, t.rules) == 0:
         return _finish_turn(t)
-    return replace(t, phase=REFILL, to_clear=(), clearing=())
+    return evolve(t, phase=REFILL, to_clear=(), clearing=())
 
 
 def _finish_turn(t: TableState) -> TableState:
@@ -224,7 +226,7 @@ def _finish_turn(t: TableState) -> TableState:
     else:
         line["shifts"] = [str(s) for s in t.shifts]
     line["refill"] = (t.turn_laid_from, len(t.cards))
-    return replace(
+    return evolve(
         t, phase=OVER if rules.ended else PLAY, rules=rules, turn_start=rules, shifts=(),
         wildcard_next=False, drew=False, last_rounds=t.rounds, rounds=(),
         last_turn_player=t.rules.active,
@@ -253,13 +255,13 @@ def apply(t: TableState, event: Event) -> TableState:
     """The state after ``event``; a ``CompanionError`` (with the rule ID) when it cannot happen."""
     if isinstance(event, Settled):
         return _settled(t, event)
-    return replace(_apply(t, event), log=t.log + (event,))
+    return evolve(_apply(t, event), log=t.log + (event,))
 
 
 def _apply(t: TableState, event: Event) -> TableState:
-    t = replace(t, notice="")
+    t = evolve(t, notice="")
     if isinstance(event, Misread):
-        return replace(t, misreads=t.misreads | {event.reading})
+        return evolve(t, misreads=t.misreads | {event.reading})
     if isinstance(event, Setup):
         return _setup(t, event.grid, event.unread or ())
     if isinstance(event, Fix) and t.phase == OPENING:
@@ -308,7 +310,7 @@ def _setup(t: TableState, text: str, unread: Sequence[Cell]) -> TableState:
     origin = tuple(range(SIZE * SIZE))
     unread_at = set(unread)
     tapped = tuple(sorted(index_of(c) for c, _ in t.named if c not in unread_at))
-    return replace(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
+    return evolve(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
                    origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=(),
                    named_on=(), provisional=tuple(sorted(index_of(c) for c in unread_at)),
                    tapped=tapped)
@@ -337,14 +339,14 @@ def _name(t: TableState, cell: Cell, letter: str, layout: str | None) -> TableSt
     named_on.pop(cell, None)
     if layout is not None:
         named_on[cell] = layout
-    return replace(t, named=tuple(sorted(named.items())), named_on=tuple(sorted(named_on.items())))
+    return evolve(t, named=tuple(sorted(named.items())), named_on=tuple(sorted(named_on.items())))
 
 
 def _relaid(t: TableState, cells: Sequence[Cell]) -> TableState:
     if t.phase != OPENING:
         raise EventError("the game has already started")
     gone = set(cells)
-    return replace(t, named=tuple(x for x in t.named if x[0] not in gone),
+    return evolve(t, named=tuple(x for x in t.named if x[0] not in gone),
                    named_on=tuple(x for x in t.named_on if x[0] not in gone),
                    notice="New cards were laid where you had chosen cards: those choices "
                    "are dropped.")
@@ -359,7 +361,7 @@ def _kept(t: TableState, cells: Sequence[Cell], layout: str) -> TableState:
         raise EventError(f"no card was chosen for {', '.join(missing)}: nothing to keep")
     named_on = dict(t.named_on)
     named_on.update((cell, layout) for cell in cells)
-    return replace(t, named_on=tuple(sorted(named_on.items())))
+    return evolve(t, named_on=tuple(sorted(named_on.items())))
 
 
 def outlived(t: TableState, text: str) -> tuple[Cell, ...]:
@@ -453,7 +455,7 @@ def _shifts(t: TableState, moves: tuple[Shift, ...]) -> TableState:
     assert t.rules is not None
     moves = _as_tapped(t, moves)
     rules = _pay_shifts(t.game, t.rules, moves)
-    return replace(t, rules=rules, shifts=t.shifts + moves, origin=permuted(t.origin, moves),
+    return evolve(t, rules=rules, shifts=t.shifts + moves, origin=permuted(t.origin, moves),
                    wildcard_next=False)
 
 
@@ -463,12 +465,12 @@ def _wildcard(t: TableState, turn_start: State) -> TableState:
     if not t.shifts:
         if t.wildcard_next:
             raise RuleError("N5", "the next shift is already paid with three cards")
-        return replace(t, wildcard_next=True, notice="the next shift is paid with three cards")
+        return evolve(t, wildcard_next=True, notice="the next shift is paid with three cards")
     last = t.shifts[-1]
     if last.wildcard:
         raise RuleError("N5", f"{last} is already paid with three cards")
     moves = t.shifts[:-1] + (last.with_wildcard(),)
-    return replace(t, rules=_pay_shifts(t.game, turn_start, moves), shifts=moves)
+    return evolve(t, rules=_pay_shifts(t.game, turn_start, moves), shifts=moves)
 
 
 def _draw(t: TableState) -> TableState:
@@ -480,13 +482,13 @@ def _draw(t: TableState) -> TableState:
     before = t.rules
     rules = draw(t.game, before, RefillChance(""))
     # a draw pays nothing: three cards tapped for a shift never made are not paid
-    t = replace(t, drew=True, wildcard_next=False, notice=_runs_out_notice(t.game, before, rules))
+    t = evolve(t, drew=True, wildcard_next=False, notice=_runs_out_notice(t.game, before, rules))
     rules, scoring = score(t.game, rules)
     return _keep_notice(t, _after_scoring(t, rules, scoring))
 
 
 def _keep_notice(before: TableState, after: TableState) -> TableState:
-    return replace(after, notice=after.notice or before.notice)
+    return evolve(after, notice=after.notice or before.notice)
 
 
 def _refill(t: TableState, cards: str, unread: Sequence[Cell]) -> TableState:
@@ -505,13 +507,13 @@ def _refill(t: TableState, cards: str, unread: Sequence[Cell]) -> TableState:
     if not set(unread) <= set(empty):
         raise EventError("a card laid unread must be one of the refilled cards")
     provisional = t.provisional + tuple(len(t.cards) + empty.index(c) for c in sorted(set(unread)))
-    t = replace(t, rules=rules, cards=t.cards + laid, origin=tuple(origin),
+    t = evolve(t, rules=rules, cards=t.cards + laid, origin=tuple(origin),
                 notice=_runs_out_notice(t.game, before, rules), provisional=provisional)
     if t.game.options.cascades == "leave":
         return _keep_notice(t, _finish_turn(t))
     rules, scoring = score(t.game, rules)
     if not scoring.combinations:
-        return _keep_notice(t, _finish_turn(replace(t, rules=rules)))
+        return _keep_notice(t, _finish_turn(evolve(t, rules=rules)))
     return _keep_notice(t, _after_scoring(t, rules, scoring))
 
 
@@ -533,7 +535,7 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     tapped = t.tapped + (source,) * (source not in t.tapped)
     if source in t.provisional:  # named for good: the game is folded again under its name
         try:
-            return replace(_refold(t, source, letter, still=False), tapped=tapped)
+            return evolve(_refold(t, source, letter, still=False), tapped=tapped)
         except RuleError as err:
             if err.rule == "N2":  # the players return those cards and deal anew
                 raise
@@ -541,12 +543,12 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
             pass
     provisional = tuple(c for c in t.provisional if c != source)
     cards = t.cards[:source] + letter + t.cards[source + 1 :]
-    rules = replace(t.rules, grid=t.rules.grid.replace({(row, col): letter}))
+    rules = evolve(t.rules, grid=t.rules.grid.replace({(row, col): letter}))
     turn_cells = {
         cell_of(i): letter for i, o in enumerate(t.turn_origin) if o == source
     }
-    turn_start = replace(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
-    return replace(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional,
+    turn_start = evolve(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
+    return evolve(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional,
                    tapped=tapped)
 
 
@@ -579,38 +581,74 @@ def misnamed(t: TableState, card: int, letter: str, still: bool = False) -> Tabl
     was = t.cards[card]
     if was not in GEMS or letter not in GEMS or letter == was:
         raise EventError(f"card {card} of the game ({was}) cannot be named {letter!r}")
-    return replace(_refold(t, card, letter, still),
+    return evolve(_refold(t, card, letter, still),
                    misnamed=t.misnamed + ((card, was),))
+
+
+_REFOLDS: KeptFolds[TableState] = KeptFolds()
+"""Each name tried of a card, its fold so far (``kept``): the next search goes on from it."""
 
 
 def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
     """The state ``t``'s log makes with ``card`` laid as ``letter`` (``still``: under a
     provisional name still); a ``CompanionError`` when what followed cannot happen so."""
-    # the log before the event that laid the card is folded as it was: from there on only
-    start, laid = _laying(t.log, card)
-    s = _folded(t.game, t.log[:start])
-    repaid = False
-    for event in t.log[start:]:
+    key = (t.game, card, letter, still)
+    laying, laid = _laying(t.log, card)
+    # the name the card was laid under is not folded: a fold kept goes on whatever it was
+    # (a card laid unread named otherwise as the likeliest, the other card's tried again)
+    log: tuple[Any, ...] = t.log
+    if laying < len(log):
+        log = log[:laying] + (_unnamed(log[laying], card - laid),) + log[laying + 1 :]
+    kept = _REFOLDS.longest(key, log)
+    if kept is not None and kept.error is not None:
+        raise kept.error.with_traceback(None)
+    if kept is None:
+        # the log before the event that laid the card is folded as it was: from there on only
+        start, s, repaid = laying, _folded(t.game, t.log[:laying]), False
+    else:
+        start, s, (laid, repaid) = len(kept.events), kept.state, kept.carried
+    for at, event in enumerate(t.log[start:], start):
         count = _laid_count(event)
         if laid <= card < laid + count:
             event = _renamed(s, event, card - laid, letter, still)
         laid += count
         try:
-            s, repaid = apply(s, event), False
-        except CompanionError:
-            if isinstance(event, Shifts):
-                # The session paid the shifts with a matching card as the hand might hold
-                # one; under this name no hand can (all its copies seen): with three cards,
-                # as it would have paid them (``TableSession._play``).
-                wild = tuple(m.with_wildcard() for m in event.shifts)
-                s, repaid = apply(s, replace(event, shifts=wild)), True
-            elif not (repaid and isinstance(event, Wildcard)):
-                raise
-            # the tap saying so was refused then: it was never logged
+            s, repaid = _refolded(s, event, repaid)
+        except CompanionError as err:
+            _REFOLDS.keep(key, FoldSoFar(log[: at + 1], s, error=err))
+            raise
+    _REFOLDS.keep(key, FoldSoFar(log, s, (laid, repaid)))
     if t.ended and not s.ended:  # the store keeps the game finished: a name cannot reopen it
         raise RuleError("P9" if t.game.pearl else "N12",
                         "the game is over: the card's name cannot undo its end")
-    return replace(s, misnamed=t.misnamed)
+    return evolve(s, misnamed=t.misnamed)
+
+
+def _unnamed(event: Event, k: int) -> tuple[str, str, Any]:
+    """The event that laid a card, its ``k``-th, with the card's name left out: what a
+    fold of the card under another name takes of it (``_renamed``)."""
+    if isinstance(event, Setup):
+        at = _place(cell_of(k))
+        return event.KIND, event.grid[:at] + event.grid[at + 1 :], event.unread
+    assert isinstance(event, Refill)
+    return event.KIND, event.cards[:k] + event.cards[k + 1 :], event.unread
+
+
+def _refolded(s: TableState, event: Event, repaid: bool) -> tuple[TableState, bool]:
+    """``s`` after ``event`` of a log folded again, and whether it was a turn's shifts paid
+    with three cards (``repaid``: the last one was)."""
+    try:
+        return apply(s, event), False
+    except CompanionError:
+        if isinstance(event, Shifts):
+            # The session paid the shifts with a matching card as the hand might hold
+            # one; under this name no hand can (all its copies seen): with three cards,
+            # as it would have paid them (``TableSession._play``).
+            wild = tuple(m.with_wildcard() for m in event.shifts)
+            return apply(s, evolve(event, shifts=wild)), True
+        if repaid and isinstance(event, Wildcard):
+            return s, repaid  # the tap saying so was refused then: it was never logged
+        raise
 
 
 def _laying(log: Sequence[Event], card: int) -> tuple[int, int]:
@@ -646,15 +684,15 @@ def _renamed(s: TableState, event: Event, k: int, letter: str, still: bool) -> E
         cell = cell_of(k)
         text = event.grid
         at = _place(cell)
-        renamed: Setup | Refill = replace(event, grid=text[:at] + letter + text[at + 1 :])
+        renamed: Setup | Refill = evolve(event, grid=text[:at] + letter + text[at + 1 :])
     else:
         assert isinstance(event, Refill) and s.rules is not None
         cell = s.rules.grid.empty_cells()[k]
-        renamed = replace(event, cards=event.cards[:k] + letter + event.cards[k + 1 :])
+        renamed = evolve(event, cards=event.cards[:k] + letter + event.cards[k + 1 :])
     unread = tuple(c for c in renamed.unread or () if still or c != cell)
     if still and cell not in unread:  # a card misread, its name not known: unread now
         unread = tuple(sorted(unread + (cell,)))
-    return replace(renamed, unread=unread or None)
+    return evolve(renamed, unread=unread or None)
 
 
 def fold(game: Game, events: Iterable[Event], name: str = "the game") -> list[TableState]:

@@ -285,9 +285,9 @@ def fits(t: TableState, raw: str) -> Fit | None:
 
 
 SETTLE_BUDGET = 63
-"""Namings the log is folded again under for one reading or tap (``fitting``): each folds the
-log from the card's laying on (milliseconds on a Pi, under the session's lock). Enough for
-two cards in play laid unread, each alone and both together (7 + 7 + 49)."""
+"""Namings the log is folded again under for one reading or tap (``fitting``): each from the
+card's laying on, gone on from the fold kept last time (``table._refold``). Enough for two
+cards in play laid unread, each alone and both together (7 + 7 + 49)."""
 
 
 class OverBudget(Exception):
@@ -326,6 +326,20 @@ def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
             where = takes(alt)
             if where is not None:
                 found.append((tuple(zip(group, letters, strict=True)), where))
+    return found
+
+
+def namings(t: TableState, order: str, takes: Callable[[TableState], Fit | None],
+            ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
+    """The namings of the cards laid unread in play (``in_play``) under which the log can be
+    played and ``takes`` what follows (``fitting``): each card alone, and when none fits,
+    each two together; an ``OverBudget`` past ``SETTLE_BUDGET`` namings."""
+    cards = in_play(t)
+    budget = [SETTLE_BUDGET]
+    found = fitting(t, [(card,) for card in cards], order, takes, budget)
+    if not found:
+        found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
+                        order, takes, budget)
     return found
 
 

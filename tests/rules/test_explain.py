@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import random
 from contextlib import redirect_stdout
 from itertools import permutations
 
@@ -18,6 +19,7 @@ from companion.rules.explain import (
     Explanation,
     Move,
     Payment,
+    _agreeing,
     explain,
     permutation,
     shortest_sequences,
@@ -327,3 +329,41 @@ def test_P4_cli_hand_marks_what_it_may_pay():
 def test_N4_cli_bad_input_is_one_line_exit_2(argv, message):
     code, err = run(*argv)
     assert code == 2 and message in err and "\n" not in err
+
+
+def _agreeing_every_path(start: Grid, reading: str, max_shifts: int) -> set[bytes]:
+    """``explain._agreeing`` as it reads: every grid up to ``max_shifts`` shifts away,
+    layer by layer, none left out."""
+    cells = reading.replace("/", "")
+    known = [(i, ord(ch)) for i, ch in enumerate(cells) if ch != "?"]
+    layer = {start.cells.encode()}
+    seen, found = set(layer), set()
+    for depth in range(max_shifts + 1):
+        found |= {g for g in layer if all(g[i] == ch for i, ch in known)}
+        if len(found) > 1 or depth == max_shifts:
+            break
+        layer = {bytes(g[i] for i in permutation(s)) for g in layer
+                 for s in ALL_SHIFTS if not s.wildcard} - seen
+        seen |= layer
+    return found
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_N4_settling_unsure_cells_finds_the_grids_every_path_finds(seed):
+    """The search for the grids a reading with ``?`` cells agrees with leaves grids that
+    no shifts left can bring into agreement unshifted: it finds what the search of every
+    path finds (readings some shifts away, some cells unsure, some one card off)."""
+    rng = random.Random(seed)
+    start = Grid("".join(rng.choice("RROOYGCBVP") for _ in range(25)))
+    seen = start
+    for _ in range(rng.randint(0, 3)):
+        seen = rng.choice([s for s in ALL_SHIFTS if not s.wildcard]).apply(seen)
+    cells = list(seen.cells)
+    for at in rng.sample(range(25), rng.randint(1, 8)):
+        cells[at] = "?"
+    if rng.random() < 0.3:  # a card no shift brings there
+        at = rng.choice([i for i, ch in enumerate(cells) if ch != "?"])
+        cells[at] = "G" if cells[at] != "G" else "B"
+    reading = "/".join("".join(cells[row : row + 5]) for row in range(0, 25, 5))
+    for depth in (1, 2, 3):
+        assert _agreeing(start, reading, depth) == _agreeing_every_path(start, reading, depth)
