@@ -21,22 +21,30 @@ TypeError: State has no field 'decks'
 from __future__ import annotations
 
 import dataclasses
-from functools import cache
+import functools
 from typing import Any, TypeVar
 
 V = TypeVar("V")
 
 
-@cache
+@functools.cache
 def _shape(cls: type) -> tuple[tuple[str, ...], frozenset[str], bool] | None:
     """The field names of a dataclass, as a set too, and whether it keeps them in slots;
-    None when ``__init__`` does more than store them (a ``__post_init__``, a field left out
-    of it)."""
+    None when a copy of its fields is not the same value: ``__init__`` does more than store
+    them (its own ``__init__``, a ``__post_init__``, a field left out of it), a
+    ``cached_property`` would be copied stale, or its fields lie partly in slots."""
     fields = dataclasses.fields(cls)
-    if hasattr(cls, "__post_init__") or not all(f.init for f in fields):
+    own = [vars(k) for k in cls.__mro__[:-1]]
+    init = getattr(getattr(cls, "__init__", None), "__code__", None)
+    if (hasattr(cls, "__post_init__") or not all(f.init for f in fields)
+            or init is None or init.co_filename != "<string>"  # not the one dataclass wrote
+            or any(isinstance(v, functools.cached_property) for d in own for v in d.values())):
+        return None
+    slotted = ["__slots__" in d for d in own]
+    if any(slotted) and not all(slotted):
         return None
     names = tuple(f.name for f in fields)
-    return names, frozenset(names), "__slots__" in vars(cls)
+    return names, frozenset(names), all(slotted)
 
 
 def evolve(value: V, /, **changes: Any) -> V:

@@ -28,9 +28,9 @@ from companion.errors import CompanionError
 
 S = TypeVar("S")
 
-KEEP_AT_MOST = 2048
-"""Folds kept in all: a search tries 63 names (``unread.SETTLE_BUDGET``), each kept a few
-times (below), and the misread cards' names besides."""
+KEEP_AT_MOST = 4096
+"""Folds kept in all: a search tries 63 names of the cards laid unread (``unread.SETTLE_BUDGET``),
+each kept a few times (below), and each card on the grid may be named misread (25 x 7)."""
 PER_KEY = 24
 """Folds kept of one name at most: of the logs with each other card named each way (8),
 the last fold of each and the one before it (an Undo goes back to it)."""
@@ -46,6 +46,21 @@ class FoldSoFar(Generic[S]):
     state: S
     carried: Any = None
     error: CompanionError | None = None
+
+    def refusal(self) -> CompanionError:
+        """The ``error`` anew, to raise: the one kept holds no traceback (its frames would
+        keep a session alive), and each raise makes its own."""
+        assert self.error is not None
+        return _anew(self.error)
+
+
+def _anew(err: CompanionError) -> CompanionError:
+    """A copy of ``err`` with no traceback, cause or context (``__init__`` not called again:
+    a ``RuleError`` takes its rule and message apart)."""
+    copy = type(err).__new__(type(err))
+    copy.args = err.args
+    copy.__dict__.update(vars(err))
+    return copy
 
 
 class KeptFolds(Generic[S]):
@@ -79,6 +94,8 @@ class KeptFolds(Generic[S]):
         """Keep ``kept`` (a fold of ``key``). Of the folds of ``key`` it goes on from, only
         the longest stays (an Undo goes back to it); folds of other logs stay too (a card
         named with another card named each way first)."""
+        if kept.error is not None:
+            kept = FoldSoFar(kept.events, kept.state, kept.carried, _anew(kept.error))
         n = len(kept.events)
         with self._lock:
             old = self._folds.pop(key, [])

@@ -26,7 +26,10 @@ of the view), and only from the first reading the game cannot take since it last
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from companion.errors import CompanionError
@@ -96,6 +99,28 @@ def renamings(t: TableState, cards: Sequence[int], takes: Takes,
             if alt is not None and takes(alt, card, was) is not None:
                 found.append((card, letter))
     return found
+
+
+def fold_renamings(t: TableState, until: float = math.inf) -> None:
+    """Fold the game under each other gem of every card ``suspects`` may name later (on
+    the grid, or waiting to be cleared), so that ``renamings`` after a reading the game
+    cannot take goes on from kept folds (``table._refold``): a few events each, not the
+    game since the card was laid. ``until``: a ``time.monotonic()`` to stop at, the
+    cards left for the next time (a log written anew, a card named, folds them all from
+    their laying)."""
+    cards = [card for card in t.origin if card >= 0]
+    if t.phase == CLEAR:
+        cards += t.clearing
+    for card in dict.fromkeys(cards):
+        if time.monotonic() > until:
+            return
+        was = t.cards[card]
+        if card in t.provisional or card in t.tapped or was not in GEMS:
+            continue
+        for letter in GEMS:
+            if letter != was:
+                with suppress(CompanionError):  # what was played cannot happen so
+                    misnamed(t, card, letter)
 
 
 def taken_misread(t: TableState, raw: str, card: int, was: str) -> Fit | None:

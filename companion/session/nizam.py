@@ -13,6 +13,7 @@ read, sure, as another, once the players' next move fits one other name of one c
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
@@ -31,7 +32,15 @@ from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
 from .core import SessionCore, Shown, locked
-from .misread import Renamed, Takes, as_read, renamings, suspects, taken_misread
+from .misread import (
+    Renamed,
+    Takes,
+    as_read,
+    fold_renamings,
+    renamings,
+    suspects,
+    taken_misread,
+)
 from .table import (
     CLEAR,
     OPENING,
@@ -83,6 +92,9 @@ __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
+FOLD_AHEAD_SECONDS = 0.05
+"""The most a reading or tap spends folding the game ahead under other names of its cards
+(``_fold_ahead``) before the screen shows it."""
 
 
 def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
@@ -299,18 +311,24 @@ class TableSession(SessionCore[TableState]):
 
     def _fold_ahead(self) -> None:
         """After a reading or a tap that grew the log, fold the game under every naming a
-        search for the cards laid unread tries (``unread.namings``): a fold is kept and goes
+        search for the cards laid unread tries (``unread.namings``), then under each other
+        gem of the cards on the grid (``misread.fold_renamings``): a fold is kept and goes
         on from there (``session.kept``), so the search after a reading or tap the game
-        cannot take folds nothing again, not the game since each card was laid (that took
-        about two seconds on a Pi). The log is written first; this delays the screen by a
-        fold of an event or two per naming."""
+        cannot take folds little or nothing again, not the game since each card was laid
+        (that took one to three seconds on a Pi). The log is written first. Usually an event
+        or two per naming; for ``FOLD_AHEAD_SECONDS`` at most (a game reopened, a log
+        written anew by a card named: every naming from its card's laying), the rest after
+        the next reading or tap."""
         t = self.state
         if self._ahead == self.seq or not self.provisional or t.phase in (OPENING, OVER):
             return
         self._ahead = self.seq
+        until = time.monotonic() + FOLD_AHEAD_SECONDS
         if in_play(t):
             with suppress(OverBudget):
-                namings(t, likeliest_in(t, allowed_letters(self.game, "")), lambda _: None)
+                namings(t, likeliest_in(t, allowed_letters(self.game, "")), lambda _: None,
+                        until)
+        fold_renamings(t, until)
 
     def _reading(self, text: str) -> None:
         if len(text) != SIZE * SIZE + SIZE - 1:

@@ -20,7 +20,7 @@ why the event cannot happen now; ``fold`` replays a whole log, undo included.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -601,7 +601,7 @@ def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
         log = log[:laying] + (_unnamed(log[laying], card - laid),) + log[laying + 1 :]
     kept = _REFOLDS.longest(key, log)
     if kept is not None and kept.error is not None:
-        raise kept.error.with_traceback(None)
+        raise kept.refusal()
     if kept is None:
         # the log before the event that laid the card is folded as it was: from there on only
         start, s, repaid = laying, _folded(t.game, t.log[:laying]), False
@@ -624,14 +624,12 @@ def _refold(t: TableState, card: int, letter: str, still: bool) -> TableState:
     return evolve(s, misnamed=t.misnamed)
 
 
-def _unnamed(event: Event, k: int) -> tuple[str, str, Any]:
+def _unnamed(event: Event, k: int) -> tuple[Any, ...]:
     """The event that laid a card, its ``k``-th, with the card's name left out: what a
     fold of the card under another name takes of it (``_renamed``)."""
-    if isinstance(event, Setup):
-        at = _place(cell_of(k))
-        return event.KIND, event.grid[:at] + event.grid[at + 1 :], event.unread
-    assert isinstance(event, Refill)
-    return event.KIND, event.cards[:k] + event.cards[k + 1 :], event.unread
+    name, at = ("grid", _place(cell_of(k))) if isinstance(event, Setup) else ("cards", k)
+    values = [(f.name, getattr(event, f.name)) for f in fields(event)]
+    return (event.KIND, *((n, v[:at] + v[at + 1 :] if n == name else v) for n, v in values))
 
 
 def _refolded(s: TableState, event: Event, repaid: bool) -> tuple[TableState, bool]:

@@ -18,6 +18,8 @@ what the players did next is consistent with one name only (``fits``), settle it
 
 from __future__ import annotations
 
+import math
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import product
@@ -303,11 +305,11 @@ def in_play(t: TableState) -> tuple[int, ...]:
 
 def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
             takes: Callable[[TableState], Fit | None], budget: list[int] | None = None,
-            ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
+            until: float = math.inf) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
     """For each group of cards laid unread, each naming of them all by other names (from
     ``order``) under which the log can be played and the state ``takes`` what follows: the
     names, and how the state takes it. ``budget``: the namings left to try, spent
-    (``OverBudget`` once none are)."""
+    (``OverBudget`` once none are, or once ``time.monotonic()`` is past ``until``)."""
     found = []
     for group in groups:
         for letters in product(order, repeat=len(group)):
@@ -317,6 +319,8 @@ def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
                 if budget[0] <= 0:
                     raise OverBudget(f"more than {SETTLE_BUDGET} namings to try")
                 budget[0] -= 1
+            if time.monotonic() > until:
+                raise OverBudget("out of time")
             alt = t
             try:
                 for card, letter in zip(group, letters, strict=True):
@@ -330,16 +334,16 @@ def fitting(t: TableState, groups: Sequence[tuple[int, ...]], order: str,
 
 
 def namings(t: TableState, order: str, takes: Callable[[TableState], Fit | None],
-            ) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
+            until: float = math.inf) -> list[tuple[tuple[tuple[int, str], ...], Fit]]:
     """The namings of the cards laid unread in play (``in_play``) under which the log can be
     played and ``takes`` what follows (``fitting``): each card alone, and when none fits,
-    each two together; an ``OverBudget`` past ``SETTLE_BUDGET`` namings."""
+    each two together; an ``OverBudget`` past ``SETTLE_BUDGET`` namings (or ``until``)."""
     cards = in_play(t)
     budget = [SETTLE_BUDGET]
-    found = fitting(t, [(card,) for card in cards], order, takes, budget)
+    found = fitting(t, [(card,) for card in cards], order, takes, budget, until)
     if not found:
         found = fitting(t, [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]],
-                        order, takes, budget)
+                        order, takes, budget, until)
     return found
 
 

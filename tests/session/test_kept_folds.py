@@ -1,16 +1,18 @@
 """Folds of the game under other names of the cards laid unread, kept and gone on from
 (``session.kept``, ``table._refold``, ``TableSession._fold_ahead``): the same states as a
 fold from each card's laying, whatever happened since (more moves, an Undo, a card named
-otherwise), and none folded again when the players' next move needs a name (N9)."""
+otherwise), and none folded again when the players' next move needs a name (N9), for a card
+laid unread or a card the camera misread."""
 
+import math
 import random
 
 import pytest
 
 from companion.errors import CompanionError
-from companion.rules.game import Game
+from companion.rules.game import Game, RuleError
 from companion.rules.simulate import greedy, simulate
-from companion.session import table, unread
+from companion.session import misread, nizam, table, unread
 from companion.session.kept import FoldSoFar, KeptFolds
 from companion.session.nizam import TableSession
 from companion.store import GameStore
@@ -86,11 +88,14 @@ def test_N9_a_name_tried_after_the_other_cards_provisional_name_changed(session)
             assert _fold(renamed, a, x) == _fresh(renamed, a, x)
 
 
-def test_N9_the_search_after_a_move_needs_no_fold_again(tmp_path, monkeypatch):
+@pytest.mark.parametrize("seconds", [math.inf, 0.0])
+def test_N9_the_search_after_a_move_needs_no_fold_again(tmp_path, monkeypatch, seconds):
     """Each reading the session takes folds the game ahead under every naming a search
-    would try (``_fold_ahead``): the search after a reading it cannot take folds no event
-    again."""
+    would try (``_fold_ahead``), for as long as ``FOLD_AHEAD_SECONDS`` allows: the search
+    after a reading it cannot take folds no event again (and with no time for it, it
+    folds them itself)."""
     table._REFOLDS.clear()
+    monkeypatch.setattr(nizam, "FOLD_AHEAD_SECONDS", seconds)
     s = _played(tmp_path)
     folded = []
     real = table._refolded
@@ -98,6 +103,13 @@ def test_N9_the_search_after_a_move_needs_no_fold_again(tmp_path, monkeypatch):
     t = s.state
     order = unread.likeliest_in(t, unread.allowed_letters(t.game, ""))
     assert unread.namings(t, order, lambda _: None) == []  # each alone, then both together
+    if seconds == 0:
+        assert len(folded) > 100  # each naming from its card's laying
+        return
+    assert folded == []
+    # and each card on the grid under each other gem, as a card the camera misread
+    misread.renamings(t, [c for c in t.origin if c >= 0 and c not in t.provisional],
+                      lambda alt, card, was: None)
     assert folded == []
     unread.namings(table.apply(t, table.Draw()), order, lambda _: None)
     assert 0 < len(folded) <= unread.SETTLE_BUDGET  # one event more: folded once each
@@ -117,9 +129,16 @@ def test_kept_folds_go_on_from_the_longest_of_the_same_log():
 
 def test_kept_folds_keep_the_refusal_and_only_the_fold_before_the_last():
     kept = KeptFolds()
-    refused = CompanionError("N9: 7 cards go into the empty cells, 6 were read")
-    kept.keep("k", FoldSoFar(("a", "b"), 1, error=refused))
-    assert kept.longest("k", ("a", "b", "c")).error is refused
+    try:
+        raise RuleError("N9", "7 cards go into the empty cells, 6 were read")
+    except RuleError as err:
+        kept.keep("k", FoldSoFar(("a", "b"), 1, error=err))
+    found = kept.longest("k", ("a", "b", "c"))
+    again = found.refusal()
+    assert (type(again), str(again), again.rule) == (
+        RuleError, "N9: 7 cards go into the empty cells, 6 were read", "N9")
+    # what is kept holds no frames (they would keep a session alive); each raise its own
+    assert found.error.__traceback__ is None and again is not found.refusal()
     for n in range(1, 6):
         kept.keep("j", FoldSoFar(tuple("abcdef"[:n]), n))
     found = [kept.longest("j", tuple("abcdef"[:n])) for n in range(1, 6)]
