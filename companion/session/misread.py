@@ -101,19 +101,21 @@ def renamings(t: TableState, cards: Sequence[int], takes: Takes,
     return found
 
 
-def fold_renamings(t: TableState, until: float = math.inf) -> None:
+def fold_renamings(t: TableState, until: float = math.inf, first: int = 0) -> int | None:
     """Fold the game under each other gem of every card ``suspects`` may name later (on
     the grid, or waiting to be cleared), so that ``renamings`` after a reading the game
     cannot take goes on from kept folds (``table._refold``): a few events each, not the
-    game since the card was laid. ``until``: a ``time.monotonic()`` to stop at, the
-    cards left for the next time (a log written anew, a card named, folds them all from
-    their laying)."""
+    game since the card was laid. ``until``: a ``time.monotonic()`` to stop at; then the
+    place to go on from next time (``first``; None when all were folded), so that a slow
+    machine still folds them all in turn."""
     cards = [card for card in t.origin if card >= 0]
     if t.phase == CLEAR:
         cards += t.clearing
-    for card in dict.fromkeys(cards):
+    cards = list(dict.fromkeys(cards))
+    first %= max(1, len(cards))
+    for k, card in enumerate(cards[first:] + cards[:first]):
         if time.monotonic() > until:
-            return
+            return (first + k) % len(cards)
         was = t.cards[card]
         if card in t.provisional or card in t.tapped or was not in GEMS:
             continue
@@ -121,6 +123,7 @@ def fold_renamings(t: TableState, until: float = math.inf) -> None:
             if letter != was:
                 with suppress(CompanionError):  # what was played cannot happen so
                     misnamed(t, card, letter)
+    return None
 
 
 def taken_misread(t: TableState, raw: str, card: int, was: str) -> Fit | None:

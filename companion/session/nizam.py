@@ -159,8 +159,10 @@ class TableSession(SessionCore[TableState]):
         reading may fit some other name by chance (``_rename``), until a reading is taken."""
         self._unsettled: set[tuple[int, str]] = set()
         self._ahead = -1
-        """The event after which the game was last folded under every naming of the cards
-        laid unread (``_fold_ahead``)."""
+        """The event after which the game was last folded ahead (``_fold_ahead``)."""
+        self._renaming_from = 0
+        """Where on the grid folding ahead for misreads goes on from: where it stopped (the
+        next reading or tap goes on with it, the log grown or not)."""
         """Readings that settled nothing, with the event they followed: the same one again
         (a hand lifted and laid back) is not searched again."""
 
@@ -322,13 +324,15 @@ class TableSession(SessionCore[TableState]):
         t = self.state
         if self._ahead == self.seq or not self.provisional or t.phase in (OPENING, OVER):
             return
-        self._ahead = self.seq
         until = time.monotonic() + FOLD_AHEAD_SECONDS
         if in_play(t):
             with suppress(OverBudget):
                 namings(t, likeliest_in(t, allowed_letters(self.game, "")), lambda _: None,
                         until)
-        fold_renamings(t, until)
+        left = fold_renamings(t, until, self._renaming_from)
+        self._renaming_from = left or 0
+        if left is None:  # all folded: nothing to go on with until the log grows
+            self._ahead = self.seq
 
     def _reading(self, text: str) -> None:
         if len(text) != SIZE * SIZE + SIZE - 1:

@@ -11,6 +11,7 @@ import pytest
 
 from companion.errors import CompanionError
 from companion.rules.game import Game, RuleError
+from companion.rules.grid import GEMS
 from companion.rules.simulate import greedy, simulate
 from companion.session import misread, nizam, table, unread
 from companion.session.kept import FoldSoFar, KeptFolds
@@ -63,7 +64,7 @@ def test_N9_a_name_tried_again_later_folds_as_from_the_cards_laying(session):
     goes back to (shorter logs): the fold gone on from a kept one is the fold from the
     card's laying, states and refusals alike."""
     t = session.state
-    names = [(card, x) for card in unread.in_play(t) for x in "ROYGCBVP" if x != t.cards[card]]
+    names = [(card, x) for card in unread.in_play(t) for x in GEMS if x != t.cards[card]]
     for state in (t, session.history[-2], session.history[-9], t):
         kept = {(card, x): _fold(state, card, x) for card, x in names}
         fresh = {(card, x): _fresh(state, card, x) for card, x in names}
@@ -77,13 +78,13 @@ def test_N9_a_name_tried_after_the_other_cards_provisional_name_changed(session)
     fold from the laying."""
     t = session.state
     a, b = unread.in_play(t)
-    for x in "ROYGCBVP":
+    for x in GEMS:
         _fold(t, a, x)
-    other = next(x for x in "ROYGCBVP" if x != t.cards[b] and not isinstance(
+    other = next(x for x in GEMS if x != t.cards[b] and not isinstance(
         _fold(t, b, x), str))
     renamed = table.apply(t, table.Settled(b, other, "likeliest"))
     assert renamed.cards[b] == other and b in renamed.provisional
-    for x in "ROYGCBVP":
+    for x in GEMS:
         if x != renamed.cards[a]:
             assert _fold(renamed, a, x) == _fresh(renamed, a, x)
 
@@ -154,3 +155,18 @@ def test_kept_folds_are_bounded_least_recently_used_first():
     kept.longest("b", ("b",))  # used: kept over c
     kept.keep("f", FoldSoFar(("f",), "f"))
     assert kept.longest("b", ("b",)) is not None and kept.longest("c", ("c",)) is None
+
+
+def test_N9_folding_ahead_for_misreads_goes_on_where_it_stopped(session, monkeypatch):
+    """Out of time, folding ahead for misreads says where it stopped; from there, the next
+    time folds every card on the grid in turn (a slow machine folds them all, in turns)."""
+    t = session.state
+    assert misread.fold_renamings(t, until=-math.inf, first=3) == 3
+    folded = []
+    monkeypatch.setattr(misread, "misnamed", lambda t, card, letter: folded.append(card))
+    assert misread.fold_renamings(t, first=3) is None
+    cards = [c for c in dict.fromkeys(t.origin) if c >= 0 and c not in t.provisional
+             and c not in t.tapped and t.cards[c] in GEMS]
+    assert sorted(folded) == sorted(cards * 7)
+    grid_order = list(dict.fromkeys(c for c in t.origin if c >= 0))
+    assert grid_order.index(folded[0]) >= 3
