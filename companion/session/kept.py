@@ -28,9 +28,10 @@ from companion.errors import CompanionError
 
 S = TypeVar("S")
 
-KEEP_AT_MOST = 4096
-"""Folds kept in all: a search tries 63 names of the cards laid unread (``unread.SETTLE_BUDGET``),
-each kept a few times (below), and each card on the grid may be named misread (25 x 7)."""
+KEEP_AT_MOST = 2048
+"""Folds kept in all (about 5 kB each): the session keeps about 600 going (the 63 names of
+two cards laid unread, ``unread.SETTLE_BUDGET``, each card on the grid under each other gem,
+25 x 7, two of each); the rest are of cards gone from the grid, dropped first."""
 PER_KEY = 24
 """Folds kept of one name at most: of the logs with each other card named each way (8),
 the last fold of each and the one before it (an Undo goes back to it)."""

@@ -58,11 +58,10 @@ class _Part:
 
 
 def _session(folder: Path, seed: int, share: float, taken: list[float],
-             ) -> tuple[TableSession, TableSession] | None:
+             all_read: list[float]) -> TableSession | None:
     """A session of seed's game played to ``share`` of its turns, the camera reading two
-    cards of the opening layout ``?`` all along: two still on the grid then; and the game
-    played with every card read (which tells the two). None when no two are, or the game
-    ends."""
+    cards of the opening layout ``?`` all along: two still on the grid then (the game
+    played once with every card read tells which). None when no two are, or the game ends."""
     game = Game("classic", 2)
     whole = simulate(game, random.Random(seed), greedy, max_turns=400)
     played = _Part(whole, int(len(whole.reports) * share))
@@ -71,6 +70,9 @@ def _session(folder: Path, seed: int, share: float, taken: list[float],
     opening = [card for card in seen.state.origin if 0 <= card < 25]
     if seen.state.phase != PLAY or len(opening) < 2:
         return None
+    start = time.process_time()  # before another game's folds crowd this one's out
+    seen.on_reading(_knocked(seen.state))
+    all_read.append(time.process_time() - start)
     session = TableSession.new(GameStore(folder / f"{seed}-{share}.sqlite"), game, ["A", "B"])
     read = session.on_reading
 
@@ -89,7 +91,7 @@ def _session(folder: Path, seed: int, share: float, taken: list[float],
     if t.phase != PLAY or len(unread.in_play(t)) < 2:
         return None
     session.on_reading = read  # type: ignore[method-assign]
-    return session, seen
+    return session
 
 
 def _knocked(t: table.TableState) -> list[str]:
@@ -126,10 +128,9 @@ def main() -> int:
     for share in (0.3, 0.6, 0.9):
         events, refused, every, tried, per_event, taken, misread = [], [], [], [], [], [], []
         for seed in range(1, args.games + 1):
-            both = _session(folder, seed, share, taken)
-            if both is None:
+            session = _session(folder, seed, share, taken, misread)
+            if session is None:
                 continue
-            session, seen = both
             t = session.state
             # once each, as at the table: a search done once is kept for the next
             start = time.process_time()
@@ -139,9 +140,6 @@ def main() -> int:
             tried.append(_every_naming(t))
             every.append(time.process_time() - start)
             events.append(len(t.log))
-            start = time.process_time()
-            seen.on_reading(_knocked(seen.state))
-            misread.append(time.process_time() - start)
             start = time.process_time()
             table.fold(t.game, t.log)
             per_event.append((time.process_time() - start) / len(t.log))
