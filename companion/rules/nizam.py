@@ -424,7 +424,7 @@ def score(game: Game, state: State) -> tuple[State, Scoring]:
         table.cells[(row - 1) * SIZE + col - 1] = EMPTY
     table.to_discard(len(cleared), letters, Cards.of(letters))
     new = evolve(table.freeze(), scores=tuple(scores), tasks=tuple(tasks),
-                  phase_combinations=state.phase_combinations + len(combos))
+                 phase_combinations=state.phase_combinations + len(combos))
     return new, Scoring(combos, points=points, tasks=done)
 
 

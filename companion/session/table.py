@@ -206,7 +206,7 @@ def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:
         for cell in cleared:
             origin[index_of(cell)] = -1
         return evolve(t, phase=CLEAR, to_clear=cleared, origin=tuple(origin),
-                       clearing=tuple(t.origin[index_of(cell)] for cell in cleared))
+                      clearing=tuple(t.origin[index_of(cell)] for cell in cleared))
     return _refill_or_finish(t)
 
 
@@ -311,9 +311,9 @@ def _setup(t: TableState, text: str, unread: Sequence[Cell]) -> TableState:
     unread_at = set(unread)
     tapped = tuple(sorted(index_of(c) for c, _ in t.named if c not in unread_at))
     return evolve(t, phase=PLAY, rules=rules, turn_start=rules, cards=grid.cells,
-                   origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=(),
-                   named_on=(), provisional=tuple(sorted(index_of(c) for c in unread_at)),
-                   tapped=tapped)
+                  origin=origin, turn_origin=origin, turn_laid_from=SIZE * SIZE, named=(),
+                  named_on=(), provisional=tuple(sorted(index_of(c) for c in unread_at)),
+                  tapped=tapped)
 
 
 def _check_fix(t: TableState, row: int, col: int, letter: str) -> None:
@@ -347,9 +347,9 @@ def _relaid(t: TableState, cells: Sequence[Cell]) -> TableState:
         raise EventError("the game has already started")
     gone = set(cells)
     return evolve(t, named=tuple(x for x in t.named if x[0] not in gone),
-                   named_on=tuple(x for x in t.named_on if x[0] not in gone),
-                   notice="New cards were laid where you had chosen cards: those choices "
-                   "are dropped.")
+                  named_on=tuple(x for x in t.named_on if x[0] not in gone),
+                  notice="New cards were laid where you had chosen cards: those choices "
+                  "are dropped.")
 
 
 def _kept(t: TableState, cells: Sequence[Cell], layout: str) -> TableState:
@@ -456,7 +456,7 @@ def _shifts(t: TableState, moves: tuple[Shift, ...]) -> TableState:
     moves = _as_tapped(t, moves)
     rules = _pay_shifts(t.game, t.rules, moves)
     return evolve(t, rules=rules, shifts=t.shifts + moves, origin=permuted(t.origin, moves),
-                   wildcard_next=False)
+                  wildcard_next=False)
 
 
 def _wildcard(t: TableState, turn_start: State) -> TableState:
@@ -508,7 +508,7 @@ def _refill(t: TableState, cards: str, unread: Sequence[Cell]) -> TableState:
         raise EventError("a card laid unread must be one of the refilled cards")
     provisional = t.provisional + tuple(len(t.cards) + empty.index(c) for c in sorted(set(unread)))
     t = evolve(t, rules=rules, cards=t.cards + laid, origin=tuple(origin),
-                notice=_runs_out_notice(t.game, before, rules), provisional=provisional)
+               notice=_runs_out_notice(t.game, before, rules), provisional=provisional)
     if t.game.options.cascades == "leave":
         return _keep_notice(t, _finish_turn(t))
     rules, scoring = score(t.game, rules)
@@ -549,7 +549,7 @@ def _fix(t: TableState, row: int, col: int, letter: str) -> TableState:
     }
     turn_start = evolve(t.turn_start, grid=t.turn_start.grid.replace(turn_cells))
     return evolve(t, rules=rules, turn_start=turn_start, cards=cards, provisional=provisional,
-                   tapped=tapped)
+                  tapped=tapped)
 
 
 def _settled(t: TableState, event: Settled) -> TableState:
@@ -582,7 +582,7 @@ def misnamed(t: TableState, card: int, letter: str, still: bool = False) -> Tabl
     if was not in GEMS or letter not in GEMS or letter == was:
         raise EventError(f"card {card} of the game ({was}) cannot be named {letter!r}")
     return evolve(_refold(t, card, letter, still),
-                   misnamed=t.misnamed + ((card, was),))
+                  misnamed=t.misnamed + ((card, was),))
 
 
 _REFOLDS: KeptFolds[TableState] = KeptFolds()
