@@ -100,11 +100,11 @@ class KeptFolds(Generic[S]):
         n = len(kept.events)
         with self._lock:
             old = self._folds.pop(key, [])
-            shorter = [k for k in old if len(k.events) < n and kept.events[: len(k.events)]
-                       == k.events]
-            back = max(shorter, key=lambda k: len(k.events), default=None)
-            folds = [k for k in old if k is back or (k not in shorter and k.events
-                                                      != kept.events)]
+            shorter = {id(k): k for k in old
+                       if len(k.events) < n and kept.events[: len(k.events)] == k.events}
+            back = max(shorter.values(), key=lambda k: len(k.events), default=None)
+            folds = [k for k in old if k is back or (id(k) not in shorter
+                                                      and k.events != kept.events)]
             folds = [*folds, kept][-PER_KEY:]
             self._folds[key] = folds
             self._size += len(folds) - len(old)
