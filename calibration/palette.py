@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._stats import median, sum3
-from .colour import CLIPPED, FLOOR, OPPONENT, PURE_WHITE
+from .colour import CLIPPED, OPPONENT, PURE_WHITE
 from .errors import CameraError
 from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
@@ -98,6 +98,7 @@ _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white i
 _LAMP_LINE = np.array([1.0, 2.05]) / np.hypot(1.0, 2.05)
 _OFF_LAMP = 0.5
 _LOG_CLIP = float(np.log(CLIPPED))  # a white this bright was clipped: a lower bound
+_LOG_FLOOR = 0.01  # added to a share of white before its log, where a rendering is learned
 _RENDERING_ROUNDS = 2  # a scene put back through a rendering learned, at most
 _NEAR_CLIP = CLIPPED - 6  # a body this bright may be clipped (as the features read it)
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
@@ -271,6 +272,9 @@ class Palette:
                                 as_light=bool(self.weights[LIGHT_COST] > 0))
         self._stranger = stranger_weights(self.weights, self.white_borders)
         self._stranger.flags.writeable = False
+        # the palette as calibrated, which this one's classes were moved from (with_models):
+        # what a camera's rendering since calibration is learned against
+        self._origin: Palette = self
 
     # -- what it holds -------------------------------------------------------------------
 
@@ -304,9 +308,11 @@ class Palette:
     def with_models(self, models: Iterable[ClassModel]) -> Palette:
         """This palette with other class models (the same letters, say, moved a little:
         :func:`calibration.adapt.adapt`), its white, weights and thresholds kept."""
-        return Palette(models, white=self._white, grey=self._grey, max_distance=self.max_distance,
-                       min_confidence=self.min_confidence, white_borders=self.white_borders,
-                       weights=self.weights)
+        out = Palette(models, white=self._white, grey=self._grey, max_distance=self.max_distance,
+                      min_confidence=self.min_confidence, white_borders=self.white_borders,
+                      weights=self.weights)
+        out._origin = self._origin
+        return out
 
     @property
     def samples(self) -> int:
@@ -389,18 +395,22 @@ class Palette:
         usable = ~np.any(seen.rgb >= seen.cap - 1e-6, axis=1)
         if voters is not None:
             usable &= voters
-        colours = self._classes.rgb[self._cards]
+        calibrated = self._origin
+        colours = _as_log(calibrated._classes.linear[calibrated._cards])
         table_ref = self._light_for(bare, light.shift).ref if len(bare) else None
         # the cards read again join those read sure in showing the rendering, once
         for _ in range(_RENDERING_ROUNDS):
-            k = self._letters_index(labels)
+            k = calibrated._letters_index(labels)
             sure = usable & (k >= 0)
-            sure[sure] &= ~self._shaded[k[sure]]
-            rendering = rendering_of(self._classes.rgb[k[sure]], seen.rgb[sure], k[sure])
+            sure[sure] &= ~calibrated._shaded[k[sure]]
+            rendering = rendering_of(_as_log(calibrated._classes.linear[k[sure]]),
+                                     _as_log(cells.body[sure] * np.exp(-light.ref[sure])),
+                                     k[sure])
             if rendering is None or not worth_undoing(rendering, colours):
                 break
             undone_bare = bare if table_ref is None else _undone(bare, rendering, table_ref)
-            again, _, _ = self._read(_undone(cells, rendering, light.ref), undone_bare, voters)
+            again, _, _ = calibrated._read(_undone(cells, rendering, light.ref), undone_bare,
+                                           voters)
             now = np.array(again.labels)
             read = labels != UNSURE
             if ((now != labels) & read & (now != UNSURE)).any():
@@ -773,6 +783,12 @@ def _as_seen(cells: Cells, guessed: np.ndarray | bool) -> np.ndarray:
     return x
 
 
+def _as_log(share: np.ndarray) -> np.ndarray:
+    """Log of colours as a share of their white, the darkest kept apart from nought: where a
+    camera's tone curve is a straight line."""
+    return np.asarray(np.log(np.maximum(share, 0.0) + _LOG_FLOOR))
+
+
 def _undone(scene: Scene, rendering: Rendering, ref: np.ndarray) -> Scene:
     """The scene as the palette's camera would have shown it: each body's and ink's log
     reflectance against its white ``ref`` (N, 3) put back through ``rendering``; what was
@@ -780,8 +796,7 @@ def _undone(scene: Scene, rendering: Rendering, ref: np.ndarray) -> Scene:
 
     def back(colour: np.ndarray) -> np.ndarray:
         scale = np.exp(ref)
-        undone = rendering.undo(np.log(colour / scale + FLOOR))
-        out = np.maximum(np.exp(undone) - FLOOR, 0.0) * scale
+        out = np.maximum(np.exp(rendering.undo(_as_log(colour / scale))) - _LOG_FLOOR, 0.0) * scale
         return np.where(colour < _NEAR_CLIP, np.minimum(out, _NEAR_CLIP - 0.1), out)
 
     return Scene(back(scene.body), back(scene.ink), scene.rim, scene.fixed, scene.whites,

@@ -41,7 +41,7 @@ _OFFSET = 1.0  # ... and moves them (log), at most: more is no rendering, a wron
 _NOTICE = 0.1  # a rendering moving no class's colour further than this (log) is no change
 _OUTLIER = 3.0  # a card this many (robust) spreads off the map does not count
 _MIN_SPREAD = 0.03  # the spread of cards about the map never counts as less (log)
-_EVIDENT = 0.5  # the map must leave the cards at most this share as far off as a light does
+_EVIDENT = 0.3  # a map foresees classes it was not shown this much better than a light, at least
 _RIDGE = 0.01  # the map is pulled towards no change this much (a few classes, little pull)
 
 
@@ -74,7 +74,8 @@ def learn(colours: np.ndarray, seen: np.ndarray, classes: np.ndarray | None = No
     cannot show one: fewer than MIN_CARDS, of fewer than MIN_CLASSES classes (``classes``:
     (M,) of any labels, default the colours themselves), a map that cannot be undone or that
     stretches, shrinks or moves colours further than any camera's rendering does, or one that
-    explains the cards not much better than a change of light would (one offset for all).
+    foresees the cards of a class it was not shown not much better than a change of light
+    does (:func:`_predicts`).
     Cards far off the map (a card read as a near class) are left out."""
     colours = np.asarray(colours, float)
     seen = np.asarray(seen, float)
@@ -97,19 +98,33 @@ def learn(colours: np.ndarray, seen: np.ndarray, classes: np.ndarray | None = No
             return None
     if fit is None or not _bounded(fit):
         return None
-    # A change of light alone moves every card by one offset: a rendering is learned only
-    # where it explains the cards far better than that (else it fits their scatter)
-    light = median(seen[keep] - colours[keep], axis=0)
-    by_light = float(median(np.linalg.norm(colours[keep] + light - seen[keep], axis=1)))
-    by_map = float(median(np.linalg.norm(colours[keep] @ fit.gain.T + fit.offset - seen[keep],
-                                         axis=1)))
-    return fit if by_map <= _EVIDENT * by_light else None
+    return fit if _predicts(colours[keep], seen[keep], labels[keep]) else None
 
 
 def worth_undoing(rendering: Rendering | None, colours: np.ndarray) -> bool:
     """Whether a rendering learned moves some class's colour (``colours``, (K, 3)) enough
     to read a cell otherwise: a scene rendered as calibrated shows one near no change."""
     return rendering is not None and rendering.moves(colours) > _NOTICE
+
+
+def _predicts(colours: np.ndarray, seen: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether a map learned without each class puts that class's cards where the scene
+    shows them far better (``_EVIDENT``, all classes together) than a change of light
+    learned without it does (one offset for every card). A camera's rendering is one map
+    for every class: it must foresee a class it was not shown, as it will have to for the
+    cells read again. A map that only fits the cards' scatter (a scene rendered as
+    calibrated) or bends to a few cards read as a near class foresees none."""
+    by_map = by_light = 0.0
+    for label in np.unique(labels, axis=0):
+        out = (labels == label) if labels.ndim == 1 else (labels == label).all(axis=1)
+        fit = _fit(colours[~out], seen[~out])
+        if fit is None:
+            return False
+        light = median(seen[~out] - colours[~out], axis=0)
+        by_map += float(median(np.linalg.norm(
+            colours[out] @ fit.gain.T + fit.offset - seen[out], axis=1)))
+        by_light += float(median(np.linalg.norm(colours[out] + light - seen[out], axis=1)))
+    return by_map <= _EVIDENT * by_light
 
 
 def _fit(colours: np.ndarray, seen: np.ndarray) -> Rendering | None:
