@@ -42,6 +42,8 @@ _NOTICE = 0.1  # a rendering moving no class's colour further than this (log) is
 _OUTLIER = 3.0  # a card this many (robust) spreads off the map does not count
 _MIN_SPREAD = 0.03  # the spread of cards about the map never counts as less (log)
 _EVIDENT = 0.3  # a map foresees classes it was not shown this much better than a light, at least
+_NO_CHANGE = np.vstack([np.eye(3), np.zeros((1, 3))])  # gain 1, offset 0: as calibrated
+_NO_CHANGE_PULL = np.diag([1.0, 1.0, 1.0, 0.0])  # ... the gain pulled towards it, not the offset
 _RIDGE = 0.01  # the map is pulled towards no change this much (a few classes, little pull)
 
 
@@ -72,31 +74,34 @@ def learn(colours: np.ndarray, seen: np.ndarray, classes: np.ndarray | None = No
     """The rendering that takes each card's class colour (``colours``, (M, 3) log
     reflectance) to where the scene shows it (``seen``, (M, 3)), or None where the cards
     cannot show one: fewer than MIN_CARDS, of fewer than MIN_CLASSES classes (``classes``:
-    (M,) of any labels, default the colours themselves), a map that cannot be undone or that
+    (M,) labels, default told by the colours), a map that cannot be undone or that
     stretches, shrinks or moves colours further than any camera's rendering does, or one that
     foresees the cards of a class it was not shown not much better than a change of light
-    does (:func:`_predicts`).
-    Cards far off the map (a card read as a near class) are left out."""
+    does (:func:`_predicts`). Cards far off the map (a card read as a near class) are left
+    out."""
     colours = np.asarray(colours, float)
     seen = np.asarray(seen, float)
-    labels = colours if classes is None else np.asarray(classes)
-    if len(colours) < MIN_CARDS or len(np.unique(labels, axis=0)) < MIN_CLASSES:
-        return None
+    if classes is None:
+        labels = np.unique(colours, axis=0, return_inverse=True)[1].reshape(-1)
+    else:
+        labels = np.asarray(classes).reshape(-1)
     keep = np.ones(len(colours), bool)
-    fit = None
     for _ in range(2):
-        fit = _fit(colours[keep], seen[keep])
-        if fit is None:
+        if keep.sum() < MIN_CARDS or len(set(labels[keep].tolist())) < MIN_CLASSES:
             return None
+        fit = _fit(colours[keep], seen[keep])
         off = np.abs(colours @ fit.gain.T + fit.offset - seen).max(axis=1)
+        # the cards it was shown, at least, far better placed than by a change of light
+        # (a scene rendered as calibrated stops here, at the cost of one small fit)
+        if _off(fit, colours[keep], seen[keep]) > _EVIDENT * _off(
+                _light(colours[keep], seen[keep]), colours[keep], seen[keep]):
+            return None
         spread = max(1.4826 * float(median(off[keep])), _MIN_SPREAD)
         inside = off <= _OUTLIER * spread
         if (inside == keep).all():
             break
         keep = inside
-        if keep.sum() < MIN_CARDS or len(np.unique(labels[keep], axis=0)) < MIN_CLASSES:
-            return None
-    if fit is None or not _bounded(fit):
+    if not _bounded(fit):
         return None
     return fit if _predicts(colours[keep], seen[keep], labels[keep]) else None
 
@@ -115,28 +120,32 @@ def _predicts(colours: np.ndarray, seen: np.ndarray, labels: np.ndarray) -> bool
     cells read again. A map that only fits the cards' scatter (a scene rendered as
     calibrated) or bends to a few cards read as a near class foresees none."""
     by_map = by_light = 0.0
-    for label in np.unique(labels, axis=0):
-        out = (labels == label) if labels.ndim == 1 else (labels == label).all(axis=1)
-        fit = _fit(colours[~out], seen[~out])
-        if fit is None:
-            return False
-        light = median(seen[~out] - colours[~out], axis=0)
-        by_map += float(median(np.linalg.norm(
-            colours[out] @ fit.gain.T + fit.offset - seen[out], axis=1)))
-        by_light += float(median(np.linalg.norm(colours[out] + light - seen[out], axis=1)))
+    for label in set(labels.tolist()):
+        out = labels == label
+        shown, hidden = (colours[~out], seen[~out]), (colours[out], seen[out])
+        by_map += _off(_fit(*shown), *hidden)
+        by_light += _off(_light(*shown), *hidden)
     return by_map <= _EVIDENT * by_light
 
 
-def _fit(colours: np.ndarray, seen: np.ndarray) -> Rendering | None:
+def _off(rendering: Rendering, colours: np.ndarray, seen: np.ndarray) -> float:
+    """How far (log, the median card) ``rendering`` places the cards from where seen."""
+    placed = colours @ rendering.gain.T + rendering.offset
+    return float(median(np.sqrt(((placed - seen) ** 2).sum(axis=1))))
+
+
+def _light(colours: np.ndarray, seen: np.ndarray) -> Rendering:
+    """A change of light: one offset for every card (their median)."""
+    return Rendering(np.eye(3), median(seen - colours, axis=0))
+
+
+def _fit(colours: np.ndarray, seen: np.ndarray) -> Rendering:
     """Least squares, each channel of ``seen`` from the three of ``colours`` and a constant,
-    pulled a little towards no change."""
+    pulled a little towards no change (which also keeps it solvable: the sums it solves are
+    positive definite for any cards)."""
     design = np.column_stack([colours, np.ones(len(colours))])
-    prior = np.vstack([np.eye(3), np.zeros((1, 3))])
-    pull = _RIDGE * len(colours) * np.diag([1.0, 1.0, 1.0, 0.0])
-    lhs = design.T @ design + pull
-    if np.linalg.cond(lhs) > 1e8:
-        return None
-    coef = np.linalg.solve(lhs, design.T @ seen + pull @ prior)
+    pull = _RIDGE * len(colours) * _NO_CHANGE_PULL
+    coef = np.linalg.solve(design.T @ design + pull, design.T @ seen + pull @ _NO_CHANGE)
     return Rendering(coef[:3].T.copy(), coef[3].copy())
 
 
