@@ -26,7 +26,12 @@ features of :mod:`calibration.features` (:mod:`calibration.models`). Reading cel
    lies near halfway to the next class. Below ``min_confidence`` the cell reads ``?``:
    a card between two classes (yellow and orange under a lamp no one calibrated for) is
    unsure, never a confident wrong letter.
-3. ``.`` (empty: the table shows) competes as one more class, modelled on the ``table``
+3. Where cells read ``?`` and the cards read sure show that the camera renders colours
+   otherwise than it did at calibration (a flatter tone curve, duller colours: each class
+   moved its own way, :mod:`calibration.rendering`), the ``?`` cells are read again in the
+   scene put back as the calibrated camera would have shown it; a card read sure keeps its
+   reading.
+4. ``.`` (empty: the table shows) competes as one more class, modelled on the ``table``
    patches of the same scene when given, else on cells labelled ``.`` when learning; the
    table patches also tell the light apart from one that makes the cloth look like a card.
 """
