@@ -26,7 +26,12 @@ features of :mod:`calibration.features` (:mod:`calibration.models`). Reading cel
    lies near halfway to the next class. Below ``min_confidence`` the cell reads ``?``:
    a card between two classes (yellow and orange under a lamp no one calibrated for) is
    unsure, never a confident wrong letter.
-3. ``.`` (empty: the table shows) competes as one more class, modelled on the ``table``
+3. Where cells read ``?`` and the cards read sure show that the camera renders colours
+   otherwise than it did at calibration (a flatter tone curve, duller colours: each class
+   moved its own way, :mod:`calibration.rendering`), the ``?`` cells are read again in the
+   scene put back as the calibrated camera would have shown it; a card read sure keeps its
+   reading.
+4. ``.`` (empty: the table shows) competes as one more class, modelled on the ``table``
    patches of the same scene when given, else on cells labelled ``.`` when learning; the
    table patches also tell the light apart from one that makes the cloth look like a card.
 """
@@ -61,6 +66,8 @@ from .models import (
     fit_class,
     steady_of,
 )
+from .rendering import Rendering, worth_undoing
+from .rendering import learn as rendering_of
 
 VERSION = 2
 """Version of the palette file format; other versions are refused, not guessed at. Version
@@ -96,6 +103,9 @@ _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white i
 _LAMP_LINE = np.array([1.0, 2.05]) / np.hypot(1.0, 2.05)
 _OFF_LAMP = 0.5
 _LOG_CLIP = float(np.log(CLIPPED))  # a white this bright was clipped: a lower bound
+_LOG_FLOOR = 0.01  # added to a share of white before its log, where a rendering is learned
+_RENDERING_ROUNDS = 2  # a scene put back through a rendering learned, at most
+_NEAR_CLIP = CLIPPED - 6  # a body this bright may be clipped (as the features read it)
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
 _AMBIGUOUS = 0.45  # a cell this far of the way from its nearest class to the next is unsure
 _EMPTY_STRICTNESS = 0.35  # "." needs a cell within this share of max_distance of the table
@@ -267,6 +277,9 @@ class Palette:
                                 as_light=bool(self.weights[LIGHT_COST] > 0))
         self._stranger = stranger_weights(self.weights, self.white_borders)
         self._stranger.flags.writeable = False
+        # the palette as calibrated, which this one's classes were moved from (with_models):
+        # what a camera's rendering since calibration is learned against
+        self._origin: Palette = self
 
     # -- what it holds -------------------------------------------------------------------
 
@@ -300,9 +313,11 @@ class Palette:
     def with_models(self, models: Iterable[ClassModel]) -> Palette:
         """This palette with other class models (the same letters, say, moved a little:
         :func:`calibration.adapt.adapt`), its white, weights and thresholds kept."""
-        return Palette(models, white=self._white, grey=self._grey, max_distance=self.max_distance,
-                       min_confidence=self.min_confidence, white_borders=self.white_borders,
-                       weights=self.weights)
+        out = Palette(models, white=self._white, grey=self._grey, max_distance=self.max_distance,
+                      min_confidence=self.min_confidence, white_borders=self.white_borders,
+                      weights=self.weights)
+        out._origin = self._origin
+        return out
 
     @property
     def samples(self) -> int:
@@ -337,6 +352,20 @@ class Palette:
             voters = np.asarray(cards, bool).reshape(-1)
             if voters.all() or voters.sum() < max(_MIN_VOTERS, _VOTER_SHARE * len(voters)):
                 voters = None
+        reads, light, seen = self._read(cells, bare, voters)
+        # A card's colour against a white the camera clipped, the light guessed, tells how far
+        # off the guess was as much as what the card is: it teaches only a palette that
+        # learned its colours against clipped whites too, like for like (learned from, a
+        # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
+        guessed = light.rims and not self._learned_clipped and light.free > 0
+        if UNSURE in reads.labels:
+            reads = self._as_rendered(cells, bare, voters, reads, light, seen)
+        return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest)
+
+    def _read(self, cells: Scene, bare: Scene, voters: np.ndarray | None
+              ) -> tuple[CellReads, _Light, Cells]:
+        """The cells read (labels, confidence, nearest), the light read on them and the cells
+        seen in it."""
         light, seen, comparison, rivals = self._read_light(cells, bare, voters)
         models = self._models
         if len(bare):
@@ -354,13 +383,57 @@ class Palette:
                         np.zeros(1, bool))
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        reads = self._doubt_rivals(self._decide(comparison, models), rivals)
-        # A card's colour against a white the camera clipped, the light guessed, tells how far
-        # off the guess was as much as what the card is: it teaches only a palette that
-        # learned its colours against clipped whites too, like for like (learned from, a
-        # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
-        guessed = light.rims and not self._learned_clipped and light.free > 0
-        return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest)
+        return self._doubt_rivals(self._decide(comparison, models), rivals), light, seen
+
+    def _as_rendered(
+        self, cells: Scene, bare: Scene, voters: np.ndarray | None, reads: CellReads,
+        light: _Light, seen: Cells,
+    ) -> CellReads:
+        """The cells read ``?`` read again as the palette's own camera would have shown
+        them, where the cards read sure show that this camera renders colours otherwise
+        (:mod:`calibration.rendering`): a tone curve or a colour matrix changed since
+        calibration moves each class its own way, which no light explains. A card read sure
+        keeps its reading; if the scene put back would read one otherwise, the rendering
+        learned is not trusted at all."""
+        first = np.array(reads.labels)
+        labels, confidence = first.copy(), np.asarray(reads.confidence, float)
+        usable = ~np.any(seen.rgb >= seen.cap - 1e-6, axis=1)
+        if voters is not None:
+            usable &= voters
+        calibrated = self._origin
+        colours = _as_log(calibrated._classes.linear[calibrated._cards])
+        table_ref = self._light_for(bare, light.shift).ref if len(bare) else None
+        # the cards read again join those read sure in showing the rendering, once
+        for _ in range(_RENDERING_ROUNDS):
+            k = calibrated._letters_index(labels)
+            sure = usable & (k >= 0)
+            sure[sure] &= ~calibrated._shaded[k[sure]]
+            rendering = rendering_of(_as_log(calibrated._classes.linear[k[sure]]),
+                                     _as_log(cells.body[sure] * np.exp(-light.ref[sure])),
+                                     k[sure])
+            if rendering is None or not worth_undoing(rendering, colours):
+                break
+            undone_bare = bare if table_ref is None else _undone(bare, rendering, table_ref)
+            again, _, _ = calibrated._read(_undone(cells, rendering, light.ref), undone_bare,
+                                           voters)
+            now = np.array(again.labels)
+            read = labels != UNSURE
+            if ((now != labels) & read & (now != UNSURE)).any():
+                break
+            take = ~read & (now != UNSURE)
+            if not take.any():
+                break
+            labels = np.where(take, now, labels)
+            confidence = np.where(take, again.confidence, confidence)
+        if (labels == first).all():
+            return reads
+        nearest = np.where(labels != first, labels, np.array(reads.nearest))
+        return CellReads(tuple(labels.tolist()), confidence, nearest=tuple(nearest.tolist()))
+
+    def _letters_index(self, labels: np.ndarray) -> np.ndarray:
+        """(N,) each label's card class's index among the models, -1 for none (``?``, ``.``)."""
+        index = {m.letter: i for i, m in enumerate(self._models) if m.letter != EMPTY}
+        return np.array([index.get(str(x), -1) for x in labels.tolist()], dtype=np.intp)
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
@@ -713,6 +786,26 @@ def _as_seen(cells: Cells, guessed: np.ndarray | bool) -> np.ndarray:
     x[:, LIGHT] = np.where(low, np.nan, x[:, LIGHT])
     x[low.any(axis=1), COLOUR] = np.nan
     return x
+
+
+def _as_log(share: np.ndarray) -> np.ndarray:
+    """Log of colours as a share of their white, the darkest kept apart from nought: where a
+    camera's tone curve is a straight line."""
+    return np.asarray(np.log(np.maximum(share, 0.0) + _LOG_FLOOR))
+
+
+def _undone(scene: Scene, rendering: Rendering, ref: np.ndarray) -> Scene:
+    """The scene as the palette's camera would have shown it: each body's and ink's log
+    reflectance against its white ``ref`` (N, 3) put back through ``rendering``; what was
+    below clipping stays below it."""
+
+    def back(colour: np.ndarray) -> np.ndarray:
+        scale = np.exp(ref)
+        out = np.maximum(np.exp(rendering.undo(_as_log(colour / scale))) - _LOG_FLOOR, 0.0) * scale
+        return np.where(colour < _NEAR_CLIP, np.minimum(out, _NEAR_CLIP - 0.1), out)
+
+    return Scene(back(scene.body), back(scene.ink), scene.rim, scene.fixed, scene.whites,
+                 scene.white, scene.grey)
 
 
 def _surprises(lights: Sequence[_Light]) -> list[float]:
