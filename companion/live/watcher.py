@@ -208,6 +208,8 @@ class TableWatcher(WatcherThread):
                     follower.follow(reading)
                 for action, args in self.taps.get(number, ()):
                     self.tap(action, *args)
+                self.view()  # the screen has the reading's (or tap's) verdict first
+                self.session.fold_ahead()
                 if self.pace:
                     self._stop.wait(max(0.0, self.pace - (time.monotonic() - started)))
         except Stopped:

@@ -114,12 +114,12 @@ def fold_renamings(t: TableState, until: float = math.inf, first: int = 0) -> in
     cards = list(dict.fromkeys(cards))
     first %= max(1, len(cards))
     for k, card in enumerate(cards[first:] + cards[:first]):
-        if time.monotonic() > until:
-            return (first + k) % len(cards)
         was = t.cards[card]
         if card in t.provisional or card in t.tapped or was not in GEMS:
             continue
         for letter in GEMS:
+            if time.monotonic() > until:  # this card again next time: its names done are kept
+                return (first + k) % len(cards)
             if letter != was:
                 with suppress(CompanionError):  # what was played cannot happen so
                     misnamed(t, card, letter)

@@ -93,8 +93,8 @@ TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 FOLD_AHEAD_SECONDS = 0.05
-"""The most a reading or tap spends folding the game ahead under other names of its cards
-(``_fold_ahead``) before the screen shows it."""
+"""The most one ``fold_ahead`` spends folding the game under other names of its cards: a tap
+made meanwhile waits at most this."""
 
 
 def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
@@ -159,7 +159,7 @@ class TableSession(SessionCore[TableState]):
         reading may fit some other name by chance (``_rename``), until a reading is taken."""
         self._unsettled: set[tuple[int, str]] = set()
         self._ahead = -1
-        """The event after which the game was last folded ahead (``_fold_ahead``)."""
+        """The event after which the game was last folded ahead (``fold_ahead``)."""
         self._renaming_from = 0
         """Where on the grid folding ahead for misreads goes on from: where it stopped (the
         next reading or tap goes on with it, the log grown or not)."""
@@ -203,7 +203,6 @@ class TableSession(SessionCore[TableState]):
             self._tap(action, *args)
         finally:
             self._told_settled()
-        self._fold_ahead()
 
     def _age_settled(self) -> None:
         """A card settled is told until the game moves on past the reading or tap that
@@ -309,18 +308,19 @@ class TableSession(SessionCore[TableState]):
             self._reading("/".join(rows))
         finally:
             self._told_settled()
-        self._fold_ahead()
 
-    def _fold_ahead(self) -> None:
-        """After a reading or a tap that grew the log, fold the game under every naming a
+    @locked
+    def fold_ahead(self) -> None:
+        """Once the log has grown (a reading, a tap), fold the game under every naming a
         search for the cards laid unread tries (``unread.namings``), then under each other
         gem of the cards on the grid (``misread.fold_renamings``): a fold is kept and goes
         on from there (``session.kept``), so the search after a reading or tap the game
         cannot take folds little or nothing again, not the game since each card was laid
-        (that took one to three seconds on a Pi). The log is written first. Usually an event
-        or two per naming; for ``FOLD_AHEAD_SECONDS`` at most (a game reopened, a log
-        written anew by a card named: every naming from its card's laying), the rest after
-        the next reading or tap."""
+        (that took one to three seconds on a Pi). For the live parts to call between
+        frames, once the screen has what the last reading or tap did: an event or two per
+        naming; ``FOLD_AHEAD_SECONDS`` at most (a game reopened, a log written anew by a
+        card named: every naming from its card's laying), the rest the next time. Asked
+        again with nothing new, it does nothing."""
         t = self.state
         if self._ahead == self.seq or not self.provisional or t.phase in (OPENING, OVER):
             return

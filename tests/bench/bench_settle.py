@@ -14,7 +14,9 @@ searches the names of the unread cards for one under which it can (``TableSessio
   takes.
 - "one event folded": the rules' fold of the game's log, per event.
 - "readings before": each reading the session was given before, while one of the two cards
-  lay on the grid (each folds the game ahead under every naming, ``_fold_ahead``).
+  lay on the grid.
+- "folding ahead": the session folding the game ahead after each of those readings, as the
+  table watcher has it do between frames, once the screen has the verdict (``fold_ahead``).
 - "all read": the same knocked grid in the same game played with every card read: no card
   laid unread, so the session searches for a card the camera misread (``_rename``).
 
@@ -32,6 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +60,7 @@ class _Part:
         self.states, self.reports = played.states[: turns + 1], played.reports[:turns]
 
 
-def _session(folder: Path, seed: int, share: float, taken: list[float],
+def _session(folder: Path, seed: int, share: float, taken: list[float], ahead: list[float],
              all_read: list[float]) -> TableSession | None:
     """A session of seed's game played to ``share`` of its turns, the camera reading two
     cards of the opening layout ``?`` all along: two still on the grid then (the game
@@ -66,6 +69,7 @@ def _session(folder: Path, seed: int, share: float, taken: list[float],
     whole = simulate(game, random.Random(seed), greedy, max_turns=400)
     played = _Part(whole, int(len(whole.reports) * share))
     seen = TableSession.new(GameStore(folder / f"{seed}-{share}-seen.sqlite"), game, ["A", "B"])
+    _as_watched(seen, [], [])
     play(played, seen, UnreadCamera(seen, ()))
     opening = [card for card in seen.state.origin if 0 <= card < 25]
     if seen.state.phase != PLAY or len(opening) < 2:
@@ -74,15 +78,7 @@ def _session(folder: Path, seed: int, share: float, taken: list[float],
     seen.on_reading(_knocked(seen.state))
     all_read.append(time.process_time() - start)
     session = TableSession.new(GameStore(folder / f"{seed}-{share}.sqlite"), game, ["A", "B"])
-    read = session.on_reading
-
-    def timed(rows, guesses=None):
-        start = time.process_time()
-        read(rows, guesses)
-        if unread.in_play(session.state):
-            taken.append(time.process_time() - start)
-
-    session.on_reading = timed  # type: ignore[method-assign]
+    _as_watched(session, taken, ahead)
     try:
         play(played, session, UnreadCamera(session, opening[:2]))
     except IndexError:  # the session did not follow (a move it could not tell): not this game
@@ -90,8 +86,27 @@ def _session(folder: Path, seed: int, share: float, taken: list[float],
     t = session.state
     if t.phase != PLAY or len(unread.in_play(t)) < 2:
         return None
-    session.on_reading = read  # type: ignore[method-assign]
     return session
+
+
+def _as_watched(session: TableSession, taken: list[float], ahead: list[float]) -> None:
+    """Each reading and tap given to ``session`` followed by folding ahead, as the table
+    watcher does between frames; the time of each reading (``taken``) and of each folding
+    ahead (``ahead``) while a card laid unread lies on the grid."""
+    def then_ahead(act: Callable[..., None], reading: bool) -> Callable[..., None]:
+        def acted(*args: object) -> None:
+            start = time.process_time()
+            act(*args)
+            middle = time.process_time()
+            session.fold_ahead()
+            if unread.in_play(session.state):
+                if reading:
+                    taken.append(middle - start)
+                ahead.append(time.process_time() - middle)
+        return acted
+
+    session.on_reading = then_ahead(session.on_reading, True)  # type: ignore[method-assign]
+    session.tap = then_ahead(session.tap, False)  # type: ignore[method-assign]
 
 
 def _knocked(t: table.TableState) -> list[str]:
@@ -124,11 +139,11 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp())
     print(f"{'turns played':>12} {'games':>5} {'events':>6} | {'refused reading ms':>18} "
           f"| {'every naming ms (namings)':>25} | {'fold us/event':>13} | "
-          f"{'readings before ms':>18} | {'all read ms':>17}")
+          f"{'readings before ms':>18} | {'folding ahead ms':>17} | {'all read ms':>17}")
     for share in (0.3, 0.6, 0.9):
-        events, refused, every, tried, per_event, taken, misread = [], [], [], [], [], [], []
+        events, refused, every, tried, per_event, taken, ahead, misread = ([] for _ in range(8))
         for seed in range(1, args.games + 1):
-            session = _session(folder, seed, share, taken, misread)
+            session = _session(folder, seed, share, taken, ahead, misread)
             if session is None:
                 continue
             t = session.state
@@ -150,6 +165,7 @@ def main() -> int:
               f"{1000 * statistics.median(every):>7.1f} (max {1000 * max(every):6.1f}) "
               f"({max(tried):2d}) | {1e6 * statistics.median(per_event):>13.0f} | "
               f"{1000 * statistics.median(taken):>5.1f} (max {1000 * max(taken):5.1f}) | "
+              f"{1000 * statistics.median(ahead):>5.1f} (max {1000 * max(ahead):5.1f}) | "
               f"{1000 * statistics.median(misread):>5.1f} (max {1000 * max(misread):5.1f})")
     print(f"A Pi 4 is about {PI} times slower: the budget of 0.5 s there is about "
           f"{500 / PI:.0f} ms here.")

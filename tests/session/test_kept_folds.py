@@ -1,5 +1,5 @@
 """Folds of the game under other names of the cards laid unread, kept and gone on from
-(``session.kept``, ``table._refold``, ``TableSession._fold_ahead``): the same states as a
+(``session.kept``, ``table._refold``, ``TableSession.fold_ahead``): the same states as a
 fold from each card's laying, whatever happened since (more moves, an Undo, a card named
 otherwise), and none folded again when the players' next move needs a name (N9), for a card
 laid unread or a card the camera misread."""
@@ -26,9 +26,10 @@ class _Part:
         self.states, self.reports = played.states[: turns + 1], played.reports[:turns]
 
 
-def _played(folder):
+def _played(folder, ahead=False):
     """Seed 1's game to 60 % of its turns, two cards of the opening layout read ``?`` all
-    along (two that lie on the grid then)."""
+    along (two that lie on the grid then); ``ahead``: folded ahead after each reading and
+    tap, as the table watcher does between frames."""
     game = Game("classic", 2)
     played = simulate(game, random.Random(1), greedy, max_turns=400)
     part = _Part(played, int(len(played.reports) * 0.6))
@@ -36,9 +37,19 @@ def _played(folder):
     play(part, seen, UnreadCamera(seen, ()))
     opening = [card for card in seen.state.origin if 0 <= card < 25][:2]
     s = TableSession.new(GameStore(folder / "game.sqlite"), game, ["A", "B"])
+    if ahead:
+        for name in ("on_reading", "tap"):
+            setattr(s, name, _then_ahead(s, getattr(s, name)))
     play(part, s, UnreadCamera(s, opening))
     assert len(unread.in_play(s.state)) == 2
     return s
+
+
+def _then_ahead(s, act):
+    def acted(*args):
+        act(*args)
+        s.fold_ahead()
+    return acted
 
 
 @pytest.fixture(scope="module")
@@ -92,12 +103,12 @@ def test_N9_a_name_tried_after_the_other_cards_provisional_name_changed(session)
 @pytest.mark.parametrize("seconds", [math.inf, 0.0])
 def test_N9_the_search_after_a_move_needs_no_fold_again(tmp_path, monkeypatch, seconds):
     """Each reading the session takes folds the game ahead under every naming a search
-    would try (``_fold_ahead``), for as long as ``FOLD_AHEAD_SECONDS`` allows: the search
+    would try (``fold_ahead``), for as long as ``FOLD_AHEAD_SECONDS`` allows: the search
     after a reading it cannot take folds no event again (and with no time for it, it
     folds them itself)."""
     table._REFOLDS.clear()
     monkeypatch.setattr(nizam, "FOLD_AHEAD_SECONDS", seconds)
-    s = _played(tmp_path)
+    s = _played(tmp_path, ahead=True)
     folded = []
     real = table._refolded
     monkeypatch.setattr(table, "_refolded", lambda *a: folded.append(a) or real(*a))

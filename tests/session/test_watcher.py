@@ -32,6 +32,9 @@ def test_N13_demo_plays_to_the_recorded_scores_then_starts_again():
         assert view.deck == truth["deck"] and view.discard == truth["discard"]
         frame, corners = watcher.camera()
         assert frame is not None and frame.shape[2] == 3 and corners is not None
+        # between frames, once the screen has a reading's verdict, the game is folded
+        # ahead (N9: the search after a refused reading goes on from there)
+        assert wait_for(lambda: first._ahead == first.seq)
     finally:
         watcher.close()
     assert watcher.session is first  # closed before the pause ended: no restart
