@@ -30,7 +30,6 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field
 
 from companion.errors import CompanionError
 from companion.rules.grid import GEMS, SIZE, Cell
@@ -70,33 +69,20 @@ def _near(cells: Sequence[Cell]) -> list[Cell]:
         if 1 <= r + dr <= SIZE and 1 <= c + dc <= SIZE]
 
 
-@dataclass
-class Renamed:
-    """The games a state's log makes with one card named otherwise (None: it cannot be
-    played so), kept while the state is the current one: the players may try several
-    readings."""
-
-    games: dict[tuple[int, str], TableState | None] = field(default_factory=dict)
-
-
-def renamings(t: TableState, cards: Sequence[int], takes: Takes,
-              renamed: Renamed | None = None) -> list[tuple[int, str]]:
+def renamings(t: TableState, cards: Sequence[int], takes: Takes) -> list[tuple[int, str]]:
     """Each card of ``cards`` with each other gem under which the log can be played and the
-    state ``takes`` what followed (``renamed``: those games of ``t`` already folded)."""
-    known = Renamed() if renamed is None else renamed
+    state ``takes`` what followed (each game folded once: ``table._refold`` keeps them)."""
     found = []
     for card in cards:
         was = t.cards[card]
         for letter in GEMS:
             if letter == was:
                 continue
-            if (card, letter) not in known.games:
-                try:
-                    known.games[card, letter] = misnamed(t, card, letter)
-                except CompanionError:  # what was played cannot happen with that card
-                    known.games[card, letter] = None
-            alt = known.games[card, letter]
-            if alt is not None and takes(alt, card, was) is not None:
+            try:
+                alt = misnamed(t, card, letter)
+            except CompanionError:  # what was played cannot happen with that card
+                continue
+            if takes(alt, card, was) is not None:
                 found.append((card, letter))
     return found
 

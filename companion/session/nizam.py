@@ -33,7 +33,6 @@ from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 from . import events as ev
 from .core import SessionCore, Shown, locked
 from .misread import (
-    Renamed,
     Takes,
     as_read,
     fold_renamings,
@@ -146,9 +145,6 @@ class TableSession(SessionCore[TableState]):
         self.renamed = ""
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
-        self._renamed: tuple[int, Renamed] = (-1, Renamed())
-        """The games the log makes with one card named otherwise (``misread.renamings``),
-        for the event they followed."""
         self._guesses = ""
         """The camera's best guess at each card it read ``?`` in the last reading given
         (``on_reading``), rows joined by "/"; "" when it gave none. Kept with the reading:
@@ -453,9 +449,7 @@ class TableSession(SessionCore[TableState]):
         event was logged."""
         if not self.provisional or raw is None or UNSURE in raw or not cards:
             return False
-        if self._renamed[0] != self.seq:
-            self._renamed = (self.seq, Renamed())
-        found = renamings(self.state, cards, takes, self._renamed[1])
+        found = renamings(self.state, cards, takes)
         if len({card for card, _ in found}) != 1:
             return False
         card = found[0][0]
