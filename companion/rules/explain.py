@@ -12,9 +12,8 @@ Payment('CO')
 >>> e.moves[0].payment.cards, e.moves[0].payment.min_hand
 (('C', 'O'), 2)
 
-The search is meet-in-the-middle: breadth-first from both grids at once, each grid a
-25-byte string and each shift a fixed permutation of the 25 positions, so grids 4 shifts
-apart need about 2 × 400 grids instead of 20⁴.
+The search (:mod:`companion.rules.shift_paths`) is meet-in-the-middle: breadth-first from
+both grids at once, so grids 4 shifts apart need about 2 × 400 grids instead of 20⁴.
 
 What "payable" means when only the size of a hand is known (N14): a sequence of k shifts,
 m of them with a gem on the moving edge and p = k − m moving the pearl, costs at least
@@ -37,6 +36,7 @@ from typing import Any
 from .errors import BadInput
 from .grid import EMPTY, PEARL, SIZE, Grid
 from .shift import ALL_SHIFTS, WILDCARD_COST, Shift
+from .shift_paths import EDGE, MOVE, permutation, shortest
 
 MAX_SHIFTS = 6
 """The deepest search offered: 3 + 3 layers of meet-in-the-middle, still well under a second."""
@@ -46,39 +46,6 @@ DEFAULT_MAX_SHIFTS = 4
 
 class CardsDifferError(BadInput):
     """The two grids do not hold the same cards, so no shifts can turn one into the other."""
-
-
-def permutation(shift: Shift) -> tuple[int, ...]:
-    """Where each cell's card comes from: after ``shift``, cell i holds the card of cell p[i].
-
-    Cells are numbered 0–24 in reading order.
-
-    >>> permutation(Shift.parse("r1<"))[:5]
-    (1, 2, 3, 4, 0)
-    >>> permutation(Shift.parse("c1v"))[::5]
-    (20, 0, 5, 10, 15)
-    """
-    if shift.line == "r":
-        line = [(shift.index - 1) * SIZE + c for c in range(SIZE)]
-    else:
-        line = [r * SIZE + (shift.index - 1) for r in range(SIZE)]
-    step = 1 if shift.direction in "<^" else -1
-    source = list(range(SIZE * SIZE))
-    for k, cell in enumerate(line):
-        source[cell] = line[(k + step) % SIZE]
-    return tuple(source)
-
-
-def _edge_cell(shift: Shift) -> int:
-    row, col = shift.edge
-    return (row - 1) * SIZE + (col - 1)
-
-
-# One entry per shift of ALL_SHIFTS, by index: moving a grid is one C-level gather.
-_MOVE = tuple(itemgetter(*permutation(s)) for s in ALL_SHIFTS)
-_EDGE = tuple(_edge_cell(s) for s in ALL_SHIFTS)
-_OPPOSITE = tuple(ALL_SHIFTS.index(s.opposite()) for s in ALL_SHIFTS)
-_EMPTY_BYTE = ord(EMPTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +250,7 @@ def explain(
     reason = card_difference(first, second)
     if reason is not None:
         raise CardsDifferError(reason)
-    found = _search(first.cells.encode(), second.cells.encode(), max_shifts)
+    found = shortest(first.cells.encode(), second.cells.encode(), max_shifts)
     return Explanation(first, second, max_shifts, tuple(_moves(first, found)))
 
 
@@ -300,7 +267,7 @@ def shortest_sequences(
     _check_depth(max_shifts)
     if len(start) != SIZE * SIZE or len(target) != SIZE * SIZE:
         raise BadInput(f"a grid has {SIZE * SIZE} cells")
-    found = _search(start.encode("ascii"), target.encode("ascii"), max_shifts)
+    found = shortest(start.encode("ascii"), target.encode("ascii"), max_shifts)
     return tuple(tuple(ALL_SHIFTS[i] for i in seq) for seq in found)
 
 
@@ -314,80 +281,9 @@ def _moves(start: Grid, found: list[tuple[int, ...]]) -> Iterator[Move]:
     for seq in found:
         grid, edges = cells, bytearray()
         for i in seq:
-            edges.append(grid[_EDGE[i]])
-            grid = bytes(_MOVE[i](grid))
+            edges.append(grid[EDGE[i]])
+            grid = bytes(MOVE[i](grid))
         yield Move(tuple(ALL_SHIFTS[i] for i in seq), Payment(edges.decode()))
-
-
-# A search side: per grid reached, its distance and its links one layer back, as
-# (neighbour, shift index). Forward links point to the grid the shift was made from; backward
-# links to the grid the shift leads to, so both sides store shifts as made from start.
-_Links = dict[bytes, list[tuple[bytes, int]]]
-
-
-def _search(start: bytes, target: bytes, max_shifts: int) -> list[tuple[int, ...]]:
-    """All shortest sequences as tuples of shift indices, sorted; [] if none within reach."""
-    if start == target:
-        return [()]
-    sides = [_Side(start, forward=True), _Side(target, forward=False)]
-    for _ in range(max_shifts):
-        # Grow the smaller frontier; the meeting grids then lie on its new layer and on the
-        # other side's last layer (any earlier meeting would have been found a step before).
-        grow, other = sorted(sides, key=lambda s: len(s.frontier))
-        if not grow.frontier:
-            return []
-        grow.expand()
-        meeting = [g for g in grow.frontier if g in other.frontier_set]
-        if meeting:
-            fwd, bwd = sides
-            return sorted(p + q for g in meeting for p in fwd.paths(g) for q in bwd.paths(g))
-    return []
-
-
-class _Side:
-    __slots__ = ("forward", "depth", "dist", "links", "frontier", "frontier_set", "_memo")
-
-    def __init__(self, root: bytes, forward: bool) -> None:
-        self.forward = forward
-        self.depth = 0
-        self.dist = {root: 0}
-        self.links: _Links = {root: []}
-        self.frontier = [root]
-        self.frontier_set = {root}
-        self._memo: dict[bytes, list[tuple[int, ...]]] = {root: [()]}
-
-    def expand(self) -> None:
-        self.depth += 1
-        depth, dist, links = self.depth, self.dist, self.links
-        new: list[bytes] = []
-        for grid in self.frontier:
-            for i in range(len(ALL_SHIFTS)):
-                # A legal shift i from grid leaves its card on the edge of the opposite shift,
-                # so the backward side runs the opposite shifts under the same empty-edge rule.
-                if grid[_EDGE[i]] == _EMPTY_BYTE:
-                    continue
-                nxt = bytes(_MOVE[i](grid))
-                seen = dist.get(nxt)
-                made = i if self.forward else _OPPOSITE[i]
-                if seen is None:
-                    dist[nxt] = depth
-                    links[nxt] = [(grid, made)]
-                    new.append(nxt)
-                elif seen == depth:
-                    links[nxt].append((grid, made))
-        self.frontier = new
-        self.frontier_set = set(new)
-
-    def paths(self, grid: bytes) -> list[tuple[int, ...]]:
-        """Shortest shift sequences root → grid (forward) or grid → root (backward)."""
-        memo = self._memo.get(grid)
-        if memo is None:
-            if self.forward:
-                memo = [p + (i,) for prev, i in self.links[grid] for p in self.paths(prev)]
-            else:
-                memo = [(i,) + p for prev, i in self.links[grid] for p in self.paths(prev)]
-            self._memo[grid] = memo
-        return memo
 
 
 UNSURE = "?"

@@ -47,10 +47,10 @@ from typing import Any
 from .combination import POINTS, Combination, bonus, find_combinations, line_runs, phase_points
 from .deck import Cards
 from .errors import BadInput
-from .explain import permutation
 from .game import GEM_COPIES, MIN_PLAYERS, PEARL_MODE, Game, RuleError
 from .grid import EMPTY, GEMS, SIZE, Grid
 from .shift import ALL_SHIFTS, WILDCARD_COST, Shift
+from .shift_paths import permutation
 
 DEFAULT_HINT_SHIFTS = 3
 MAX_HINT_SHIFTS = 4

@@ -27,7 +27,6 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.rules.combination import find_combinations
 from companion.rules.deck import RefillChance
-from companion.rules.explain import permutation
 from companion.rules.game import Game, RuleError
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.nizam import (
@@ -41,6 +40,7 @@ from companion.rules.nizam import (
     why_illegal_shifts,
 )
 from companion.rules.shift import Shift
+from companion.rules.shift_paths import permutation
 from companion.rules.state import State
 from companion.rules.value import evolve
 
