@@ -1,8 +1,11 @@
 """Only readings that hold still count: a stability filter for live video.
 
 A frame's reading counts once ``k`` frames in a row have read the same grid, with no more
-than ``unsure`` cells ``?`` among them. A card read in some frames and ``?`` in others (a
-glare, a colour near the edge of its class, a hand passing) is the same card in all of them:
+than ``unsure`` cells ``?`` among them that show no card: a card whose outline the frame
+shows and whose colour alone is in doubt (a reading's ``guesses`` name it) is no hand over
+the grid, however many there are (a camera whose colours moved since calibration). A card
+read in some frames and ``?`` in others (a glare, a colour near the edge of its class, a
+hand passing) is the same card in all of them:
 frames agree where one read a card ``?`` and another read it. Such a cell counts as that
 card once at least half the run's last ``2 k`` frames, or most of the last ``k``, have read
 it so, and ``?`` once none of the last ``k`` has; in between the grid is not held yet. So
@@ -58,12 +61,18 @@ class StabilityFilter:
 
     def push(self, reading: Sequence[str] | Any | None) -> tuple[str, ...] | None:
         cells = getattr(reading, "cells", reading)
-        if cells is None or sum(row.count(UNSURE) for row in cells) > self.unsure:
+        if cells is None:
+            self.reset()
+            return None
+        flat = "".join(cells)
+        guessed = getattr(reading, "guesses", None)
+        guessed = "".join(guessed) if guessed is not None else ""
+        guessed = guessed if len(guessed) == len(flat) else flat
+        if guessed.count(UNSURE) > self.unsure:
             self.reset()
             return None
         widths = tuple(len(row) for row in cells)
-        flat = "".join(cells)
-        if not (self._run and widths == self._widths and self._holds(flat)):
+        if not (self._run and widths == self._widths and self._holds(flat, guessed)):
             self.reset()
             self._widths = widths
             self._cards = [UNSURE] * len(flat)
@@ -71,23 +80,21 @@ class StabilityFilter:
             if x != UNSURE:
                 self._cards[cell] = x
         self._recent.append(flat)
-        guessed = getattr(reading, "guesses", None)
-        guessed = "".join(guessed) if guessed is not None else ""
-        self._guessed.append(guessed if len(guessed) == len(flat) else flat)
+        self._guessed.append(guessed)
         self._run += 1
         grid = self._grid() if self._run >= self.k else None
         if grid is not None:
             self.stable = grid
         return grid
 
-    def _holds(self, flat: str) -> bool:
+    def _holds(self, flat: str, guessed: str) -> bool:
         """Whether this frame shows the run's grid: no cell read as another card (or empty
-        where a card was read), and no more cells ``?`` in it and the frame before together
-        than allowed."""
-        before = self._recent[-1]
+        where a card was read), and no more cells ``?`` that show no card (``guessed``) in
+        it and the frame before together than allowed."""
         if any(UNSURE != x != card != UNSURE for x, card in zip(flat, self._cards, strict=True)):
             return False
-        doubted = sum(x == UNSURE or y == UNSURE for x, y in zip(flat, before, strict=True))
+        before = self._guessed[-1]
+        doubted = sum(x == UNSURE or y == UNSURE for x, y in zip(guessed, before, strict=True))
         return doubted <= self.unsure
 
     def _grid(self) -> tuple[str, ...] | None:

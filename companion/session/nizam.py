@@ -279,13 +279,21 @@ class TableSession(SessionCore[TableState]):
     @property
     def unsure_taken(self) -> int:
         """How many cells read ``?`` a stable reading may hold for the session to be given
-        it. Before the opening grid is set up, any number: the screen shows every unsure
-        card outlined, to be tapped and named (a hand resting over the layout is shown too,
-        and makes no event and loses no name). In play, ``SETTLE_AT_MOST``: more is a hand
-        over the grid, not a misread; and as many more as the grid holds cards laid unread
-        (the camera has read them ``?`` so far: they are no hand)."""
+        it, not counting cards the camera sees whose colour alone is in doubt. Before the
+        opening grid is set up, any number: the screen shows every unsure card outlined, to
+        be tapped and named (a hand resting over the layout is shown too, and makes no event
+        and loses no name). In play, ``SETTLE_AT_MOST``: more is a hand over the grid, not a
+        misread; and as many more as the grid holds cards laid unread (the camera has read
+        them ``?`` so far: they are no hand)."""
         t = self.state
         return SIZE * SIZE if t.phase == OPENING else SETTLE_AT_MOST + len(unread_cells(t))
+
+    def _hidden(self, text: str) -> int:
+        """How many cells of the reading ``text`` are ``?`` with no card seen there (what a
+        hand hides): a card whose outline the camera sees, its colour alone in doubt (the
+        reading's guesses name it), is no hand, however many there are."""
+        guessed = self._guesses if len(self._guesses) == len(text) else text
+        return sum(x == UNSURE == g for x, g in zip(text, guessed, strict=True))
 
     @locked
     def on_reading(self, rows: Sequence[str], guesses: Sequence[str] | None = None) -> None:
@@ -337,7 +345,7 @@ class TableSession(SessionCore[TableState]):
         if t.phase == OPENING:
             self._opening(text)
             return
-        if t.grid is None or text.count(UNSURE) > self.unsure_taken:
+        if t.grid is None or self._hidden(text) > self.unsure_taken:
             return
         if t.misnamed:  # the camera may still read a card the rules named otherwise
             text = as_read(t, text)

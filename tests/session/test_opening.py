@@ -264,6 +264,28 @@ def test_N1_in_play_three_unsure_cells_are_a_hand_not_a_misread(session):
     assert kinds(session) == ["setup"]
 
 
+def test_N4_in_play_cards_the_camera_sees_but_cannot_name_are_no_hand(session):
+    # a camera whose colours moved since calibration: the cards' outlines show, their
+    # colours are in doubt (guessed wrong, even); the cards it reads tell the shift, and
+    # the rules settle the rest
+    follower = follower_of(session)
+    still(follower, SETUP)
+    moved = "GOGY?/CR?PB/?GYOC/BVPRO/YGCBV"  # r1< with three cards unnamed
+    still(follower, moved, guesses="GOGYP/CRPPB/PGYOC/BVPRO/YGCBV")
+    assert kinds(session) == ["setup", "shifts"]
+    assert [str(s) for s in session.state.shifts] == ["r1<"]
+    assert str(session.state.grid) == "GOGYR/CRVPB/RGYOC/BVPRO/YGCBV"
+
+
+def test_N4_in_play_three_cells_that_show_no_card_are_a_hand_whatever_else_is_seen(session):
+    follower = follower_of(session)
+    still(follower, SETUP)
+    moved = "GOGY?/CR?PB/?GYOC/BVPRO/YGCBV"
+    still(follower, moved, guesses=moved)
+    session.on_reading(rows(moved), rows(moved))  # given it all the same
+    assert kinds(session) == ["setup"] and session.reading == SETUP
+
+
 TWO_UNSURE = "RG?GY/CRVPB/RGYOC/BVP?O/YGCBV"
 REDEALT = "BC?RV/YOGCR/PBVGY/ORCPB/GVYRO"  # gathered and dealt again: r1c3 unread again
 

@@ -142,3 +142,28 @@ def test_a_card_laid_unread_is_guessed_as_the_frames_mostly_guessed_it_not_as_th
     frames = [("RG", "BO"), ("RG", "B?"), ("RG", "BR"), ("RG", "BO")]
     held = [f.push(_Frame(laid, g)) for g in frames]
     assert held[-1] == laid and f.guesses(laid) == ("RG", "BO")
+
+
+def test_cards_seen_whose_colour_alone_is_in_doubt_are_no_hand_however_many():
+    # their outlines show (the reading's guesses name them): a camera whose colours moved
+    seen = _Frame(("???GY", "CBVPR"), ("PPOGY", "CBVPR"))
+    f = StabilityFilter(2, unsure=2)
+    assert [f.push(seen) for _ in range(2)] == [None, ("???GY", "CBVPR")]
+    # no card seen in three cells: a hand over them
+    hidden = _Frame(("???GY", "CBVPR"), ("???GY", "CBVPR"))
+    g = StabilityFilter(2, unsure=2)
+    assert [g.push(hidden) for _ in range(3)] == [None, None, None]
+
+
+def test_a_hand_moving_counts_the_cells_it_hides_in_two_frames_together_not_the_cards_seen():
+    # two frames hide three cells between them, one of which shows its card's outline
+    seen = [_Frame(("?RGRG",), ("?RGRG",)), _Frame(("R??RG",), ("RP?RG",))]
+    f = StabilityFilter(3, unsure=2)
+    for x in seen:
+        f.push(x)
+    assert f.run == 2  # two cells hidden in the two frames: the run holds
+    hidden = [_Frame(("?RGRG",), ("?RGRG",)), _Frame(("R??RG",), ("R??RG",))]
+    g = StabilityFilter(3, unsure=2)
+    for x in hidden:
+        g.push(x)
+    assert g.run == 1  # three: the hand moved over the grid, the run starts again
