@@ -101,10 +101,13 @@ class StabilityFilter:
         """The run's grid: each cell as the card half the last ``2 k`` frames, or most of
         the last ``k``, read there (a card a hand left, then flickering, counts as soon as
         the frames since it left mostly read it), ``?`` where none of the last ``k`` did;
-        None while neither holds."""
+        None while neither holds. A frame that read the cell ``?`` but saw a card's outline
+        there and guessed it as the card the others read agrees with them."""
         flat = []
         for cell, card in enumerate(self._cards):
-            read = [frame[cell] != UNSURE for frame in self._recent]
+            # a frame that read the card there, or saw its outline and guessed it the same
+            read = [frame[cell] != UNSURE or guessed[cell] == card
+                    for frame, guessed in zip(self._recent, self._guessed, strict=True)]
             last = read[-self.k:]
             if 2 * sum(read) < len(read) and 2 * sum(last) <= len(last):
                 if any(last):

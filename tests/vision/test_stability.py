@@ -167,3 +167,14 @@ def test_a_hand_moving_counts_the_cells_it_hides_in_two_frames_together_not_the_
     for x in hidden:
         g.push(x)
     assert g.run == 1  # three: the hand moved over the grid, the run starts again
+
+
+def test_a_card_read_in_some_frames_and_guessed_the_same_in_the_others_counts():
+    # its outline seen in every frame, its colour named in a few: the frames agree on it
+    frames = [_Frame(("RG",), ("RG",))] + [_Frame(("R?",), ("RG",))] * 5
+    f = StabilityFilter(3, unsure=2)
+    assert [f.push(x) for x in frames][-1] == ("RG",)
+    # guessed as another card, the frames that read it ? say nothing for it
+    frames = [_Frame(("RG",), ("RG",))] + [_Frame(("R?",), ("RB",))] * 5
+    g = StabilityFilter(3, unsure=2)
+    assert [g.push(x) for x in frames][-1] == ("R?",)
