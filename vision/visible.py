@@ -172,14 +172,26 @@ def _any_above(steps: list[np.ndarray], level: int) -> np.ndarray:
 class _Channels:
     """A close look's patch lightly blurred, as its whiteness (the smallest channel), its
     brightness (the largest) and its colour (their difference): what its cuts and its
-    edges are taken from, worked out once."""
+    edges are taken from, each worked out once, when first asked for (most looks end at
+    the first cut)."""
 
     def __init__(self, patch: np.ndarray) -> None:
-        b, g, r = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
+        self._planes = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
+        b, g, r = self._planes
         self.lo = cv2.min(cv2.min(b, g), r)
-        self.hi = cv2.max(cv2.max(b, g), r)
-        self.chroma = cv2.subtract(self.hi, self.lo)
-        self.all = (self.hi, self.lo, self.chroma)
+
+    @functools.cached_property
+    def hi(self) -> np.ndarray:
+        b, g, r = self._planes
+        return cv2.max(cv2.max(b, g), r)
+
+    @functools.cached_property
+    def chroma(self) -> np.ndarray:
+        return cv2.subtract(self.hi, self.lo)
+
+    @property
+    def all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.hi, self.lo, self.chroma
 
 
 def _cuts(look: _Channels) -> Iterator[np.ndarray]:
@@ -189,8 +201,8 @@ def _cuts(look: _Channels) -> Iterator[np.ndarray]:
     whiteness shows 82% of the cards seen, colour all but 6 of the rest), the edges,
     dearest to find, last."""
     white = _otsu(look.lo)
-    colour = _otsu(look.chroma)
     yield white
+    colour = _otsu(look.chroma)
     yield colour
     yield cv2.bitwise_not(colour)
     yield cv2.bitwise_not(white)
