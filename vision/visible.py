@@ -88,12 +88,13 @@ def card_in_cell(
     centre = (np.array([c + 0.5, r + 0.5]) - [x0, y0]) / step
     smallest = MIN_SHARE * expect[0] * expect[1]
     largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
-    for cut in _cuts(patch):
+    channels = _Channels(patch)
+    for cut in _cuts(channels):
         contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for k in _plausible(contours, smallest, largest):
             if _is_card(contours[k], expect, centre, side):
                 return True
-    return edges and edge_support(patch, expect, centre) >= MIN_EDGE_SUPPORT
+    return edges and edge_support(patch, expect, centre, channels) >= MIN_EDGE_SUPPORT
 
 
 def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> list[int]:
@@ -111,23 +112,26 @@ def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) 
     return np.flatnonzero((area >= smallest) & (area <= 2.0 * largest)).tolist()
 
 
-def edge_support(patch: np.ndarray, expect: np.ndarray, centre: np.ndarray) -> float:
+def edge_support(
+    patch: np.ndarray, expect: np.ndarray, centre: np.ndarray, channels: _Channels | None = None
+) -> float:
     """How well the card's four sides show as edges: over placements of the expected
     rectangle near ``centre``, the best of (the weakest side's share of its length that
     lies on an edge). A card under a glare spot or a shadow's edge keeps most of its
-    outline; under a hand it loses whole sides."""
-    b, g, r = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
-    hi = cv2.max(cv2.max(b, g), r)
-    lo = cv2.min(cv2.min(b, g), r)
-    gx = np.zeros(hi.shape, np.float32)
-    gy = np.zeros(hi.shape, np.float32)
-    for channel in (hi, lo, cv2.subtract(hi, lo)):
-        gx = np.maximum(gx, np.abs(cv2.Sobel(channel, cv2.CV_32F, 1, 0)) / 4)
-        gy = np.maximum(gy, np.abs(cv2.Sobel(channel, cv2.CV_32F, 0, 1)) / 4)
+    outline; under a hand it loses whole sides. ``channels``: the patch's, if already
+    worked out (the cuts of a close look take the same)."""
+    look = _Channels(patch) if channels is None else channels
+    # An edge pixel: brightness, whiteness or colour steps by more than EDGE_STEP a pixel
+    # across it (a Sobel step is four pixels' worth). The steps are whole numbers of 8-bit
+    # levels: one comparison with the integer Sobel, saturated to 8 bits (all it must tell
+    # is whether it passes 4 * EDGE_STEP), over all three channels at once.
+    step = int(4 * EDGE_STEP)
+    gx = _any_above([cv2.Sobel(c, cv2.CV_16S, 1, 0) for c in look.all], step)
+    gy = _any_above([cv2.Sobel(c, cv2.CV_16S, 0, 1) for c in look.all], step)
     # An edge pixel, spread across the side's direction to allow a few degrees of turn.
     band = np.ones((1, 2 * EDGE_BAND + 1), np.uint8)
-    vertical = cv2.dilate((gx > EDGE_STEP).astype(np.uint8), band)  # for left/right sides
-    horizontal = cv2.dilate((gy > EDGE_STEP).astype(np.uint8), band.T)  # top/bottom
+    vertical = cv2.dilate(gx, band)  # for left/right sides
+    horizontal = cv2.dilate(gy, band.T)  # top/bottom
     col = np.vstack([np.zeros((1, vertical.shape[1])), np.cumsum(vertical, axis=0)])
     row = np.hstack([np.zeros((horizontal.shape[0], 1)), np.cumsum(horizontal, axis=1)])
     n = patch.shape[0]
@@ -156,28 +160,65 @@ def edge_support(patch: np.ndarray, expect: np.ndarray, centre: np.ndarray) -> f
     return float(np.max(np.min(sides, axis=0)))
 
 
-def _cuts(patch: np.ndarray) -> Iterator[np.ndarray]:
-    """Binary cuts of the patch, made one at a time (most cards show in the first two), and
-    each channel only when its cuts are asked for."""
-    b, g, r = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
-    lo = cv2.min(cv2.min(b, g), r)
-    yield from _otsu_both_ways(lo)
-    hi = cv2.max(cv2.max(b, g), r)
-    yield from _otsu_both_ways(hi)
-    chroma = cv2.subtract(hi, lo)
-    yield from _otsu_both_ways(chroma)
+def _any_above(steps: list[np.ndarray], level: int) -> np.ndarray:
+    """(H, W) uint8, 1 where any of the int16 ``steps`` (H, W) is further from 0 than
+    ``level`` (below 255), else 0."""
+    most = cv2.convertScaleAbs(steps[0])
+    for s in steps[1:]:
+        most = cv2.max(most, cv2.convertScaleAbs(s))
+    return cv2.threshold(most, level, 1, cv2.THRESH_BINARY)[1]
+
+
+class _Channels:
+    """A close look's patch lightly blurred, as its whiteness (the smallest channel), its
+    brightness (the largest) and its colour (their difference): what its cuts and its
+    edges are taken from, each worked out once, when first asked for (most looks end at
+    the first cut)."""
+
+    def __init__(self, patch: np.ndarray) -> None:
+        self._planes = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
+        b, g, r = self._planes
+        self.lo = cv2.min(cv2.min(b, g), r)
+
+    @functools.cached_property
+    def hi(self) -> np.ndarray:
+        b, g, r = self._planes
+        return cv2.max(cv2.max(b, g), r)
+
+    @functools.cached_property
+    def chroma(self) -> np.ndarray:
+        return cv2.subtract(self.hi, self.lo)
+
+    @property
+    def all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.hi, self.lo, self.chroma
+
+
+def _cuts(look: _Channels) -> Iterator[np.ndarray]:
+    """Binary cuts of the patch, made one at a time. A card counts when any of them shows
+    it, so the order only sets the cost: the cuts that show most cards go first (over
+    the cells looked at closely in the filmed game, the stills and the generator's frames,
+    whiteness shows 82% of the cards seen, colour all but 6 of the rest), the edges,
+    dearest to find, last."""
+    white = _otsu(look.lo)
+    yield white
+    colour = _otsu(look.chroma)
+    yield colour
+    yield cv2.bitwise_not(colour)
+    yield cv2.bitwise_not(white)
+    bright = _otsu(look.hi)
+    yield bright
+    yield cv2.bitwise_not(bright)
     # Edges both ways: the regions they enclose, and the outline as a ring whose outside
     # is the card even when the gem's own edges cut up the inside.
-    edges = canny(hi, 30, 90) | canny(lo, 30, 90) | canny(chroma, 30, 90)
+    edges = canny(look.hi, 30, 90) | canny(look.lo, 30, 90) | canny(look.chroma, 30, 90)
     ring = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     yield ring
     yield cv2.bitwise_not(ring)
 
 
-def _otsu_both_ways(channel: np.ndarray) -> Iterator[np.ndarray]:
-    _, m = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    yield m
-    yield cv2.bitwise_not(m)
+def _otsu(channel: np.ndarray) -> np.ndarray:
+    return cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
 
 
 def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: int) -> bool:
