@@ -106,7 +106,7 @@ class StabilityFilter:
         flat = []
         for cell, card in enumerate(self._cards):
             # a frame that read the card there, or saw its outline and guessed it the same
-            read = [frame[cell] != UNSURE or guessed[cell] == card
+            read = [frame[cell] != UNSURE or UNSURE != guessed[cell] == card
                     for frame, guessed in zip(self._recent, self._guessed, strict=True)]
             last = read[-self.k:]
             if 2 * sum(read) < len(read) and 2 * sum(last) <= len(last):

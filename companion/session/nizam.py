@@ -13,6 +13,7 @@ read, sure, as another, once the players' next move fits one other name of one c
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
@@ -291,9 +292,17 @@ class TableSession(SessionCore[TableState]):
     def _hidden(self, text: str) -> int:
         """How many cells of the reading ``text`` are ``?`` with no card seen there (what a
         hand hides): a card whose outline the camera sees, its colour alone in doubt (the
-        reading's guesses name it), is no hand, however many there are."""
+        reading's guesses name it), is no hand, however many there are, where the grid
+        holds a card the rules know. Not in the cells being cleared and refilled: a card
+        seen there may be one held over them (a fan of cards in a hand), not one laid."""
+        t = self.state
         guessed = self._guesses if len(self._guesses) == len(text) else text
-        return sum(x == UNSURE == g for x, g in zip(text, guessed, strict=True))
+        laying = set(t.to_clear)
+        if t.phase == REFILL:
+            laying.update(refill_cells(t))
+        return sum(letter_at(text, cell) == UNSURE
+                   and (cell in laying or letter_at(guessed, cell) == UNSURE)
+                   for cell in itertools.product(range(1, SIZE + 1), repeat=2))
 
     @locked
     def on_reading(self, rows: Sequence[str], guesses: Sequence[str] | None = None) -> None:

@@ -288,3 +288,20 @@ def test_P2_the_card_the_camera_guesses_is_the_pearl_takes_it():
     named = provisional_names(Game("pearl", 2), "?GOGY/CRVPB/RGYOC/BVPRO/YGCB?", "",
                               guesses="RGOGY/CRVPB/RGYOC/BVPRO/YGCB*")
     assert named == "RGOGY/CRVPB/RGYOC/BVPRO/YGCB*"
+
+
+def test_N9_a_fan_of_cards_held_over_the_cells_to_refill_is_no_refill(session):
+    # cards held over the grid show outlines too: where cards are being laid, a card seen
+    # but not named may be one in a hand, not one laid (three such cells are a hand)
+    from tests.session.test_opening import follower_of, still
+
+    cleared = rrr_cleared(session)
+    follower = follower_of(session)
+    still(follower, str(cleared), frames=4)
+    still(follower, "???GY/???BC/???OC/BVPRO/YGCBV", frames=8,
+          guesses="BBBGY/BBBBC/BBBOC/BVPRO/YGCBV")
+    assert session.state.phase == REFILL and str(session.state.grid) == str(cleared)
+    assert [e["kind"] for e in session.events()][-1] == "cleared"
+    still(follower, "BGOGY/OVPBC/GGYOC/BVPRO/YGCBV", frames=4)  # the true refill
+    assert [e["kind"] for e in session.events()][-2:] == ["cleared", "refill"]
+    assert session.state.rules.scores == (3, 0)

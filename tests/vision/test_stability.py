@@ -178,3 +178,10 @@ def test_a_card_read_in_some_frames_and_guessed_the_same_in_the_others_counts():
     frames = [_Frame(("RG",), ("RG",))] + [_Frame(("R?",), ("RB",))] * 5
     g = StabilityFilter(3, unsure=2)
     assert [g.push(x) for x in frames][-1] == ("R?",)
+
+
+def test_a_card_never_named_whose_outline_flickers_does_not_hold_the_grid_back():
+    guesses = ["RG", "R?", "RG", "RG", "R?", "RG", "RG", "R?"]
+    f = StabilityFilter(3, unsure=2)
+    held = [f.push(_Frame(("R?",), (g,))) for g in guesses]
+    assert held[2:] == [("R?",)] * 6
