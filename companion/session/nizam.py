@@ -302,7 +302,7 @@ class TableSession(SessionCore[TableState]):
             laying.update(refill_cells(t))
         return sum(letter_at(text, cell) == UNSURE
                    and (cell in laying or letter_at(guessed, cell) == UNSURE)
-                   for cell in itertools.product(range(1, SIZE + 1), repeat=2))
+                   for cell in itertools.product(range(1, SIZE + 1), range(1, SIZE + 1)))
 
     @locked
     def on_reading(self, rows: Sequence[str], guesses: Sequence[str] | None = None) -> None:
