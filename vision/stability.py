@@ -5,18 +5,17 @@ than ``unsure`` cells ``?`` among them that show no card: a card whose outline t
 shows and whose colour alone is in doubt (a reading's ``guesses`` name it) is no hand over
 the grid, however many there are (a camera whose colours moved since calibration). A card
 read in some frames and ``?`` in others (a glare, a colour near the edge of its class, a
-hand passing) is the same card in all of them:
-frames agree where one read a card ``?`` and another read it. Such a cell counts as that
-card once at least half the run's last ``2 k`` frames, or most of the last ``k``, have read
-it so, and ``?`` once none of the last ``k`` has; in between the grid is not held yet. So
-one frame's misread of a card the others cannot read is no reading, a card a hand has just
-left is not taken for one the camera cannot read, and a card that turned unreadable (a
-glare, or laid so in an empty cell) is, however long the cell was read before. The cells
-read ``?`` in two frames in a row count towards ``unsure`` together, so a hand that moves
-(over some cells, then over others, while a row is shifted under it) cannot stitch a grid
-that never lay on the table out of the frames' halves. A cell read as two things (an empty
-cell is read like a card), or a frame with no grid found, breaks the run; the count starts
-again.
+hand passing) is the same card in all of them: frames agree where one read a card ``?`` and
+another read it, or guessed it the same. Such a cell counts as that card once at least half
+the run's last ``2 k`` frames, or most of the last ``k``, have read it so, and ``?`` once
+none of the last ``k`` has; in between the grid is not held yet. So one frame's misread of
+a card the others cannot read is no reading, a card a hand has just left is not taken for
+one the camera cannot read, and a card that turned unreadable (a glare, or laid so in an
+empty cell) is, however long the cell was read before. The cells read ``?`` in two frames
+in a row count towards ``unsure`` together, so a hand that moves (over some cells, then
+over others, while a row is shifted under it) cannot stitch a grid that never lay on the
+table out of the frames' halves. A cell read as two things (an empty cell is read like a
+card), or a frame with no grid found, breaks the run; the count starts again.
 
 >>> f = StabilityFilter(3)
 >>> [f.push(cells) for cells in (("RG", "B."), ("RG", "B."), ("RG", "B."), ("RG", "B."))]

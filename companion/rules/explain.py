@@ -30,13 +30,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 from .errors import BadInput
 from .grid import EMPTY, PEARL, SIZE, Grid
 from .shift import ALL_SHIFTS, WILDCARD_COST, Shift
-from .shift_paths import EDGE, MOVE, permutation, shortest
+from .shift_paths import EDGE, MOVE, shortest
 
 MAX_SHIFTS = 6
 """The deepest search offered: 3 + 3 layers of meet-in-the-middle, still well under a second."""
@@ -326,7 +325,6 @@ def _agreeing(start: Grid, reading: str, max_shifts: int) -> set[bytes]:
         raise BadInput(f"a reading has {SIZE * SIZE} cells, not {len(cells)}")
     _check_depth(max_shifts)
     known = [(i, ord(ch)) for i, ch in enumerate(cells) if ch != UNSURE]
-    moves = [itemgetter(*permutation(s)) for s in ALL_SHIFTS if not s.wildcard]
     layer = {start.cells.encode()}
     seen = set(layer)
     found: set[bytes] = set()
@@ -341,7 +339,7 @@ def _agreeing(start: Grid, reading: str, max_shifts: int) -> set[bytes]:
         left = max_shifts - depth
         layer = {bytes(move(g)) for g in layer
                  if _in_lines([i for i, ch in known if g[i] != ch], left)
-                 for move in moves} - seen
+                 for move in MOVE} - seen
         seen |= layer
     return found
 

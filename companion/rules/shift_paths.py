@@ -111,12 +111,9 @@ class _Side:
         for i in range(len(ALL_SHIFTS)):
             undone = _OPPOSITE[i]
             prev = bytes(MOVE[undone](grid))
-            if prev not in before:
-                continue
-            # the shift that made grid from prev (forward), or prev from grid (backward)
-            made, edge = (i, prev[EDGE[i]]) if self.forward else (undone, prev[EDGE[i]])
-            if edge != _EMPTY_BYTE:
-                found.append((prev, made))
+            if prev in before and prev[EDGE[i]] != _EMPTY_BYTE:
+                # the shift that made grid from prev (forward), or prev from grid (backward)
+                found.append((prev, i if self.forward else undone))
         return found
 
     def paths(self, grid: bytes, depth: int | None = None) -> list[tuple[int, ...]]:

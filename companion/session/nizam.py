@@ -13,7 +13,6 @@ read, sure, as another, once the players' next move fits one other name of one c
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
@@ -300,9 +299,8 @@ class TableSession(SessionCore[TableState]):
         laying = set(t.to_clear)
         if t.phase == REFILL:
             laying.update(refill_cells(t))
-        return sum(letter_at(text, cell) == UNSURE
-                   and (cell in laying or letter_at(guessed, cell) == UNSURE)
-                   for cell in itertools.product(range(1, SIZE + 1), range(1, SIZE + 1)))
+        return sum(cell in laying or letter_at(guessed, cell) == UNSURE
+                   for cell in unsure_cells(text))
 
     @locked
     def on_reading(self, rows: Sequence[str], guesses: Sequence[str] | None = None) -> None:

@@ -21,11 +21,11 @@ from companion.rules.explain import (
     Payment,
     _agreeing,
     explain,
-    permutation,
     shortest_sequences,
 )
 from companion.rules.grid import EMPTY, Grid
 from companion.rules.shift import ALL_SHIFTS, Shift, parse_shifts
+from companion.rules.shift_paths import permutation
 
 G = Grid("RROGY/CBVPR/GGYOC/BVPRO/YGCBV")
 PROPERTY = settings(derandomize=True, deadline=None, max_examples=60)

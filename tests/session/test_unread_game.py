@@ -8,11 +8,11 @@ import random
 import pytest
 
 from companion.rules.combination import cleared_cells
-from companion.rules.explain import permutation
 from companion.rules.game import Game
 from companion.rules.grid import EMPTY, PEARL, SIZE
 from companion.rules.record import parse_record
 from companion.rules.replay import replay
+from companion.rules.shift_paths import permutation
 from companion.rules.simulate import greedy, simulate
 from companion.session.nizam import TableSession
 from companion.store import GameStore
