@@ -52,6 +52,7 @@ it stays nearer its own)."""
 _DISAGREE = 1.5
 _STRANGER = 4.0  # a sample further than this (root mean square, own spreads) is no card of it
 _PRIOR_SAMPLES = 2.0  # the calibrated colour counts as this many samples against today's
+_SHORTEN_ROUNDS = 4  # a step shortened this often is dropped: halved three times, then none
 _AS_LIGHT = np.array([FEATURES.index(f) for f in ("hue_u", "hue_v", *FEATURES[LIGHT])])
 _AS_LOG = np.array([FEATURES.index(f) for f in ("u", "v", "hue_u", "hue_v")])
 
@@ -65,18 +66,37 @@ def adapted_features(palette: Palette) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
+class ReadFrom:
+    """What a palette read one grid from (the arguments of :meth:`Palette.classify`, cut
+    as read): its cells' patches (N, P, P, 3), the bare table's beside it (T, P, P, 3) and
+    which cells showed a card's outline (N,) bool. A confirmation keeps it so that colours
+    learned can be checked on the very cards that taught them, read as the reader reads."""
+
+    cells: np.ndarray
+    table: np.ndarray
+    outlined: np.ndarray
+
+    def read(self, palette: Palette) -> tuple[str, ...]:
+        """Each cell's reading by ``palette``."""
+        return palette.classify(self.cells, self.table, self.outlined, as_read=True).labels
+
+
+@dataclass(frozen=True, eq=False)
 class Confirmed:
     """Cells whose true class the game confirmed, as samples: per sample its ``letters``
     entry, its features (``features``: M, F, as ``CellReads.features`` gives them), the
     confirmation it came from (``sources``: any hashable, one per accepted reading or fix)
     and a ``tags`` entry its owner may use (which card it was). Immutable: every change
-    is a new value. Only the samples of the newest ``window`` sources are kept."""
+    is a new value. Only the samples of the newest ``window`` sources are kept.
+    ``grids``: of each source that gave one, what its cells were read from and each cell's
+    letter confirmed (``?`` none), in the order it was read."""
 
     letters: tuple[str, ...] = ()
     features: np.ndarray = field(default_factory=lambda: np.zeros((0, len(FEATURES))))
     sources: tuple[Hashable, ...] = ()
     tags: tuple[Hashable, ...] = ()
     window: int = ADAPT_WINDOW
+    grids: tuple[tuple[Hashable, ReadFrom, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.letters)
@@ -94,16 +114,20 @@ class Confirmed:
                 f"{len(set(self.sources))} confirmations, window {self.window}>")
 
     def add(self, source: Hashable, letters: Sequence[str], features: np.ndarray,
-            tags: Sequence[Hashable] | None = None) -> Confirmed:
+            tags: Sequence[Hashable] | None = None, read_from: ReadFrom | None = None,
+            ) -> Confirmed:
         """These samples added as one confirmation (``source``); the oldest confirmation
-        beyond the window dropped. Cells with no class (``.`` empty, ``?``) are left out."""
+        beyond the window dropped. Cells with no class (``.`` empty, ``?``) are left out.
+        ``read_from``: what the cells (all of them, in this order) were read from."""
         x = np.asarray(features, dtype=np.float64).reshape(len(letters), len(FEATURES))
         tags = tuple(tags) if tags is not None else (None,) * len(letters)
         keep = [i for i, ch in enumerate(letters) if ch not in (".", "?")]
+        grids = self.grids if read_from is None or len(read_from.cells) != len(letters) else (
+            *self.grids, (source, read_from, tuple(letters)))
         out = replace(self, letters=self.letters + tuple(letters[i] for i in keep),
                       features=np.concatenate([self.features, x[keep]]),
                       sources=self.sources + (source,) * len(keep),
-                      tags=self.tags + tuple(tags[i] for i in keep))
+                      tags=self.tags + tuple(tags[i] for i in keep), grids=grids)
         newest = list(dict.fromkeys(reversed(out.sources)))[: self.window]
         return out.keeping(lambda s, tag, letter: s in newest)
 
@@ -114,10 +138,11 @@ class Confirmed:
                 if keep(*k)]
         if len(kept) == len(self):
             return self
+        sources = tuple(self.sources[i] for i in kept)
         return replace(self, letters=tuple(self.letters[i] for i in kept),
-                       features=self.features[kept],
-                       sources=tuple(self.sources[i] for i in kept),
-                       tags=tuple(self.tags[i] for i in kept))
+                       features=self.features[kept], sources=sources,
+                       tags=tuple(self.tags[i] for i in kept),
+                       grids=tuple(g for g in self.grids if g[0] in sources))
 
 
 def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
@@ -154,13 +179,16 @@ def adapt(calibrated: Palette, confirmed: Confirmed, bound: float = ADAPT_BOUND)
     f = adapted_features(calibrated)
     models = list(calibrated.models)
     cards = [m for m in models if m.letter != "."]
-    moved = False
+    steps: dict[int, np.ndarray] = {}
+    held: list[tuple[str, np.ndarray]] = []  # the agreeing samples of each class
     for i, m in enumerate(models):
         if m.letter == "." or m.letter not in confirmed.letters:
             continue
         mine = np.array([ch == m.letter for ch in confirmed.letters])
         x = confirmed.features[mine]
-        x = x[agreeing(calibrated, m.letter, x)][:, f]
+        x = x[agreeing(calibrated, m.letter, x)]
+        held.append((m.letter, x))
+        x = x[:, f]
         step = np.zeros(len(f))
         for j in range(len(f)):
             seen = x[~np.isnan(x[:, j]), j]
@@ -175,10 +203,86 @@ def adapt(calibrated: Palette, confirmed: Confirmed, bound: float = ADAPT_BOUND)
             part = float(step @ way) / max(float(way @ way), 1e-12)
             if part > TOWARDS:
                 step *= TOWARDS / part
-        if not step.any():
-            continue
+        if step.any():
+            steps[i] = step
+    if not steps:
+        return calibrated
+    return _holding(calibrated, steps, held, confirmed.grids)
+
+
+def _moved(calibrated: Palette, steps: dict[int, np.ndarray], share: dict[int, float]
+           ) -> list[ClassModel]:
+    """The calibrated models, each class ``i`` moved ``share[i]`` of its ``steps[i]``
+    (in its own spreads, over the adapted features)."""
+    f = adapted_features(calibrated)
+    models = list(calibrated.models)
+    for i, step in steps.items():
+        m = models[i]
         mean = m.mean.copy()
-        mean[f] += step * m.scale[f]
+        mean[f] += share[i] * step * m.scale[f]
         models[i] = replace(m, mean=mean)
-        moved = True
-    return calibrated.with_models(models) if moved else calibrated
+    return models
+
+
+def _holding(calibrated: Palette, steps: dict[int, np.ndarray],
+             held: Sequence[tuple[str, np.ndarray]],
+             grids: Sequence[tuple[Hashable, ReadFrom, tuple[str, ...]]] = ()) -> Palette:
+    """The palette moved by ``steps``, each class's step shortened (halved, then dropped)
+    while a card the game confirmed would be read as another card, sure, where the
+    calibrated palette did not read it so: read again from what it was read from
+    (``grids``), or else (a confirmation without them) as a sample nearer another class,
+    by the weights the reader compares cards with. Every class moves towards its own
+    samples' median, but a card that looks unlike its class's other cards (a ruby in a
+    lamp's corner, half-way to an amber) may be left behind as its class moves to the rest
+    while the neighbouring class moves towards it: the reader would then read a card the
+    game confirmed as the other one, sure."""
+    index = {m.letter: i for i, m in enumerate(calibrated.models) if m.letter != "."}
+    before = [read_from.read(calibrated) for _, read_from, _ in grids]
+    share = dict.fromkeys(steps, 1.0)
+    # each round shortens every class that loses a card; a class shortened
+    # _SHORTEN_ROUNDS times stays as calibrated
+    for _ in range(_SHORTEN_ROUNDS + len(steps)):
+        models = _moved(calibrated, steps, share)
+        lost = _lost(calibrated, models, held) if not grids else set()
+        palette = calibrated.with_models(models)
+        for (_, read_from, letters), was in zip(grids, before, strict=True):
+            for truth, old, new in zip(letters, was, read_from.read(palette), strict=True):
+                if new != truth and new in index and truth in index and old != new:
+                    lost |= {index[truth], index[new]}
+        lost &= share.keys()
+        if not lost:
+            return palette if any(share.values()) else calibrated
+        for i in lost:
+            share[i] = share[i] / 2 if share[i] > 0.5 ** (_SHORTEN_ROUNDS - 1) else 0.0
+    return calibrated
+
+
+def _lost(calibrated: Palette, models: Sequence[ClassModel],
+          held: Sequence[tuple[str, np.ndarray]]) -> set[int]:
+    """The indices of the classes (a sample's own and the one it now lies nearer) where a
+    confirmed sample of ``held`` nearest its own class under ``calibrated`` lies nearer
+    another class under ``models``."""
+    index = {m.letter: i for i, m in enumerate(models) if m.letter != "."}
+    out: set[int] = set()
+    for letter, x in held:
+        if not len(x):
+            continue
+        own = index[letter]
+        was = _weighted(calibrated, calibrated.models, x).argmin(axis=1) == own
+        now = _weighted(calibrated, models, x).argmin(axis=1)
+        for k in np.unique(now[was & (now != own)]).tolist():
+            out |= {own, k}
+    return out
+
+
+def _weighted(palette: Palette, models: Sequence[ClassModel], x: np.ndarray) -> np.ndarray:
+    """(M, K) each sample's squared distance to each card class of ``models`` (the bare
+    table as infinitely far), in the class's own spreads and the palette's weights,
+    features the camera clipped (NaN) left out."""
+    out = np.full((len(x), len(models)), np.inf)
+    for k, m in enumerate(models):
+        if m.letter == ".":
+            continue
+        z = (x - m.mean) / m.scale
+        out[:, k] = (palette.weights * np.where(np.isnan(z), 0.0, z) ** 2).sum(axis=1)
+    return out

@@ -144,9 +144,10 @@ class CellReads:
     ``features``: each cell's features (N, F) in the light the palette read the scene
     under, NaN in its colour where the camera clipped the card (or its white, the light
     guessed there: see :meth:`Palette.classify`): what a palette learns from
-    (:mod:`calibration.adapt`); None when not worked out. ``nearest``: the class each cell
-    is likeliest to be, read ``?`` or not (the best guess at a card the palette is unsure
-    of); empty when not worked out."""
+    (:mod:`calibration.adapt`); None when not worked out. ``nearest``: the card class each
+    cell is likeliest to be, read ``?`` or not (the best guess at a card the palette is
+    unsure of, never the bare table: it is asked of cells where a card shows); empty when
+    not worked out."""
 
     labels: tuple[str, ...]
     confidence: np.ndarray
@@ -696,11 +697,16 @@ class Palette:
             way = near / np.maximum(near + other, 1e-9)
             inside *= 1.0 / (1.0 + np.exp(_clip50((way - _AMBIGUOUS) / 0.02)))
         confidence = post[rows, best] * inside
-        nearest = tuple(models[k].letter for k in best.tolist())
+        read = [models[k].letter for k in best.tolist()]
         labels = tuple(
             x if c >= self.min_confidence else UNSURE
-            for x, c in zip(nearest, confidence.tolist(), strict=True)
+            for x, c in zip(read, confidence.tolist(), strict=True)
         )
+        # the guess at a card the cell may hold: a green card on green cloth may look more
+        # like the cloth than like any card, but where its outline shows it is a card
+        card = np.array([m.letter != EMPTY for m in models])
+        likeliest = np.where(card, loglik, -np.inf).argmax(axis=1) if card.any() else best
+        nearest = tuple(models[k].letter for k in likeliest.tolist())
         return CellReads(labels, confidence, nearest=nearest)
 
     # -- files ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from calibration import reading_step
+from calibration.adapt import ReadFrom
 
 from .air import cards_in_the_air
 from .cells import PATCH_SIZE, extract_patches, extract_points, extract_table_sides, inside_frame
@@ -42,7 +43,8 @@ class GridReading:
     palette's, ``CellReads.features``), what a palette learns from; None without a grid.
     ``guesses``: ``cells`` with each card read ``?`` whose outline shows (a card the colours
     leave in doubt, not a hand over a cell) as the class it is likeliest to be; ``?`` left
-    where nothing tells; None without a grid.
+    where nothing tells; None without a grid. ``read_from``: what the palette read the
+    cells from (colours learned are checked on it), None without a grid.
     """
 
     rows: int
@@ -54,6 +56,7 @@ class GridReading:
     geometry: GridGeometry | None = field(default=None, repr=False)
     features: np.ndarray | None = field(default=None, repr=False)
     guesses: tuple[str, ...] | None = field(default=None, repr=False)
+    read_from: ReadFrom | None = field(default=None, repr=False)
 
     @property
     def found(self) -> bool:
@@ -170,8 +173,8 @@ def read_cells(
     patches = extract_patches(frame, geometry, every=every)
     sides = extract_table_sides(frame, geometry)
     table = np.concatenate(list(sides.values()))
-    reads = palette.classify(patches, table[:, ::every, ::every], geometry.seen.ravel(),
-                             as_read=True)
+    read_from = ReadFrom(patches, table[:, ::every, ::every], geometry.seen.ravel())
+    reads = palette.classify(read_from.cells, read_from.table, read_from.outlined, as_read=True)
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
     doubted = labels == UNSURE
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
@@ -223,7 +226,7 @@ def read_cells(
     guess = doubted & geometry.seen & ~distrust & (nearest != EMPTY)
     guesses = tuple("".join(row) for row in np.where(guess, nearest, labels))
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry,
-                       reads.features, guesses)
+                       reads.features, guesses, read_from)
 
 
 def _line_in_doubt(

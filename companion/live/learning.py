@@ -153,7 +153,8 @@ class ColourLearner:
         # a card laid unread holds a provisional name: what it is, the game does not know yet
         letters = [UNSURE if card in state.provisional else x for x, card in zip(
             letters, cards, strict=True)]
-        self.confirmed = self.confirmed.add(source, letters, reading.features, cards)
+        self.confirmed = self.confirmed.add(source, letters, reading.features, cards,
+                                            reading.read_from)
         self._sources = {s: v for s, v in self._sources.items() if s in self.confirmed.sources}
         self.palette = adapt(self.calibrated, self.confirmed, self.bound)
 
