@@ -341,3 +341,16 @@ def test_a_version_1_palette_of_stickers_or_stones_is_refused(palette, tmp_path)
     path.write_text(json.dumps(obj))
     with pytest.raises(PaletteError, match="calibrate again"):
         Palette.load(path)
+
+
+def test_N4_a_card_that_looks_like_the_cloth_is_guessed_as_a_card():
+    # A green card on green felt, faded most of the way into the cloth (a dim, flat
+    # camera): it reads "?", and its likeliest class is the bare table. The reader asks
+    # for a guess only where a card's outline shows, so the guess names a card.
+    palette = learned_palette(31)
+    at = LAYOUT.index("G")
+    cells, table = scene(np.random.default_rng(4), LAYOUT, table="felt")
+    cells[at] = np.round(0.2 * cells[at] + 0.8 * table[0].astype(float)).astype(np.uint8)
+    reads = palette.classify(cells, table)
+    assert reads.labels[at] == "?" and reads.nearest[at] == "G"
+    assert all(n != "." for n in reads.nearest)

@@ -52,6 +52,10 @@ def test_N1_a_drifted_light_reads_right_only_with_learning():
         assert session.state.grid == Grid("/".join(OPENING))
         assert reading is not None
         cells[learn] = reading.cells
+        if learn:  # each grid learned keeps what it was read from: learning is checked on it
+            assert follower.learner is not None
+            grids = follower.learner.confirmed.grids
+            assert grids and all(len(read_from.cells) == 25 for _, read_from, _ in grids)
     assert sum(row.count("?") for row in cells[False]) >= 3
     assert cells[False] != OPENING
     assert cells[True] == OPENING
