@@ -75,10 +75,19 @@ class ReadFrom:
     cells: np.ndarray
     table: np.ndarray
     outlined: np.ndarray
+    _calibrated: dict[Palette, tuple[str, ...]] = field(
+        default_factory=dict, init=False, repr=False)
 
     def read(self, palette: Palette) -> tuple[str, ...]:
         """Each cell's reading by ``palette``."""
         return palette.classify(self.cells, self.table, self.outlined, as_read=True).labels
+
+    def read_calibrated(self, palette: Palette) -> tuple[str, ...]:
+        """:meth:`read`, kept: every adaptation of one calibrated palette asks again."""
+        if palette not in self._calibrated:
+            self._calibrated.clear()
+            self._calibrated[palette] = self.read(palette)
+        return self._calibrated[palette]
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,7 +246,7 @@ def _holding(calibrated: Palette, steps: dict[int, np.ndarray],
     while the neighbouring class moves towards it: the reader would then read a card the
     game confirmed as the other one, sure."""
     index = {m.letter: i for i, m in enumerate(calibrated.models) if m.letter != "."}
-    before = [read_from.read(calibrated) for _, read_from, _ in grids]
+    before = [read_from.read_calibrated(calibrated) for _, read_from, _ in grids]
     share = dict.fromkeys(steps, 1.0)
     # each round shortens every class that loses a card; a class shortened
     # _SHORTEN_ROUNDS times stays as calibrated
