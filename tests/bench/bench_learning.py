@@ -75,7 +75,8 @@ def follow(frames: list, palette, learn: bool, counts: Counter, settle: int = 0)
         if all(got in ("?", want) for got, want in zip("".join(stable), "".join(scene.labels),
                                                         strict=True)):
             counts["confirmed"] += 1
-            confirmed = confirmed.add(k, "".join(scene.labels), reading.features)
+            confirmed = confirmed.add(k, "".join(scene.labels), reading.features,
+                                      read_from=reading.read_from)
             current = adapt(palette, confirmed)
 
 
