@@ -28,6 +28,21 @@ def apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out.reshape(pts.shape)
 
 
+def inverse(m: np.ndarray) -> np.ndarray:
+    """``np.linalg.inv`` of a 3x3 map, the same to rounding, by OpenCV's closed form (its
+    determinant and adjugate): the lattice search inverts a map several times a frame, and
+    numpy's checks cost it five times the arithmetic. Raises ``np.linalg.LinAlgError``, as
+    numpy does, for a singular map.
+
+    >>> inverse(np.array([[2.0, 0, 1], [0, 4, 0], [0, 0, 1]])).tolist()
+    [[0.5, 0.0, -0.5], [0.0, 0.25, 0.0], [0.0, 0.0, 1.0]]
+    """
+    ok, inv = cv2.invert(np.asarray(m, np.float64))
+    if not ok:
+        raise np.linalg.LinAlgError("singular map")
+    return inv
+
+
 def fit_model(lat: np.ndarray, img: np.ndarray) -> np.ndarray | None:
     """Lattice -> image: a homography when the points span enough of a 2-D lattice, else an
     affine map (a homography from few or nearly collinear points extrapolates wildly)."""
