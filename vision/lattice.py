@@ -27,7 +27,7 @@ from calibration import median
 from calibration.errors import CameraError
 
 from .candidates import STAGES, CandidateFinder, Candidates
-from .plane import apply, convex, fit_model, jacobian_area
+from .plane import apply, convex, fit_model, inverse, jacobian_area
 from .visible import LOOK, card_in_cell
 
 WORK_PIXELS = 512 * 288  # size of the image the lattice is searched in
@@ -169,7 +169,7 @@ def _could_add(cands: Candidates, g: GridGeometry, to_frame: np.ndarray) -> bool
     empty = ~g.seen
     if not empty.any():
         return False
-    to_grid = np.linalg.inv(g.homography) @ to_frame
+    to_grid = inverse(g.homography) @ to_frame
     quads = apply(to_grid, cands.boxes)
     centres = quads.mean(axis=1) - 0.5
     near = np.round(centres)
@@ -365,7 +365,7 @@ def _snap(
     sit square to the lattice (each a few degrees off at most); a cloth's dots and flowers,
     spilled things and a hand do not, so those tests keep the lattice from wandering."""
     try:
-        inv = np.linalg.inv(model)
+        inv = inverse(model)
     except np.linalg.LinAlgError:
         return None
     # Centres and box corners through the inverse at once: (N, 5, 2). (A few dozen regions:
@@ -532,7 +532,7 @@ def _fit_without_strays(
         model = fit_model(grid_pts, img_pts)
         if model is None:
             return None
-        off = np.hypot(*(apply(np.linalg.inv(model), img_pts) - grid_pts).T)
+        off = np.hypot(*(apply(inverse(model), img_pts) - grid_pts).T)
         worst = int(np.argmax(off))
         # Sloppy placements and a lattice's own error stay well below this; ask the rest
         # of the lattice only about a card that stands out.
@@ -542,7 +542,7 @@ def _fit_without_strays(
         without = fit_model(grid_pts[rest], img_pts[rest])
         if without is None:
             return model, cells
-        alone = apply(np.linalg.inv(without), img_pts[worst : worst + 1])[0]
+        alone = apply(inverse(without), img_pts[worst : worst + 1])[0]
         if np.hypot(*(alone - grid_pts[worst])) <= STRAY:
             return model, cells
         del cells[keys[worst]]
@@ -566,7 +566,7 @@ def _doubts(
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
     if inside.mean() < 0.75:
         return "the grid runs out of the frame"
-    mapped = apply(np.linalg.inv(model), c.points)
+    mapped = apply(inverse(model), c.points)
     lat = mapped[:, 0] - 0.5
     near = np.round(lat)
     on_point = _both(np.abs(lat - near) < SNAP)
@@ -617,7 +617,7 @@ def _geometry(
 ) -> GridGeometry | None:
     model = fit.model
     try:
-        inv = np.linalg.inv(model)
+        inv = inverse(model)
     except np.linalg.LinAlgError:
         return None
     seen = np.zeros((rows, cols), bool)

@@ -41,7 +41,7 @@ from .lattice import (
     search_grid,
     shape_in_grid,
 )
-from .plane import apply, convex, fit_model, jacobian_area
+from .plane import apply, convex, fit_model, inverse, jacobian_area
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
@@ -380,7 +380,7 @@ def _refit(
         if refit is None:
             return "lattice fit is degenerate"
         model = refit / refit[2, 2]
-        to_new = np.linalg.inv(model) @ g.homography
+        to_new = inverse(model) @ g.homography
         moved = np.abs(apply(to_new, centres) - centres).max()
         if moved < SETTLED:
             break
