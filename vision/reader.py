@@ -276,6 +276,8 @@ def _like_what_hides(
     x = features.reshape(rows, cols, -1)
     out = np.zeros((rows, cols), bool)
     cards_r, cards_c = np.nonzero(unoutlined & ~unsure & (labels != EMPTY))
+    if not len(cards_r) or not unsure.any():
+        return out  # most frames: nothing unsure, or every card outlined
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         nr, nc = cards_r + dr, cards_c + dc
         ok = (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols)
