@@ -90,6 +90,11 @@ class ReadFrom:
         return self._calibrated[palette]
 
 
+Grid = tuple[Hashable, ReadFrom, tuple[str, ...], tuple[Hashable, ...]]
+"""A confirmation's grid: its source, what its cells were read from, each cell's letter
+confirmed (``?``: none) and tag."""
+
+
 @dataclass(frozen=True, eq=False)
 class Confirmed:
     """Cells whose true class the game confirmed, as samples: per sample its ``letters``
@@ -97,15 +102,16 @@ class Confirmed:
     confirmation it came from (``sources``: any hashable, one per accepted reading or fix)
     and a ``tags`` entry its owner may use (which card it was). Immutable: every change
     is a new value. Only the samples of the newest ``window`` sources are kept.
-    ``grids``: of each source that gave one, what its cells were read from and each cell's
-    letter confirmed (``?`` none), in the order it was read."""
+    ``grids``: of each source that gave one, what its cells were read from, each cell's
+    letter confirmed (``?`` none, or no longer: a card fixed since) and its tag, in the
+    order it was read."""
 
     letters: tuple[str, ...] = ()
     features: np.ndarray = field(default_factory=lambda: np.zeros((0, len(FEATURES))))
     sources: tuple[Hashable, ...] = ()
     tags: tuple[Hashable, ...] = ()
     window: int = ADAPT_WINDOW
-    grids: tuple[tuple[Hashable, ReadFrom, tuple[str, ...]], ...] = ()
+    grids: tuple[Grid, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.letters)
@@ -131,8 +137,9 @@ class Confirmed:
         x = np.asarray(features, dtype=np.float64).reshape(len(letters), len(FEATURES))
         tags = tuple(tags) if tags is not None else (None,) * len(letters)
         keep = [i for i, ch in enumerate(letters) if ch not in (".", "?")]
-        grids = self.grids if read_from is None or len(read_from.cells) != len(letters) else (
-            *self.grids, (source, read_from, tuple(letters)))
+        grids = self.grids
+        if read_from is not None and keep and len(read_from.cells) == len(letters):
+            grids = (*grids, (source, read_from, tuple(letters), tags))
         out = replace(self, letters=self.letters + tuple(letters[i] for i in keep),
                       features=np.concatenate([self.features, x[keep]]),
                       sources=self.sources + (source,) * len(keep),
@@ -142,16 +149,22 @@ class Confirmed:
 
     def keeping(self, keep: Callable[[Hashable, Hashable, str], bool]) -> Confirmed:
         """Only the samples ``keep(source, tag, letter)`` says (a confirmation taken back,
-        a card fixed since: dropped)."""
+        a card fixed since: dropped); in the grids, a cell whose sample is dropped is
+        confirmed no more (``?``), and a grid with none left is dropped."""
         kept = [i for i, k in enumerate(zip(self.sources, self.tags, self.letters, strict=True))
                 if keep(*k)]
-        if len(kept) == len(self):
+        grids = []
+        for source, read_from, letters, tags in self.grids:
+            now = tuple(x if x in ".?" or keep(source, tag, x) else "?"
+                        for x, tag in zip(letters, tags, strict=True))
+            if any(x not in ".?" for x in now):
+                grids.append((source, read_from, now, tags))
+        if len(kept) == len(self) and [g[2] for g in grids] == [g[2] for g in self.grids]:
             return self
-        sources = tuple(self.sources[i] for i in kept)
         return replace(self, letters=tuple(self.letters[i] for i in kept),
-                       features=self.features[kept], sources=sources,
-                       tags=tuple(self.tags[i] for i in kept),
-                       grids=tuple(g for g in self.grids if g[0] in sources))
+                       features=self.features[kept],
+                       sources=tuple(self.sources[i] for i in kept),
+                       tags=tuple(self.tags[i] for i in kept), grids=tuple(grids))
 
 
 def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
@@ -234,36 +247,38 @@ def _moved(calibrated: Palette, steps: dict[int, np.ndarray], share: dict[int, f
 
 
 def _holding(calibrated: Palette, steps: dict[int, np.ndarray],
-             held: Sequence[tuple[str, np.ndarray]],
-             grids: Sequence[tuple[Hashable, ReadFrom, tuple[str, ...]]] = ()) -> Palette:
-    """The palette moved by ``steps``, each class's step shortened (halved, then dropped)
-    while a card the game confirmed would be read as another card, sure, where the
-    calibrated palette did not read it so: read again from what it was read from
-    (``grids``), or else (a confirmation without them) as a sample nearer another class,
-    by the weights the reader compares cards with. Every class moves towards its own
-    samples' median, but a card that looks unlike its class's other cards (a ruby in a
-    lamp's corner, half-way to an amber) may be left behind as its class moves to the rest
-    while the neighbouring class moves towards it: the reader would then read a card the
-    game confirmed as the other one, sure."""
+             held: Sequence[tuple[str, np.ndarray]], grids: Sequence[Grid] = ()) -> Palette:
+    """The palette moved by ``steps``, shortened (each step halved, then dropped) while a
+    card the game confirmed would be read as another card, sure, where the calibrated
+    palette did not read it so: read again from what it was read from (``grids``), or else
+    (no confirmation kept them) as a sample nearer another class, by the weights the reader
+    compares cards with. Every class moves towards its own samples' median, but a card
+    that looks unlike its class's other cards (a ruby in a lamp's corner, half-way to an
+    amber) may be left behind as its class moves to the rest while the neighbouring class
+    moves towards it: the reader would then read a card the game confirmed as the other
+    one, sure. The two classes are shortened first; when neither moves, the classes that
+    do (a third class moving away let the card fall to another)."""
     index = {m.letter: i for i, m in enumerate(calibrated.models) if m.letter != "."}
-    before = [read_from.read_calibrated(calibrated) for _, read_from, _ in grids]
+    # one picture confirmed alike twice (a tracker keeps a reading while nothing moves)
+    # is read once
+    unique = list({(id(g[1]), g[2]): g for g in grids}.values())
+    before = [read_from.read_calibrated(calibrated) for _, read_from, _, _ in unique]
     share = dict.fromkeys(steps, 1.0)
-    # each round shortens every class that loses a card; a class shortened
-    # _SHORTEN_ROUNDS times stays as calibrated
-    for _ in range(_SHORTEN_ROUNDS + len(steps)):
+    while True:
         models = _moved(calibrated, steps, share)
-        lost = _lost(calibrated, models, held) if not grids else set()
         palette = calibrated.with_models(models)
-        for (_, read_from, letters), was in zip(grids, before, strict=True):
+        lost = _lost(calibrated, models, held) if not unique else set()
+        for (_, read_from, letters, _), was in zip(unique, before, strict=True):
             for truth, old, new in zip(letters, was, read_from.read(palette), strict=True):
                 if new != truth and new in index and truth in index and old != new:
                     lost |= {index[truth], index[new]}
-        lost &= share.keys()
         if not lost:
-            return palette if any(share.values()) else calibrated
-        for i in lost:
+            return palette
+        moving = {i for i, part in share.items() if part > 0}
+        for i in (lost & moving) or moving:
             share[i] = share[i] / 2 if share[i] > 0.5 ** (_SHORTEN_ROUNDS - 1) else 0.0
-    return calibrated
+        if not any(share.values()):
+            return calibrated
 
 
 def _lost(calibrated: Palette, models: Sequence[ClassModel],

@@ -146,8 +146,10 @@ class CellReads:
     guessed there: see :meth:`Palette.classify`): what a palette learns from
     (:mod:`calibration.adapt`); None when not worked out. ``nearest``: the card class each
     cell is likeliest to be, read ``?`` or not (the best guess at a card the palette is
-    unsure of, never the bare table: it is asked of cells where a card shows); empty when
-    not worked out."""
+    unsure of: it is asked of cells where a card's outline shows, so never the bare
+    table), or ``?`` where the cell looks like no card at all (skin over a card's outline);
+    empty when not worked out. A cell read anew as a rendering undone
+    (:meth:`Palette.classify`) is likeliest what it was read as."""
 
     labels: tuple[str, ...]
     confidence: np.ndarray
@@ -679,7 +681,12 @@ class Palette:
         post /= post.sum(axis=1, keepdims=True)
         best = post.argmax(axis=1)
         rows = np.arange(len(d2))
-        dist = comparison.distances(self.stranger_weights)[rows, best]
+        strange = comparison.distances(self.stranger_weights)
+
+        def dist_to(k: np.ndarray) -> np.ndarray:
+            return np.asarray(strange[rows, k])
+
+        dist = dist_to(best)
         # The table is seen in this very frame: a cell reads "." only if it looks just like it.
         limit = np.array(
             [self.max_distance * (_EMPTY_STRICTNESS if m.letter == EMPTY else 1.0) for m in models]
@@ -702,11 +709,14 @@ class Palette:
             x if c >= self.min_confidence else UNSURE
             for x, c in zip(read, confidence.tolist(), strict=True)
         )
-        # the guess at a card the cell may hold: a green card on green cloth may look more
-        # like the cloth than like any card, but where its outline shows it is a card
+        # The guess at a card the cell may hold: a green card on green cloth may look more
+        # like the cloth than like any card, but where its outline shows it is a card, if
+        # it looks like one at all (skin over a card's outline is no card's colour).
         card = np.array([m.letter != EMPTY for m in models])
         likeliest = np.where(card, loglik, -np.inf).argmax(axis=1) if card.any() else best
-        nearest = tuple(models[k].letter for k in likeliest.tolist())
+        like_one = dist_to(likeliest) <= self.max_distance
+        nearest = tuple(models[k].letter if ok else UNSURE
+                        for k, ok in zip(likeliest.tolist(), like_one.tolist(), strict=True))
         return CellReads(labels, confidence, nearest=nearest)
 
     # -- files ---------------------------------------------------------------------------

@@ -57,6 +57,7 @@ class ColourLearner:
         self.palette = calibrated
         self.bound = bound
         self.confirmed = Confirmed(window=window)
+        self._adapted = self.confirmed  # what ``palette`` is adapted to
         self._counter = itertools.count()
         self._sources: dict[int, tuple[int, TableState]] = {}
         """Each confirmation: the state of the game it belongs to, by its place in history."""
@@ -78,6 +79,7 @@ class ColourLearner:
         logged) or they show the grid it holds, the rules naming the cells read ``?``."""
         with self.session.lock:  # taps change the history from the screen's thread
             self._passed(before, reading, rows)
+        self._adapt()
 
     def _passed(self, before: tuple[int, TableState], reading: GridReading,
                 rows: tuple[str, ...]) -> None:
@@ -111,6 +113,15 @@ class ColourLearner:
         frame's)."""
         with self.session.lock:  # taps change the history from the screen's thread
             self._catch_up(reading)
+        self._adapt()
+
+    def _adapt(self) -> None:
+        """The palette adapted to what is confirmed now, worked out outside the session's
+        lock: checking it reads the grids confirmed again, and the screen and taps must
+        not wait for that."""
+        if self._adapted is not self.confirmed:
+            self.palette = adapt(self.calibrated, self.confirmed, self.bound)
+            self._adapted = self.confirmed
 
     def _catch_up(self, reading: GridReading | None, set_up: bool = True) -> None:
         now = self._newest()
@@ -156,7 +167,6 @@ class ColourLearner:
         self.confirmed = self.confirmed.add(source, letters, reading.features, cards,
                                             reading.read_from)
         self._sources = {s: v for s, v in self._sources.items() if s in self.confirmed.sources}
-        self.palette = adapt(self.calibrated, self.confirmed, self.bound)
 
     def _keep_what_holds(self) -> None:
         """Drop the confirmations of states no longer in the game's history (undone), and
@@ -173,7 +183,6 @@ class ColourLearner:
         if kept is not self.confirmed:
             self.confirmed = kept
             self._sources = {s: v for s, v in self._sources.items() if s in kept.sources}
-            self.palette = adapt(self.calibrated, kept, self.bound)
 
 
 def _covered(reading: GridReading) -> list[bool]:

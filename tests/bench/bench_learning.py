@@ -14,7 +14,9 @@ calm synthetic layouts, as a player calibrates once. Prints figures; asserts not
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -52,6 +54,9 @@ def count_cells(counts: Counter, reading, scene) -> bool:
     return True
 
 
+ADAPT_MS: list[float] = []  # CPU time of each adaptation
+
+
 def follow(frames: list, palette, learn: bool, counts: Counter, settle: int = 0) -> None:
     """Read a video's frames, learning from confirmed readings if ``learn``; add its cells
     to ``counts``. ``settle``: a stable reading with up to this many ``?`` whose other cells
@@ -77,7 +82,9 @@ def follow(frames: list, palette, learn: bool, counts: Counter, settle: int = 0)
             counts["confirmed"] += 1
             confirmed = confirmed.add(k, "".join(scene.labels), reading.features,
                                       read_from=reading.read_from)
+            t0 = time.process_time()
             current = adapt(palette, confirmed)
+            ADAPT_MS.append(1000 * (time.process_time() - t0))
 
 
 def said(c: Counter) -> str:
@@ -112,6 +119,10 @@ def main() -> None:
         print(f"  calibration alone: {said(alone)}")
         print(f"  learning from whole readings: {said(learning)}")
         print(f"  learning, cells the rules settle too: {said(settled)}")
+    if ADAPT_MS:
+        print(f"adapting the palette to what is confirmed (its check reads the grids kept "
+              f"again), one core: median {statistics.median(ADAPT_MS):.1f} ms, slowest "
+              f"{max(ADAPT_MS):.1f} ms over {len(ADAPT_MS)} confirmations")
 
 
 if __name__ == "__main__":

@@ -217,3 +217,47 @@ def test_N1_colours_learned_never_read_a_card_the_game_confirmed_as_another(pale
     # a grid taken back (an undo) takes its patches with it
     assert Confirmed().add("grid", LAYOUT, x, read_from=grid).keeping(
         lambda source, tag, letter: False).grids == ()
+
+
+def test_N1_a_class_moving_away_cannot_leave_a_confirmed_card_to_another(palette):
+    # A card the game confirmed as a green, its colour half-way between a ruby and an
+    # amber (a sleeve's shadow, a misprint): the calibrated palette reads it '?', likeliest
+    # a ruby. The ambers drift away from it; only the amber class moves, and that alone
+    # would leave the card to the rubies, read sure. The amber's step is shortened.
+    mix = tuple(round((a + b) / 2) for a, b in zip(NOMINAL_RGB["R"], NOMINAL_RGB["O"],
+                                                   strict=True))
+    at = LAYOUT.index("G")
+    layout = LAYOUT[:at] + "a" + LAYOUT[at + 1:]
+    cells, table = scene(np.random.default_rng(3), layout, colours={**NOMINAL_RGB, "a": mix})
+    grid = ReadFrom(cells[:, ::2, ::2], table[:, ::2, ::2], np.ones(len(cells), bool))
+    reads = palette.classify(grid.cells, grid.table, grid.outlined, as_read=True)
+    assert reads.labels[at] == "?" and reads.nearest[at] == "R" and reads.features is not None
+    amber = {m.letter: m for m in palette.models}["O"]
+    f = adapted_features(palette)
+    ambers = np.repeat(amber.mean[None], 20, axis=0)
+    ambers[:, f] -= 0.8 * (reads.features[at] - amber.mean)[f]
+    only = "?" * at + "G" + "?" * (len(LAYOUT) - at - 1)
+    unchecked = adapt(palette, Confirmed().add("grid", only, reads.features).add(
+        "ambers", "O" * 20, ambers))
+    assert grid.read(unchecked)[at] == "R"
+    checked = adapt(palette, Confirmed().add("grid", only, reads.features, read_from=grid).add(
+        "ambers", "O" * 20, ambers))
+    assert grid.read(checked)[at] == "?"
+    moved = {m.letter: m.mean for m in checked.models}["O"] - amber.mean
+    assert 0 < np.abs(moved).sum() < np.abs(
+        {m.letter: m.mean for m in unchecked.models}["O"] - amber.mean).sum()
+
+
+def test_N1_a_card_fixed_since_is_confirmed_no_more_in_its_grid():
+    # The rules settled a card as a ruby; a player fixed it as an amber: the grid it was
+    # confirmed in no longer holds it a ruby (or the amber it is would read as "another
+    # card" there, and stop the amber class learning it). A grid with nothing confirmed
+    # left, or none to start with, is not kept.
+    rf = ReadFrom(np.zeros((3, 24, 24, 3), np.uint8), np.zeros((2, 24, 24, 3), np.uint8),
+                  np.ones(3, bool))
+    x = np.zeros((3, 13))
+    confirmed = Confirmed().add("grid", "RG.", x, tags=[4, 5, 6], read_from=rf)
+    fixed = confirmed.keeping(lambda source, tag, letter: tag != 4)
+    assert [g[2] for g in fixed.grids] == [("?", "G", ".")] and fixed.letters == ("G",)
+    assert fixed.keeping(lambda source, tag, letter: tag != 5).grids == ()
+    assert Confirmed().add("fix", "??.", x, read_from=rf).grids == ()

@@ -55,7 +55,7 @@ def test_N1_a_drifted_light_reads_right_only_with_learning():
         if learn:  # each grid learned keeps what it was read from: learning is checked on it
             assert follower.learner is not None
             grids = follower.learner.confirmed.grids
-            assert grids and all(len(read_from.cells) == 25 for _, read_from, _ in grids)
+            assert grids and all(len(grid[1].cells) == 25 for grid in grids)
     assert sum(row.count("?") for row in cells[False]) >= 3
     assert cells[False] != OPENING
     assert cells[True] == OPENING
