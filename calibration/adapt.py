@@ -36,7 +36,7 @@ import numpy as np
 
 from .features import FEATURES, LIGHT
 from .models import LIGHT_COST, ClassModel
-from .palette import Palette
+from .palette import CellReads, Palette
 
 ADAPT_BOUND = 3.0
 """How far a class's colour may follow the cells confirmed, in its own learned spreads, in
@@ -78,9 +78,13 @@ class ReadFrom:
     _calibrated: dict[Palette, tuple[str, ...]] = field(
         default_factory=dict, init=False, repr=False)
 
+    def classify(self, palette: Palette) -> CellReads:
+        """The cells as ``palette`` reads them."""
+        return palette.classify(self.cells, self.table, self.outlined, as_read=True)
+
     def read(self, palette: Palette) -> tuple[str, ...]:
         """Each cell's reading by ``palette``."""
-        return palette.classify(self.cells, self.table, self.outlined, as_read=True).labels
+        return self.classify(palette).labels
 
     def read_calibrated(self, palette: Palette) -> tuple[str, ...]:
         """:meth:`read`, kept: every adaptation of one calibrated palette asks again."""

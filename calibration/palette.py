@@ -682,11 +682,7 @@ class Palette:
         best = post.argmax(axis=1)
         rows = np.arange(len(d2))
         strange = comparison.distances(self.stranger_weights)
-
-        def dist_to(k: np.ndarray) -> np.ndarray:
-            return np.asarray(strange[rows, k])
-
-        dist = dist_to(best)
+        dist = strange[rows, best]
         # The table is seen in this very frame: a cell reads "." only if it looks just like it.
         limit = np.array(
             [self.max_distance * (_EMPTY_STRICTNESS if m.letter == EMPTY else 1.0) for m in models]
@@ -714,7 +710,7 @@ class Palette:
         # it looks like one at all (skin over a card's outline is no card's colour).
         card = np.array([m.letter != EMPTY for m in models])
         likeliest = np.where(card, loglik, -np.inf).argmax(axis=1) if card.any() else best
-        like_one = dist_to(likeliest) <= self.max_distance
+        like_one = strange[rows, likeliest] <= self.max_distance
         nearest = tuple(models[k].letter if ok else UNSURE
                         for k, ok in zip(likeliest.tolist(), like_one.tolist(), strict=True))
         return CellReads(labels, confidence, nearest=nearest)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .candidates import FIRST_CUTS, Candidates
 from .lattice import GridGeometry, GridSearch
-from .plane import apply
+from .plane import apply, inverse
 
 CARD_LIKE = (0.75, 1.6)  # a lifted card's width and height to the lattice's cards' (nearer: bigger)
 OFF_CELL = 0.2  # a card's centre this far (share of a cell) from its cell's centre lies in none
@@ -68,7 +68,7 @@ def _covered(c: Candidates | None, search: GridSearch, g: GridGeometry) -> np.nd
 
 def _in_grid_units(boxes: np.ndarray, to_frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """(N, 4, 2) working-image quads -> grid units."""
-    return apply(np.linalg.inv(homography) @ to_frame, boxes)
+    return apply(inverse(homography) @ to_frame, boxes)
 
 
 def _side(quads: np.ndarray, a: int, b: int) -> np.ndarray:

@@ -174,7 +174,7 @@ def read_cells(
     sides = extract_table_sides(frame, geometry)
     table = np.concatenate(list(sides.values()))
     read_from = ReadFrom(patches, table[:, ::every, ::every], geometry.seen.ravel())
-    reads = palette.classify(read_from.cells, read_from.table, read_from.outlined, as_read=True)
+    reads = read_from.classify(palette)
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
     doubted = labels == UNSURE
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
