@@ -33,6 +33,9 @@ from vision.tracker import GridTracker
 
 _log = logging.getLogger(__name__)
 STABLE_FRAMES = 3
+BRIEF_FRAMES = 2
+"""Frames a grid held briefly shows for (``TableSession.on_brief``): kept in case the game
+needs it, never taken on its own."""
 RESTART_PAUSE = 6.0
 """Seconds a finished demo stays on the screen before it plays again."""
 FrameFeed = Callable[[Callable[[str], None]], Iterator[tuple[int, np.ndarray | None]]]
@@ -53,6 +56,9 @@ class GridFollower:
         # A reading with a cell or two unsure counts too: the rules may settle them in play.
         # On the opening layout any number counts (``TableSession.unsure_taken``).
         self.stability = StabilityFilter(stable_frames, unsure=SETTLE_AT_MOST)
+        # every card read or outlined: no hand over it
+        self.brief = StabilityFilter(min(BRIEF_FRAMES, stable_frames), unsure=0)
+        self._brief: tuple[str, ...] | None = None
         self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
         self._taught: set[tuple[str, ...]] = set()  # frames learned from, this stable reading
@@ -71,6 +77,7 @@ class GridFollower:
                 self.problem = f"a camera frame could not be read ({type(err).__name__}: {first})"
                 self.tracker.reset()
         self.stability.reset()
+        self.brief.reset()
         return None
 
     def follow(self, reading: GridReading | None) -> bool:
@@ -104,6 +111,10 @@ class GridFollower:
             return False
         self.stability.unsure = self.session.unsure_taken
         stable = self.stability.push(reading)
+        brief = self.brief.push(reading)
+        if stable is None and brief is not None and brief != self._brief:
+            self.session.on_brief(brief, self.brief.guesses(brief))
+        self._brief = brief
         if stable is None or stable == self.last:
             return False
         self.last = stable

@@ -31,6 +31,8 @@ from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
+from .brief import catching_up, moves_made
+from .brief import taken as taken_by
 from .core import SessionCore, Shown, locked
 from .misread import (
     Takes,
@@ -91,6 +93,9 @@ __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
+BRIEF_KEPT = 6
+"""Grids the camera held only briefly, kept since the last stable reading taken (the
+moments of one turn: a shift, the cards cleared, the refill)."""
 FOLD_AHEAD_SECONDS = 0.05
 """The most one ``fold_ahead`` spends folding the game under other names of its cards: a tap
 made meanwhile waits at most this."""
@@ -110,14 +115,6 @@ def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
     (row, col), name, now = asked[0]
     return (f"The camera now reads {card_name(now)} where you chose {card_name(name)} (row "
             f"{row}, card {col}): tap it and choose again.")
-
-
-def _takes(t: TableState, event: ev.Event) -> bool:
-    try:
-        apply_event(t, event)
-    except CompanionError:
-        return False
-    return True
 
 
 class TableSession(SessionCore[TableState]):
@@ -154,13 +151,16 @@ class TableSession(SessionCore[TableState]):
         misread: the players have done more since than the rules can follow, and a later
         reading may fit some other name by chance (``_rename``), until a reading is taken."""
         self._unsettled: set[tuple[int, str]] = set()
+        """Readings that settled nothing, with the event they followed: the same one again
+        (a hand lifted and laid back) is not searched again."""
         self._ahead = -1
         """The event after which the game was last folded ahead (``fold_ahead``)."""
         self._renaming_from = 0
         """Where on the grid folding ahead for misreads goes on from: where it stopped (the
         next reading or tap goes on with it, the log grown or not)."""
-        """Readings that settled nothing, with the event they followed: the same one again
-        (a hand lifted and laid back) is not searched again."""
+        self._briefly: list[tuple[str, str]] = []
+        """Grids held briefly since the last stable reading taken, oldest first, with their
+        guesses (``on_brief``)."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -214,6 +214,7 @@ class TableSession(SessionCore[TableState]):
     def _tap(self, action: str, *args: Any) -> None:
         try:
             if action == "undo":
+                self._briefly.clear()  # what was held before is no move to redo
                 before = self.state
                 with_tap = self._settled_with_tap()
                 self.undo()
@@ -255,8 +256,11 @@ class TableSession(SessionCore[TableState]):
         try:
             self.commit(event)
         except CompanionError:
+            if self._catch_up(lambda s: taken_by(s, event)):
+                self.commit(event)  # the move the tap follows, seen only briefly
+                return
             t = self.state
-            takes = lambda alt: Fit(alt.origin) if _takes(alt, event) else None  # noqa: E731
+            takes = lambda alt: Fit(alt.origin) if taken_by(alt, event) else None  # noqa: E731
             if not ((t.provisional and self._settle(takes, tap=True)) or (
                     self._behind != self.seq and self._rename(
                         suspects(t, None), self.reading, lambda alt, card, was: takes(alt)))):
@@ -321,6 +325,37 @@ class TableSession(SessionCore[TableState]):
             self._told_settled()
 
     @locked
+    def on_brief(self, rows: Sequence[str], guesses: Sequence[str] | None = None) -> None:
+        """A grid the camera held for fewer frames than a stable reading needs, every card
+        in it read or outlined (``guesses`` name those in doubt): kept, and nothing made of
+        it, until the game needs it (``_catch_up``). In a sparse or jittery video a turn's
+        moments (the shift, the cards cleared, the refill) may each hold only briefly."""
+        text = "/".join(rows)
+        guess = "/".join(guesses) if guesses is not None else text
+        if len(guess) != len(text) or UNSURE in guess or text == self.reading or (
+                self._briefly and self._briefly[-1][0] == text):
+            return
+        self._briefly.append((text, guess if UNSURE in text else ""))
+        del self._briefly[:-BRIEF_KEPT]
+
+    def _catch_up(self, takes: Callable[[TableState], bool]) -> bool:
+        """Take the grids held briefly since the last stable reading taken that move the game
+        to a state that ``takes`` what it could not take (``brief.catching_up``): a stable
+        reading or a tap may follow a move the camera saw only for a moment. True when it
+        got there. Never on the opening layout: a deal under way holds as briefly."""
+        if self.state.phase in (OPENING, OVER) or not self._briefly:
+            return False
+        chain = catching_up(self.state, self._briefly, takes)
+        if chain is None:
+            return False
+        self._briefly = []
+        for text, guesses in chain:
+            t = self.state
+            self._guesses = guesses
+            self._take(t, as_read(t, text) if t.misnamed else text)
+        return True
+
+    @locked
     def fold_ahead(self) -> None:
         """Once the log has grown (a reading, a tap), fold the game under every naming a
         search for the cards laid unread tries (``unread.namings``), then under each other
@@ -354,9 +389,20 @@ class TableSession(SessionCore[TableState]):
             return
         if t.grid is None or self._hidden(text) > self.unsure_taken:
             return
+        raw, guesses = text, self._guesses
         if t.misnamed:  # the camera may still read a card the rules named otherwise
             text = as_read(t, text)
+        seq = self.seq
         taken = self._take(t, text)
+        # not taken, or taken as the very grid expected while cards are cleared and laid: a
+        # refill seen for a moment whose cascade took the same cards away again
+        if (taken is None or (self.seq == seq and t.phase in (CLEAR, REFILL))) and self._catch_up(
+                lambda s: moves_made(s, as_read(s, raw) if s.misnamed else raw, guesses)
+                is not None):
+            self._guesses = guesses
+            t = self.state
+            text = as_read(t, raw) if t.misnamed else raw
+            taken = self._take(t, text)
         if taken is None and (self.seq, text) not in self._unsettled:
             settles = lambda alt: fits(alt, as_read(alt, text))  # noqa: E731
             # a reading its unsure cells leave undecided says nothing of a card laid unread
@@ -376,6 +422,7 @@ class TableSession(SessionCore[TableState]):
                 if UNSURE not in text:
                     self._behind = self.seq
         if taken is not None:
+            self._briefly.clear()
             if self._behind == self.seq:  # in step again: what was not searched may be
                 self._behind = -1
                 self._unsettled = set()

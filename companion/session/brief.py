@@ -1,0 +1,103 @@
+"""Grids the camera held only briefly, and when the game takes them.
+
+A stable reading needs a grid held for a few frames (``companion.live.watcher``). In a video
+that is jittery (a frame that reads nothing, a glare) or sparse, a turn's moments (the
+shift, the cards cleared, the refill) may each hold for fewer frames than that. Such a grid
+is kept, and nothing is made of it on its own: a hand moving cards shows many a grid for a
+frame or two. It is taken only when the game needs it: when a stable reading or a tap the
+game cannot take follows from the state it makes, every card in it read or outlined, each
+step one the rules take (``catching_up``).
+
+>>> from companion.rules.game import Game
+>>> from companion.session.events import EndTurn, Setup
+>>> t = apply(TableState(Game("classic", 2)), Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
+>>> shifted = ("RGOGY/RVPBC/RGYOC/BVPRO/YGCBV", "")  # r2< held for a moment
+>>> [text for text, _ in catching_up(t, [shifted], lambda s: taken(s, EndTurn()))]
+['RGOGY/RVPBC/RGYOC/BVPRO/YGCBV']
+>>> catching_up(t, [shifted], lambda s: False) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from companion.errors import CompanionError
+from companion.rules.explain import card_difference
+from companion.rules.grid import EMPTY, PEARL, Grid
+
+from .events import Cleared, Event, Shifts
+from .misread import as_read
+from .table import CLEAR, PLAY, REFILL, TableState, apply, shifts_problem
+from .unread import cells_differ, letter_at, paid_moves, refill_cells, refill_read, scored, taken_as
+
+Brief = tuple[str, str]
+"""A grid held briefly: the reading (rows joined by "/") and its guesses ("" for none)."""
+
+
+def taken(t: TableState, event: Event) -> bool:
+    """Whether state ``t`` takes ``event``."""
+    try:
+        apply(t, event)
+    except CompanionError:
+        return False
+    return True
+
+
+def moves_made(t: TableState, raw: str, guesses: str = "") -> tuple[Event, ...] | None:
+    """The events state ``t`` logs on taking the reading ``raw`` (``TableSession`` takes it
+    the same way): shifts in play (the first way the hand can pay), the cards scored
+    cleared (and the refill seen with them), the refill once every card is laid (a card
+    read ``?`` laid under its provisional name); () for a reading that changes nothing or a
+    step still under way; None when ``t`` cannot take it."""
+    text = taken_as(t, raw, provisional=True)
+    if text is None or t.grid is None or t.phase not in (PLAY, CLEAR, REFILL):
+        return None
+    expected = str(t.grid)
+    if t.phase == PLAY:
+        if text == expected:
+            return ()
+        if card_difference(t.grid, Grid.parse(text)) is not None:
+            return None
+        paid = next((p for p in paid_moves(t, text) if shifts_problem(t, p) is None), None)
+        return None if paid is None else (Shifts(tuple(paid)),)
+    differ = set(cells_differ(expected, text))
+    if t.phase == CLEAR:
+        if not differ <= set(t.to_clear):
+            return None
+        gone = scored(t)
+        shown = [letter_at(text, cell) for cell in t.to_clear]
+        if all(x in (EMPTY, gone.get(cell)) for x, cell in zip(shown, t.to_clear, strict=True)
+               ) and any(x != EMPTY for x in shown):
+            return ()  # not all taken away yet
+        after = apply(t, Cleared())
+        if after.phase != REFILL or text == str(after.grid):
+            return (Cleared(),)
+        rest = moves_made(after, raw, guesses)
+        return None if rest is None else (Cleared(), *rest)
+    cells = refill_cells(t)
+    letters = "".join(letter_at(text, cell) for cell in cells)
+    if not differ <= set(cells) or PEARL in letters:
+        return None
+    if EMPTY in letters:
+        return ()  # still being laid
+    refill = refill_read(t, text, cells, guesses)
+    return (refill,) if taken(t, refill) else None
+
+
+def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool]
+                ) -> list[Brief] | None:
+    """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
+    what the game could not take (a stable reading, a tap): each in turn that ``t``, moved on
+    by those before, takes as a move; the fewest that get there. None when they do not."""
+    chain: list[Brief] = []
+    for text, guesses in briefly:
+        made = moves_made(t, as_read(t, text) if t.misnamed else text, guesses)
+        if not made:
+            continue
+        for event in made:
+            t = apply(t, event)
+        chain.append((text, guesses))
+        if takes(t):
+            return chain
+    return None

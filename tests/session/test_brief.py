@@ -1,0 +1,109 @@
+"""Grids the camera held only briefly are taken when the game needs them (N4, N9, N10)."""
+
+import numpy as np
+
+from companion.live.watcher import GridFollower
+from companion.rules.game import Game
+from companion.rules.grid import Grid
+from companion.rules.shift import Shift
+from companion.session.nizam import TableSession
+from companion.store import GameStore
+from tests.vision.scenes import gem_palette
+from vision.reader import GridReading
+
+SETUP = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
+SHIFTED = Shift.parse("r2<").apply(SETUP)  # RRR in column 1: 3 points
+CLEARED = SHIFTED.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+CASCADE = CLEARED.replace({(1, 1): "O", (2, 1): "O", (3, 1): "O"})  # the refill makes OOO
+
+
+def rows(grid):
+    return tuple(str(grid).split("/"))
+
+
+def opened(tmp_path) -> TableSession:
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("classic", 2), ["A", "B"])
+    session.on_reading(rows(SETUP))
+    return session
+
+
+def test_N4_a_grid_held_briefly_makes_no_event_on_its_own(tmp_path):
+    session = opened(tmp_path)
+    seq = session.seq
+    session.on_brief(rows(SHIFTED))
+    assert session.seq == seq and not session.state.shifts
+
+
+def test_N4_a_shift_seen_only_briefly_is_taken_when_the_turn_is_ended(tmp_path):
+    # the shifted grid held two frames, then hands came to clear the line: the tap says
+    # the move was made, and the camera saw which
+    session = opened(tmp_path)
+    session.on_brief(rows(SHIFTED))
+    session.tap("end_turn")
+    assert session.message == ""
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
+    assert session.state.phase == "clear" and session.view().turn_points == 3
+
+
+def test_N3_a_tap_no_brief_grid_explains_is_refused_as_before(tmp_path):
+    session = opened(tmp_path)
+    seq = session.seq
+    session.on_brief(rows(SETUP.replace({(5, 5): "R"})))  # no shift makes it
+    session.tap("end_turn")
+    assert session.message.startswith("N3") and session.seq == seq
+
+
+def test_N4_a_move_tried_and_put_back_is_not_paid(tmp_path):
+    # a shift held for a moment, then the cards put back: the stable grid is the one the
+    # game expects, and nothing was played
+    session = opened(tmp_path)
+    seq = session.seq
+    session.on_brief(rows(SHIFTED))
+    session.on_reading(rows(SETUP))
+    assert session.seq == seq and not session.state.shifts
+
+
+def test_N10_a_cascade_seen_only_briefly_is_scored_when_its_cards_leave(tmp_path):
+    # the refill OOO held for a moment, then taken away again as its own combination: the
+    # stable grid looks like the one before the refill, but the cascade happened
+    session = opened(tmp_path)
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    session.on_reading(rows(CLEARED))
+    assert session.state.phase == "refill"
+    session.on_brief(rows(CASCADE))
+    session.on_reading(rows(CLEARED))
+    assert session.message == ""
+    assert session.view().players[0].score == 3 + 3 + 1  # the cascade scored (N10)
+    assert session.state.phase == "refill"  # OOO cleared, its cells wait for cards again
+
+
+def test_N9_a_refill_seen_briefly_explains_the_cascade_cleared_after_it(tmp_path):
+    # the refill R B B makes BBB down column 1 with the B below it; once the cascade is
+    # cleared, a cell no refill touched is empty: only the refill held for a moment, and
+    # the cascade it made, explain that
+    session = opened(tmp_path)
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    session.on_reading(rows(CLEARED))
+    laid = CLEARED.replace({(1, 1): "R", (2, 1): "B", (3, 1): "B"})
+    session.on_brief(rows(laid))
+    session.on_reading(rows(laid.replace({(2, 1): ".", (3, 1): ".", (4, 1): "."})))
+    assert session.message == ""
+    assert session.view().players[0].score == 3 + 3 + 1  # the cascade scored (N10)
+    assert session.state.phase == "refill"
+
+
+def _reading(cells: tuple[str, ...]) -> GridReading:
+    return GridReading(5, 5, np.zeros((4, 2)), cells, np.ones((5, 5)), guesses=cells)
+
+
+def test_N4_the_follower_hands_a_grid_held_two_frames_to_the_session(tmp_path):
+    session = opened(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    hand = _reading(tuple("???" + row[3:] for row in rows(SHIFTED)))  # no card seen there
+    for reading in (_reading(rows(SETUP)),) * 3 + (_reading(rows(SHIFTED)),) * 2 + (hand,) * 3:
+        follower.follow(reading)
+    assert not session.state.shifts  # two frames are no stable reading
+    session.tap("end_turn")
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
