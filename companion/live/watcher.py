@@ -77,7 +77,6 @@ class GridFollower:
                 self.problem = f"a camera frame could not be read ({type(err).__name__}: {first})"
                 self.tracker.reset()
         self.stability.reset()
-        self.brief.reset()
         return None
 
     def follow(self, reading: GridReading | None) -> bool:
@@ -111,7 +110,9 @@ class GridFollower:
             return False
         self.stability.unsure = self.session.unsure_taken
         stable = self.stability.push(reading)
-        brief = self.brief.push(reading)
+        # a frame that found no grid (a glare, an arm over it all) tells nothing of the grid:
+        # the same grid just before and after it was there all along
+        brief = self.brief.push(reading) if reading.cells is not None else None
         if stable is None and brief is not None and brief != self._brief:
             self.session.on_brief(brief, self.brief.guesses(brief))
         self._brief = brief

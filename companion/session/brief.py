@@ -12,8 +12,8 @@ step one the rules take (``catching_up``).
 >>> from companion.session.events import EndTurn, Setup
 >>> t = apply(TableState(Game("classic", 2)), Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
 >>> shifted = ("RGOGY/RVPBC/RGYOC/BVPRO/YGCBV", "")  # r2< held for a moment
->>> [text for text, _ in catching_up(t, [shifted], lambda s: taken(s, EndTurn()))]
-['RGOGY/RVPBC/RGYOC/BVPRO/YGCBV']
+>>> catching_up(t, [shifted], lambda s: taken(s, EndTurn()))
+[('RGOGY/RVPBC/RGYOC/BVPRO/YGCBV', (Shifts(shifts=(Shift.parse('r2<'),)),))]
 >>> catching_up(t, [shifted], lambda s: False) is None
 True
 """
@@ -21,12 +21,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import product
 
 from companion.errors import CompanionError
 from companion.rules.explain import card_difference
-from companion.rules.grid import EMPTY, PEARL, Grid
+from companion.rules.grid import EMPTY, GEMS, PEARL, Cell, Grid
 
-from .events import Cleared, Event, Shifts
+from .events import Cleared, Event, Refill, Shifts
 from .misread import as_read
 from .table import CLEAR, PLAY, REFILL, TableState, apply, shifts_problem
 from .unread import cells_differ, letter_at, paid_moves, refill_cells, refill_read, scored, taken_as
@@ -44,13 +45,15 @@ def taken(t: TableState, event: Event) -> bool:
     return True
 
 
-def moves_made(t: TableState, raw: str, guesses: str = "") -> tuple[Event, ...] | None:
+def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = True
+               ) -> tuple[Event, ...] | None:
     """The events state ``t`` logs on taking the reading ``raw`` (``TableSession`` takes it
     the same way): shifts in play (the first way the hand can pay), the cards scored
     cleared (and the refill seen with them), the refill once every card is laid (a card
-    read ``?`` laid under its provisional name); () for a reading that changes nothing or a
-    step still under way; None when ``t`` cannot take it."""
-    text = taken_as(t, raw, provisional=True)
+    read ``?`` laid under its provisional name, at a table that lays such cards:
+    ``provisional``); () for a reading that changes nothing or a step still under way; None
+    when ``t`` cannot take it."""
+    text = taken_as(t, raw, provisional)
     if text is None or t.grid is None or t.phase not in (PLAY, CLEAR, REFILL):
         return None
     expected = str(t.grid)
@@ -73,31 +76,65 @@ def moves_made(t: TableState, raw: str, guesses: str = "") -> tuple[Event, ...] 
         after = apply(t, Cleared())
         if after.phase != REFILL or text == str(after.grid):
             return (Cleared(),)
-        rest = moves_made(after, raw, guesses)
+        rest = moves_made(after, raw, guesses, provisional)
         return None if rest is None else (Cleared(), *rest)
     cells = refill_cells(t)
     letters = "".join(letter_at(text, cell) for cell in cells)
-    if not differ <= set(cells) or PEARL in letters:
+    if PEARL in letters:
         return None
+    if not differ <= set(cells):
+        return _laid_and_cleared(t, text, cells)
     if EMPTY in letters:
         return ()  # still being laid
     refill = refill_read(t, text, cells, guesses)
     return (refill,) if taken(t, refill) else None
 
 
-def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool]
-                ) -> list[Brief] | None:
+def _laid_and_cleared(t: TableState, text: str, cells: Sequence[Cell]) -> tuple[Event, ...] | None:
+    """While cards are laid in the emptied ``cells`` (N9): the reading ``text`` shows them
+    laid and a cascade they made cleared already, the refill itself never seen. The cells
+    laid that show a card show what was laid; those empty again, with the other cards
+    taken away, are the combination the refill made, which names the cards laid there:
+    the one name of each (at most two) under which the cascade takes exactly those cells.
+    None when no name, or more than one, does."""
+    gone = {cell for cell in cells_differ(str(t.grid), text) if letter_at(text, cell) == EMPTY}
+    unseen = [cell for cell in cells if letter_at(text, cell) == EMPTY]
+    if not unseen or len(unseen) > 2 or any(
+            letter_at(text, cell) != EMPTY for cell in cells_differ(str(t.grid), text)
+            if cell not in cells):
+        return None  # every change but the cards laid is a card taken away
+    found = []
+    for names in product(GEMS, repeat=len(unseen)):
+        named = dict(zip(unseen, names, strict=True))
+        refill = Refill("".join(named.get(cell, letter_at(text, cell)) for cell in cells))
+        try:
+            after = apply(t, refill)
+        except CompanionError:
+            continue
+        if after.phase == CLEAR and set(after.to_clear) == gone | set(unseen):
+            found.append((refill, after))
+    if len(found) != 1:
+        return None
+    refill, after = found[0]
+    rest = moves_made(after, text, provisional=False)
+    return None if not rest else (refill, *rest)
+
+
+def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool],
+                provisional: bool = True) -> list[tuple[str, tuple[Event, ...]]] | None:
     """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
-    what the game could not take (a stable reading, a tap): each in turn that ``t``, moved on
-    by those before, takes as a move; the fewest that get there. None when they do not."""
-    chain: list[Brief] = []
+    what the game could not take (a stable reading, a tap), each with the events it makes:
+    each in turn that ``t``, moved on by those before, takes as a move; the fewest that get
+    there. None when they do not."""
+    chain: list[tuple[str, tuple[Event, ...]]] = []
     for text, guesses in briefly:
-        made = moves_made(t, as_read(t, text) if t.misnamed else text, guesses)
+        text = as_read(t, text) if t.misnamed else text
+        made = moves_made(t, text, guesses, provisional)
         if not made:
             continue
         for event in made:
             t = apply(t, event)
-        chain.append((text, guesses))
+        chain.append((text, made))
         if takes(t):
             return chain
     return None

@@ -31,7 +31,7 @@ from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
-from .brief import catching_up, moves_made
+from .brief import Brief, catching_up, moves_made
 from .brief import taken as taken_by
 from .core import SessionCore, Shown, locked
 from .misread import (
@@ -103,6 +103,12 @@ made meanwhile waits at most this."""
 
 def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
     return " + ".join("3 cards" if s.wildcard else f"1 {grid.at(*s.edge)}" for s in shifts)
+
+
+def _legal(shifts: Sequence[Shift], grid: Grid, text: str) -> Verdict:
+    """The verdict on ``shifts`` that made the reading ``text`` of ``grid``: legal, paid so."""
+    return Verdict(True, tuple(map(str, shifts)), _payment_text(shifts, grid), "",
+                   cells_differ(str(grid), text))
 
 
 def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
@@ -338,21 +344,27 @@ class TableSession(SessionCore[TableState]):
         self._briefly.append((text, guess if UNSURE in text else ""))
         del self._briefly[:-BRIEF_KEPT]
 
-    def _catch_up(self, takes: Callable[[TableState], bool]) -> bool:
+    def _catch_up(self, takes: Callable[[TableState], bool], then: Brief | None = None) -> bool:
         """Take the grids held briefly since the last stable reading taken that move the game
         to a state that ``takes`` what it could not take (``brief.catching_up``): a stable
-        reading or a tap may follow a move the camera saw only for a moment. True when it
-        got there. Never on the opening layout: a deal under way holds as briefly."""
-        if self.state.phase in (OPENING, OVER) or not self._briefly:
+        reading (``then``, itself the last step: a refill never seen, its cascade cleared)
+        or a tap may follow a move the camera saw only for a moment. True when it got there.
+        Never on the opening layout: a deal under way holds as briefly."""
+        steps = self._briefly + ([then] if then is not None else [])
+        if self.state.phase in (OPENING, OVER) or not steps:
             return False
-        chain = catching_up(self.state, self._briefly, takes)
+        chain = catching_up(self.state, steps, takes, self.provisional)
         if chain is None:
             return False
         self._briefly = []
-        for text, guesses in chain:
-            t = self.state
-            self._guesses = guesses
-            self._take(t, as_read(t, text) if t.misnamed else text)
+        for text, events in chain:
+            before = self.state
+            for event in events:
+                self.commit(event)
+            self.reading = text
+            shifts = [s for e in events if isinstance(e, ev.Shifts) for s in e.shifts]
+            self.verdict = None if not shifts or before.grid is None else _legal(
+                shifts, before.grid, text)
         return True
 
     @locked
@@ -390,15 +402,22 @@ class TableSession(SessionCore[TableState]):
         if t.grid is None or self._hidden(text) > self.unsure_taken:
             return
         raw, guesses = text, self._guesses
+
+        def takes(s: TableState) -> bool:
+            read = as_read(s, raw) if s.misnamed else raw
+            return moves_made(s, read, guesses, self.provisional) is not None
+
+        # While cards are cleared and laid, what the camera held briefly comes first: a
+        # refill seen for a moment may have made a cascade the players cleared at once, and
+        # the reading after it fits a refill of its own too. (Not in play: a shift held for
+        # a moment and put back is no move.)
+        if t.phase in (CLEAR, REFILL) and self._catch_up(takes):
+            t = self.state
+            self._guesses = guesses
         if t.misnamed:  # the camera may still read a card the rules named otherwise
             text = as_read(t, text)
-        seq = self.seq
         taken = self._take(t, text)
-        # not taken, or taken as the very grid expected while cards are cleared and laid: a
-        # refill seen for a moment whose cascade took the same cards away again
-        if (taken is None or (self.seq == seq and t.phase in (CLEAR, REFILL))) and self._catch_up(
-                lambda s: moves_made(s, as_read(s, raw) if s.misnamed else raw, guesses)
-                is not None):
+        if taken is None and self._catch_up(takes, (raw, guesses)):
             self._guesses = guesses
             t = self.state
             text = as_read(t, raw) if t.misnamed else raw
@@ -626,8 +645,7 @@ class TableSession(SessionCore[TableState]):
                 first_error = first_error or str(problem)
                 continue
             self.commit(ev.Shifts(tuple(paid)))
-            self.verdict = Verdict(True, tuple(map(str, paid)), _payment_text(paid, t.grid), "",
-                                   cells_differ(str(t.grid), text))
+            self.verdict = _legal(paid, t.grid, text)
             return True
         move = [s.plain() for s in candidates[0]]
         undo = " then ".join(str(s.opposite().plain()) for s in reversed(move))

@@ -107,3 +107,32 @@ def test_N4_the_follower_hands_a_grid_held_two_frames_to_the_session(tmp_path):
     assert not session.state.shifts  # two frames are no stable reading
     session.tap("end_turn")
     assert [str(s) for s in session.state.shifts] == ["r2<"]
+
+
+def test_N10_a_refill_never_seen_is_named_by_the_cascade_cleared_after_it(tmp_path):
+    # R B B laid and BBB (with the B below) cleared before the camera held either: the one
+    # card laid that is gone again can only have been a B, the cascade is scored
+    session = opened(tmp_path)
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    session.on_reading(rows(CLEARED))
+    after = CLEARED.replace({(1, 1): "R", (2, 1): ".", (3, 1): ".", (4, 1): "."})
+    session.on_reading(rows(after))
+    assert session.message == ""
+    assert session.view().players[0].score == 3 + 3 + 1
+    laid = [e for e in session.state.log if e.KIND == "refill"]
+    assert laid[-1].cards == "RBB"
+    assert session.state.phase == "refill"
+
+
+def test_N9_cards_laid_and_all_gone_again_are_not_guessed(tmp_path):
+    # all three cells laid are empty again, with the B below them: nothing tells what
+    # was laid there, so no refill is made up
+    session = opened(tmp_path)
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    session.on_reading(rows(CLEARED))
+    seq = session.seq
+    session.on_reading(rows(CLEARED.replace({(4, 1): "."})))
+    kinds = [e["kind"] for e in session.events()][seq:]
+    assert "refill" not in kinds and session.state.phase == "refill"
