@@ -124,17 +124,26 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
                 provisional: bool = True) -> list[tuple[str, tuple[Event, ...]]] | None:
     """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
     what the game could not take (a stable reading, a tap), each with the events it makes:
-    each in turn that ``t``, moved on by those before, takes as a move; the fewest that get
-    there. None when they do not."""
-    chain: list[tuple[str, tuple[Event, ...]]] = []
-    for text, guesses in briefly:
-        text = as_read(t, text) if t.misnamed else text
-        made = moves_made(t, text, guesses, provisional)
-        if not made:
-            continue
-        for event in made:
-            t = apply(t, event)
-        chain.append((text, made))
-        if takes(t):
-            return chain
-    return None
+    in their order, each one the state the others before it made takes as a move; of such
+    ways, the one through the most of them (each is a moment the table was seen in: a
+    refill and its cascade explain the grid after them better than a refill alone). None
+    when none gets there."""
+
+    def through(k: int, s: TableState) -> list[tuple[str, tuple[Event, ...]]] | None:
+        if k == len(briefly):
+            return [] if takes(s) else None
+        best = through(k + 1, s)  # this one left out
+        text, guesses = briefly[k]
+        text = as_read(s, text) if s.misnamed else text
+        made = moves_made(s, text, guesses, provisional)
+        if made:
+            after = s
+            for event in made:
+                after = apply(after, event)
+            rest = through(k + 1, after)
+            if rest is not None and (best is None or len(rest) + 1 > len(best)):
+                best = [(text, made), *rest]
+        return best
+
+    chain = through(0, t)
+    return chain or None

@@ -136,3 +136,18 @@ def test_N9_cards_laid_and_all_gone_again_are_not_guessed(tmp_path):
     session.on_reading(rows(CLEARED.replace({(4, 1): "."})))
     kinds = [e["kind"] for e in session.events()][seq:]
     assert "refill" not in kinds and session.state.phase == "refill"
+
+
+def test_N10_every_moment_held_briefly_counts_where_a_shorter_way_also_fits(tmp_path):
+    # cleared, laid O O O (a cascade), cleared again and laid Y G B: the grid at the end
+    # fits one refill of Y G B too, but the camera saw the cascade
+    session = opened(tmp_path)
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    deck = session.state.rules.deck
+    session.on_brief(rows(CLEARED))
+    session.on_brief(rows(CASCADE))
+    session.on_reading(rows(CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})))
+    assert session.message == ""
+    assert session.view().players[0].score == 3 + 3 + 1
+    assert session.state.rules.deck == deck - 6 and session.state.phase == "play"
