@@ -156,3 +156,41 @@ def _split(flat: Sequence[str], widths: Sequence[int]) -> tuple[str, ...]:
         rows.append("".join(flat[start:start + width]))
         start += width
     return tuple(rows)
+
+
+class BriefFilter:
+    """Grids held briefly, too briefly for a ``StabilityFilter`` (a jittery or sparse
+    video): ``push`` each frame's reading (as ``StabilityFilter.push`` takes it); it returns
+    a grid shown whole (every card read, or its outline seen and its colour guessed: the
+    reading's ``guesses`` hold no ``?``) by two of the last three frames that found a grid,
+    two in a row or two around one odd frame (a card misread in that one), the first time
+    it does; else None. ``guesses``: that grid's, as the frame read it. A frame that found
+    no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
+
+    >>> f = BriefFilter()
+    >>> [f.push(c) for c in (("RG",), None, ("RG",), ("RG",), ("RB",), ("RG",), ("YG",))]
+    [None, None, ('RG',), None, None, None, None]
+    >>> [f.push(c) for c in (("YY",), ("YB",), ("YY",), ("Y?",), ("YY",))]
+    [None, None, ('YY',), None, None]
+    """
+
+    def __init__(self) -> None:
+        self._frames: deque[tuple[tuple[str, ...], bool]] = deque(maxlen=3)
+        self._last: tuple[str, ...] | None = None
+        self.guesses: tuple[str, ...] = ()
+
+    def push(self, reading: Sequence[str] | Any | None) -> tuple[str, ...] | None:
+        cells = getattr(reading, "cells", reading)
+        if cells is None:
+            return None
+        cells = tuple(cells)
+        guessed = getattr(reading, "guesses", None)
+        guessed = tuple(guessed) if guessed is not None else cells
+        whole = [len(row) for row in guessed] == [len(row) for row in cells] and not any(
+            UNSURE in row for row in guessed)
+        earlier = list(self._frames)[-2:]
+        self._frames.append((cells, whole))
+        if not whole or cells == self._last or (cells, True) not in earlier:
+            return None
+        self._last, self.guesses = cells, guessed
+        return cells

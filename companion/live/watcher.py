@@ -28,14 +28,11 @@ from companion.session.nizam import SETTLE_AT_MOST, TableSession
 from companion.view import TableView
 from vision.reader import UNSURE, GridReading
 from vision.sources import FrameSource, LatestFrame, SourceError
-from vision.stability import StabilityFilter
+from vision.stability import BriefFilter, StabilityFilter
 from vision.tracker import GridTracker
 
 _log = logging.getLogger(__name__)
 STABLE_FRAMES = 3
-BRIEF_FRAMES = 2
-"""Frames a grid held briefly shows for (``TableSession.on_brief``): kept in case the game
-needs it, never taken on its own."""
 RESTART_PAUSE = 6.0
 """Seconds a finished demo stays on the screen before it plays again."""
 FrameFeed = Callable[[Callable[[str], None]], Iterator[tuple[int, np.ndarray | None]]]
@@ -56,9 +53,8 @@ class GridFollower:
         # A reading with a cell or two unsure counts too: the rules may settle them in play.
         # On the opening layout any number counts (``TableSession.unsure_taken``).
         self.stability = StabilityFilter(stable_frames, unsure=SETTLE_AT_MOST)
-        # every card read or outlined: no hand over it
-        self.brief = StabilityFilter(min(BRIEF_FRAMES, stable_frames), unsure=0)
-        self._brief: tuple[str, ...] | None = None
+        # grids held too briefly to count: kept by the session in case the game needs them
+        self.brief = BriefFilter()
         self.tracker = GridTracker()
         self.last: tuple[str, ...] | None = None
         self._taught: set[tuple[str, ...]] = set()  # frames learned from, this stable reading
@@ -110,12 +106,9 @@ class GridFollower:
             return False
         self.stability.unsure = self.session.unsure_taken
         stable = self.stability.push(reading)
-        # a frame that found no grid (a glare, an arm over it all) tells nothing of the grid:
-        # the same grid just before and after it was there all along
-        brief = self.brief.push(reading) if reading.cells is not None else None
-        if stable is None and brief is not None and brief != self._brief:
-            self.session.on_brief(brief, self.brief.guesses(brief))
-        self._brief = brief
+        brief = self.brief.push(reading)
+        if stable is None and brief is not None:
+            self.session.on_brief(brief, self.brief.guesses)
         if stable is None or stable == self.last:
             return False
         self.last = stable

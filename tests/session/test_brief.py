@@ -151,3 +151,17 @@ def test_N10_every_moment_held_briefly_counts_where_a_shorter_way_also_fits(tmp_
     assert session.message == ""
     assert session.view().players[0].score == 3 + 3 + 1
     assert session.state.rules.deck == deck - 6 and session.state.phase == "play"
+
+
+def test_N4_a_grid_shown_around_one_odd_frame_is_held_briefly_too(tmp_path):
+    # the shifted grid, one frame with a card misread, the shifted grid again, then hands
+    session = opened(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    odd = _reading(rows(SHIFTED.replace({(5, 5): "R"})))
+    hand = _reading(tuple("???" + row[3:] for row in rows(SHIFTED)))
+    for reading in (_reading(rows(SETUP)),) * 3 + (_reading(rows(SHIFTED)), odd,
+                                                    _reading(rows(SHIFTED))) + (hand,) * 3:
+        follower.follow(reading)
+    assert not session.state.shifts
+    session.tap("end_turn")
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
