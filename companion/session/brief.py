@@ -6,7 +6,11 @@ shift, the cards cleared, the refill) may each hold for fewer frames than that. 
 is kept, and nothing is made of it on its own: a hand moving cards shows many a grid for a
 frame or two. It is taken only when the game needs it: when a stable reading or a tap the
 game cannot take follows from the state it makes, every card in it read or outlined, each
-step one the rules take (``catching_up``).
+step one the rules take (``catching_up``); and, while cards are cleared and laid, before the
+stable reading after it (a refill seen for a moment whose cascade the players cleared at
+once: the grid after it fits a plain refill too). Of the ways through them, the one through
+the most: each is a moment the table was seen in. A refill never seen at all, its cascade
+cleared, is named by that cascade where one name only fits (``moves_made``).
 
 >>> from companion.rules.game import Game
 >>> from companion.session.events import EndTurn, Setup

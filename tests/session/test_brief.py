@@ -27,6 +27,16 @@ def opened(tmp_path) -> TableSession:
     return session
 
 
+def refilling(tmp_path) -> TableSession:
+    """A session whose first turn, r2<, made RRR in column 1, cleared: its cells wait."""
+    session = opened(tmp_path)
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    session.on_reading(rows(CLEARED))
+    assert session.state.phase == "refill"
+    return session
+
+
 def test_N4_a_grid_held_briefly_makes_no_event_on_its_own(tmp_path):
     session = opened(tmp_path)
     seq = session.seq
@@ -66,11 +76,7 @@ def test_N4_a_move_tried_and_put_back_is_not_paid(tmp_path):
 def test_N10_a_cascade_seen_only_briefly_is_scored_when_its_cards_leave(tmp_path):
     # the refill OOO held for a moment, then taken away again as its own combination: the
     # stable grid looks like the one before the refill, but the cascade happened
-    session = opened(tmp_path)
-    session.on_reading(rows(SHIFTED))
-    session.tap("end_turn")
-    session.on_reading(rows(CLEARED))
-    assert session.state.phase == "refill"
+    session = refilling(tmp_path)
     session.on_brief(rows(CASCADE))
     session.on_reading(rows(CLEARED))
     assert session.message == ""
@@ -82,10 +88,7 @@ def test_N9_a_refill_seen_briefly_explains_the_cascade_cleared_after_it(tmp_path
     # the refill R B B makes BBB down column 1 with the B below it; once the cascade is
     # cleared, a cell no refill touched is empty: only the refill held for a moment, and
     # the cascade it made, explain that
-    session = opened(tmp_path)
-    session.on_reading(rows(SHIFTED))
-    session.tap("end_turn")
-    session.on_reading(rows(CLEARED))
+    session = refilling(tmp_path)
     laid = CLEARED.replace({(1, 1): "R", (2, 1): "B", (3, 1): "B"})
     session.on_brief(rows(laid))
     session.on_reading(rows(laid.replace({(2, 1): ".", (3, 1): ".", (4, 1): "."})))
@@ -112,10 +115,7 @@ def test_N4_the_follower_hands_a_grid_held_two_frames_to_the_session(tmp_path):
 def test_N10_a_refill_never_seen_is_named_by_the_cascade_cleared_after_it(tmp_path):
     # R B B laid and BBB (with the B below) cleared before the camera held either: the one
     # card laid that is gone again can only have been a B, the cascade is scored
-    session = opened(tmp_path)
-    session.on_reading(rows(SHIFTED))
-    session.tap("end_turn")
-    session.on_reading(rows(CLEARED))
+    session = refilling(tmp_path)
     after = CLEARED.replace({(1, 1): "R", (2, 1): ".", (3, 1): ".", (4, 1): "."})
     session.on_reading(rows(after))
     assert session.message == ""
@@ -128,10 +128,7 @@ def test_N10_a_refill_never_seen_is_named_by_the_cascade_cleared_after_it(tmp_pa
 def test_N9_cards_laid_and_all_gone_again_are_not_guessed(tmp_path):
     # all three cells laid are empty again, with the B below them: nothing tells what
     # was laid there, so no refill is made up
-    session = opened(tmp_path)
-    session.on_reading(rows(SHIFTED))
-    session.tap("end_turn")
-    session.on_reading(rows(CLEARED))
+    session = refilling(tmp_path)
     seq = session.seq
     session.on_reading(rows(CLEARED.replace({(4, 1): "."})))
     kinds = [e["kind"] for e in session.events()][seq:]
@@ -143,7 +140,7 @@ def test_N10_every_moment_held_briefly_counts_where_a_shorter_way_also_fits(tmp_
     # fits one refill of Y G B too, but the camera saw the cascade
     session = opened(tmp_path)
     session.on_reading(rows(SHIFTED))
-    session.tap("end_turn")
+    session.tap("end_turn")  # RRR in column 1 to clear
     deck = session.state.rules.deck
     session.on_brief(rows(CLEARED))
     session.on_brief(rows(CASCADE))
