@@ -8,9 +8,8 @@ frame or two. It is taken only when the game needs it: when a stable reading or 
 game cannot take follows from the state it makes, every card in it read or outlined, each
 step one the rules take (``catching_up``); and, while cards are cleared and laid, before the
 stable reading after it (a refill seen for a moment whose cascade the players cleared at
-once: the grid after it fits a plain refill too). Of the ways through them, the one through
-the most: each is a moment the table was seen in. A refill never seen at all, its cascade
-cleared, is named by that cascade where one name only fits (``moves_made``).
+once: the grid after it fits a plain refill too), where the grid after such a cascade shows
+its cards being taken away.
 
 >>> from companion.rules.game import Game
 >>> from companion.session.events import EndTurn, Setup
@@ -25,11 +24,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import product
 
 from companion.errors import CompanionError
 from companion.rules.explain import card_difference
-from companion.rules.grid import EMPTY, GEMS, PEARL, Cell, Grid
+from companion.rules.grid import EMPTY, PEARL, Grid
 
 from .events import Cleared, Event, Refill, Shifts
 from .misread import as_read
@@ -60,6 +58,8 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
     text = taken_as(t, raw, provisional)
     if text is None or t.grid is None or t.phase not in (PLAY, CLEAR, REFILL):
         return None
+    if text in t.misreads:
+        return ()  # a reading the players set aside
     expected = str(t.grid)
     if t.phase == PLAY:
         if text == expected:
@@ -80,74 +80,64 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
         after = apply(t, Cleared())
         if after.phase != REFILL or text == str(after.grid):
             return (Cleared(),)
-        rest = moves_made(after, raw, guesses, provisional)
+        rest = moves_made(after, text, guesses, provisional)
         return None if rest is None else (Cleared(), *rest)
     cells = refill_cells(t)
     letters = "".join(letter_at(text, cell) for cell in cells)
-    if PEARL in letters:
-        return None
     if not differ <= set(cells):
-        return _laid_and_cleared(t, text, cells)
+        return None
     if EMPTY in letters:
         return ()  # still being laid
+    if PEARL in letters:
+        return None
     refill = refill_read(t, text, cells, guesses)
     return (refill,) if taken(t, refill) else None
 
 
-def _laid_and_cleared(t: TableState, text: str, cells: Sequence[Cell]) -> tuple[Event, ...] | None:
-    """While cards are laid in the emptied ``cells`` (N9): the reading ``text`` shows them
-    laid and a cascade they made cleared already, the refill itself never seen. The cells
-    laid that show a card show what was laid; those empty again, with the other cards
-    taken away, are the combination the refill made, which names the cards laid there:
-    the one name of each (at most two) under which the cascade takes exactly those cells.
-    None when no name, or more than one, does."""
-    gone = {cell for cell in cells_differ(str(t.grid), text) if letter_at(text, cell) == EMPTY}
-    unseen = [cell for cell in cells if letter_at(text, cell) == EMPTY]
-    if not unseen or len(unseen) > 2 or any(
-            letter_at(text, cell) != EMPTY for cell in cells_differ(str(t.grid), text)
-            if cell not in cells):
-        return None  # every change but the cards laid is a card taken away
-    found = []
-    for names in product(GEMS, repeat=len(unseen)):
-        named = dict(zip(unseen, names, strict=True))
-        refill = Refill("".join(named.get(cell, letter_at(text, cell)) for cell in cells))
-        try:
-            after = apply(t, refill)
-        except CompanionError:
-            continue
-        if after.phase == CLEAR and set(after.to_clear) == gone | set(unseen):
-            found.append((refill, after))
-    if len(found) != 1:
-        return None
-    refill, after = found[0]
-    rest = moves_made(after, text, provisional=False)
-    return None if not rest else (refill, *rest)
+def clearing_begun(t: TableState, text: str) -> bool:
+    """While cards scored are cleared (N9): the reading ``text`` shows each of them still
+    there or taken away, and one taken away at least (not refilled yet)."""
+    gone = scored(t)
+    shown = [letter_at(text, cell) for cell in t.to_clear]
+    return any(x == EMPTY for x in shown) and all(
+        x in (EMPTY, gone.get(cell)) for x, cell in zip(shown, t.to_clear, strict=True))
 
 
 def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool],
-                provisional: bool = True) -> list[tuple[str, tuple[Event, ...]]] | None:
+                provisional: bool = True, then: str | None = None
+                ) -> list[tuple[str, tuple[Event, ...]]] | None:
     """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
-    what the game could not take (a stable reading, a tap), each with the events it makes:
-    in their order, each one the state the others before it made takes as a move; of such
-    ways, the one through the most of them (each is a moment the table was seen in: a
-    refill and its cascade explain the grid after them better than a refill alone). None
-    when none gets there."""
+    what the game could not take (a stable reading ``then``, or a tap), each with the events
+    it makes: in their order, each one the state the others before it made takes as a move.
+    A cascade that a refill held briefly made counts only where the grid after it shows its
+    cards being taken away (a card misread for a moment as one that makes a line, the
+    players laying the cards that were there, is no cascade). Of such ways: in play, the one
+    with the fewest (a shift tried and put back is no move, and the last grid tells the
+    shifts); while cards are cleared and laid, the one through the most (each is a moment
+    the table was seen in). None when none gets there, or when ``t`` takes it as it is."""
+    fewest = t.phase == PLAY
+    Chain = list[tuple[str, tuple[Event, ...]]]
 
-    def through(k: int, s: TableState) -> list[tuple[str, tuple[Event, ...]]] | None:
+    def through(k: int, s: TableState, cascade: bool) -> Chain | None:
         if k == len(briefly):
-            return [] if takes(s) else None
-        best = through(k + 1, s)  # this one left out
+            shown = not cascade or (then is not None and clearing_begun(s, then))
+            return [] if shown and takes(s) else None
+        best = through(k + 1, s, cascade)  # this one left out
         text, guesses = briefly[k]
         text = as_read(s, text) if s.misnamed else text
         made = moves_made(s, text, guesses, provisional)
-        if made:
+        # while a cascade waits to be shown, only a grid with its cards being taken away
+        shown = cascade and clearing_begun(s, text)
+        if made is not None and (made or shown) and (shown or not cascade):
             after = s
             for event in made:
                 after = apply(after, event)
-            rest = through(k + 1, after)
-            if rest is not None and (best is None or len(rest) + 1 > len(best)):
+            laid = any(isinstance(event, Refill) for event in made) and after.phase == CLEAR
+            rest = through(k + 1, after, laid)
+            if rest is not None and (best is None or (
+                    len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):
                 best = [(text, made), *rest]
         return best
 
-    chain = through(0, t)
+    chain = through(0, t, False)
     return chain or None

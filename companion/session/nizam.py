@@ -164,9 +164,12 @@ class TableSession(SessionCore[TableState]):
         self._renaming_from = 0
         """Where on the grid folding ahead for misreads goes on from: where it stopped (the
         next reading or tap goes on with it, the log grown or not)."""
-        self._briefly: list[tuple[str, str]] = []
+        self._briefly: list[Brief] = []
         """Grids held briefly since the last stable reading taken, oldest first, with their
         guesses (``on_brief``)."""
+        self._tap_caught = (-1, 0)
+        """The last tap taken after moves seen briefly (``_tapped``): the event it logged and
+        how many events those moves logged before it (one undo takes back all of them)."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -223,8 +226,12 @@ class TableSession(SessionCore[TableState]):
                 self._briefly.clear()  # what was held before is no move to redo
                 before = self.state
                 with_tap = self._settled_with_tap()
+                # a tap and the moves seen briefly it was taken after: one thing, one undo
+                caught = self._tap_caught[1] if self._tap_caught[0] == self.seq else 0
                 self.undo()
                 if with_tap:  # the tap and the card it settled: one thing the players did
+                    self.undo()
+                for _ in range(caught):
                     self.undo()
                 self.verdict = None
                 self._names_back(before)
@@ -244,6 +251,8 @@ class TableSession(SessionCore[TableState]):
                 self.verdict = None
             elif action in TAPS:
                 self._tapped(TAPS[action]())
+                if action != "wildcard":  # the turn has moved on: what was held is behind it
+                    self._briefly.clear()
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
                     shifts = self.state.shifts
                     self.verdict = replace(self.verdict, shifts=tuple(map(str, shifts)), payment=(
@@ -262,8 +271,11 @@ class TableSession(SessionCore[TableState]):
         try:
             self.commit(event)
         except CompanionError:
+            before = len(self.history)
             if self._catch_up(lambda s: taken_by(s, event)):
+                caught = len(self.history) - before
                 self.commit(event)  # the move the tap follows, seen only briefly
+                self._tap_caught = (self.seq, caught)
                 return
             t = self.state
             takes = lambda alt: Fit(alt.origin) if taken_by(alt, event) else None  # noqa: E731
@@ -338,22 +350,23 @@ class TableSession(SessionCore[TableState]):
         moments (the shift, the cards cleared, the refill) may each hold only briefly."""
         text = "/".join(rows)
         guess = "/".join(guesses) if guesses is not None else text
-        if len(guess) != len(text) or UNSURE in guess or text == self.reading or (
+        if text == self.reading:  # the cards put back as they were: what was tried is no move
+            self._briefly.clear()
+            return
+        if len(guess) != len(text) or UNSURE in guess or (
                 self._briefly and self._briefly[-1][0] == text):
             return
         self._briefly.append((text, guess if UNSURE in text else ""))
         del self._briefly[:-BRIEF_KEPT]
 
-    def _catch_up(self, takes: Callable[[TableState], bool], then: Brief | None = None) -> bool:
+    def _catch_up(self, takes: Callable[[TableState], bool], then: str | None = None) -> bool:
         """Take the grids held briefly since the last stable reading taken that move the game
         to a state that ``takes`` what it could not take (``brief.catching_up``): a stable
-        reading (``then``, itself the last step: a refill never seen, its cascade cleared)
-        or a tap may follow a move the camera saw only for a moment. True when it got there.
-        Never on the opening layout: a deal under way holds as briefly."""
-        steps = self._briefly + ([then] if then is not None else [])
-        if self.state.phase in (OPENING, OVER) or not steps:
+        reading (``then``) or a tap may follow a move the camera saw only for a moment. True
+        when it got there. Never on the opening layout: a deal under way holds as briefly."""
+        if self.state.phase in (OPENING, OVER) or not self._briefly:
             return False
-        chain = catching_up(self.state, steps, takes, self.provisional)
+        chain = catching_up(self.state, self._briefly, takes, self.provisional, then)
         if chain is None:
             return False
         self._briefly = []
@@ -411,13 +424,13 @@ class TableSession(SessionCore[TableState]):
         # refill seen for a moment may have made a cascade the players cleared at once, and
         # the reading after it fits a refill of its own too. (Not in play: a shift held for
         # a moment and put back is no move.)
-        if t.phase in (CLEAR, REFILL) and self._catch_up(takes):
+        if t.phase in (CLEAR, REFILL) and self._catch_up(takes, raw):
             t = self.state
             self._guesses = guesses
         if t.misnamed:  # the camera may still read a card the rules named otherwise
             text = as_read(t, text)
         taken = self._take(t, text)
-        if taken is None and self._catch_up(takes, (raw, guesses)):
+        if taken is None and self._catch_up(takes, raw):
             self._guesses = guesses
             t = self.state
             text = as_read(t, raw) if t.misnamed else raw
@@ -604,6 +617,7 @@ class TableSession(SessionCore[TableState]):
         whole = provisional_names(self.game, whole, "", guesses=self._guesses)
         try:
             self.commit(ev.Setup(whole, unread or None))
+            self._briefly.clear()  # the deal: no move of the game
             self.verdict = None
         except CompanionError as err:
             grid = Grid.parse(whole)

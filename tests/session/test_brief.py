@@ -112,17 +112,14 @@ def test_N4_the_follower_hands_a_grid_held_two_frames_to_the_session(tmp_path):
     assert [str(s) for s in session.state.shifts] == ["r2<"]
 
 
-def test_N10_a_refill_never_seen_is_named_by_the_cascade_cleared_after_it(tmp_path):
-    # R B B laid and BBB (with the B below) cleared before the camera held either: the one
-    # card laid that is gone again can only have been a B, the cascade is scored
+def test_N9_a_refill_under_way_beside_a_lifted_card_makes_up_nothing(tmp_path):
+    # R laid, two cells still empty, the B below them lifted to straighten it: no refill
+    # and no cascade are made up from it (nothing laid in them was ever seen)
     session = refilling(tmp_path)
-    after = CLEARED.replace({(1, 1): "R", (2, 1): ".", (3, 1): ".", (4, 1): "."})
-    session.on_reading(rows(after))
-    assert session.message == ""
-    assert session.view().players[0].score == 3 + 3 + 1
-    laid = [e for e in session.state.log if e.KIND == "refill"]
-    assert laid[-1].cards == "RBB"
-    assert session.state.phase == "refill"
+    seq = session.seq
+    session.on_reading(rows(CLEARED.replace({(1, 1): "R", (4, 1): "."})))
+    kinds = [e["kind"] for e in session.events()][seq:]
+    assert "refill" not in kinds
 
 
 def test_N9_cards_laid_and_all_gone_again_are_not_guessed(tmp_path):
@@ -136,14 +133,15 @@ def test_N9_cards_laid_and_all_gone_again_are_not_guessed(tmp_path):
 
 
 def test_N10_every_moment_held_briefly_counts_where_a_shorter_way_also_fits(tmp_path):
-    # cleared, laid O O O (a cascade), cleared again and laid Y G B: the grid at the end
-    # fits one refill of Y G B too, but the camera saw the cascade
+    # cleared, laid O O O (a cascade), taken away and laid Y G B: the grid at the end fits
+    # one refill of Y G B too, but the camera saw the cascade and its cards leave
     session = opened(tmp_path)
     session.on_reading(rows(SHIFTED))
     session.tap("end_turn")  # RRR in column 1 to clear
     deck = session.state.rules.deck
     session.on_brief(rows(CLEARED))
     session.on_brief(rows(CASCADE))
+    session.on_brief(rows(CASCADE.replace({(1, 1): "."})))  # the cascade being taken away
     session.on_reading(rows(CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})))
     assert session.message == ""
     assert session.view().players[0].score == 3 + 3 + 1
@@ -162,3 +160,47 @@ def test_N4_a_grid_shown_around_one_odd_frame_is_held_briefly_too(tmp_path):
     assert not session.state.shifts
     session.tap("end_turn")
     assert [str(s) for s in session.state.shifts] == ["r2<"]
+
+
+def test_N10_a_card_misread_for_a_moment_as_making_a_line_is_no_cascade(tmp_path):
+    # Y G B laid; for a moment the G read as a B (B B B down column 1 with the B below):
+    # the grid after it shows the same cards laid, none taken away
+    session = refilling(tmp_path)
+    laid = CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})
+    session.on_brief(rows(laid.replace({(2, 1): "B"})))
+    session.on_reading(rows(laid))
+    refills = [e["cards"] for e in session.events() if e["kind"] == "refill"]
+    assert refills == ["YGB"] and session.view().players[0].score == 3
+
+
+def _followed(tmp_path, *frames: Grid) -> TableSession:
+    """The opened session after ``frames`` (each a grid held one frame; the setup 3
+    frames first), read by the follower."""
+    session = opened(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    for grid in (SETUP,) * 3 + frames:
+        follower.follow(_reading(rows(grid)))
+    return session
+
+
+def test_N3_a_shift_tried_and_put_back_is_not_taken_by_a_later_tap(tmp_path):
+    session = _followed(tmp_path, SHIFTED, SHIFTED, SETUP, SETUP, SETUP, SETUP)
+    session.tap("end_turn")
+    assert session.message.startswith("N3") and not session.state.shifts
+
+
+def test_N4_a_shift_tried_and_put_back_before_another_pays_one_shift(tmp_path):
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _followed(tmp_path, SHIFTED, SHIFTED, SETUP, SETUP, other, other)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r4>"]]
+
+
+def test_N4_one_undo_takes_back_a_tap_and_the_move_seen_briefly_before_it(tmp_path):
+    session = opened(tmp_path)
+    session.on_brief(rows(SHIFTED))
+    session.tap("end_turn")
+    assert session.state.phase == "clear"
+    session.tap("undo")
+    assert session.state.phase == "play" and not session.state.shifts
