@@ -164,20 +164,24 @@ class BriefFilter:
     a grid shown whole (every card read, or its outline seen and its colour guessed: the
     reading's ``guesses`` hold no ``?``) by two of the last three frames that found a grid,
     two in a row or two around one odd frame (a card misread in that one), the first time
-    it does; else None. ``guesses``: that grid's, as the frame read it. A frame that found
-    no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
+    it does (and again once two in a row show it); else None. ``guesses``: that grid's, as
+    the frame read it; ``in_a_row``: whether two frames in a row showed it. A frame that
+    found no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
 
     >>> f = BriefFilter()
     >>> [f.push(c) for c in (("RG",), None, ("RG",), ("RG",), ("RB",), ("RG",), ("YG",))]
     [None, None, ('RG',), None, None, None, None]
-    >>> [f.push(c) for c in (("YY",), ("YB",), ("YY",), ("Y?",), ("YY",))]
-    [None, None, ('YY',), None, None]
+    >>> [f.push(c) for c in (("YY",), ("YB",), ("YY",))], f.in_a_row
+    ([None, None, ('YY',)], False)
+    >>> f.push(("YY",)), f.in_a_row
+    (('YY',), True)
     """
 
     def __init__(self) -> None:
         self._frames: deque[tuple[tuple[str, ...], bool]] = deque(maxlen=3)
         self._last: tuple[str, ...] | None = None
         self.guesses: tuple[str, ...] = ()
+        self.in_a_row = False
 
     def push(self, reading: Sequence[str] | Any | None) -> tuple[str, ...] | None:
         cells = getattr(reading, "cells", reading)
@@ -190,7 +194,9 @@ class BriefFilter:
             UNSURE in row for row in guessed)
         earlier = list(self._frames)[-2:]
         self._frames.append((cells, whole))
-        if not whole or cells == self._last or (cells, True) not in earlier:
+        in_a_row = bool(earlier) and earlier[-1] == (cells, True)
+        if not whole or (cells, True) not in earlier or (
+                cells == self._last and (self.in_a_row or not in_a_row)):
             return None
-        self._last, self.guesses = cells, guessed
+        self._last, self.guesses, self.in_a_row = cells, guessed, in_a_row
         return cells

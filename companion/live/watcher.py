@@ -108,7 +108,7 @@ class GridFollower:
         stable = self.stability.push(reading)
         brief = self.brief.push(reading)
         if stable is None and brief is not None:
-            self.session.on_brief(brief, self.brief.guesses)
+            self.session.on_brief(brief, self.brief.guesses, self.brief.in_a_row)
         if stable is None or stable == self.last:
             return False
         self.last = stable

@@ -14,7 +14,7 @@ its cards being taken away.
 >>> from companion.rules.game import Game
 >>> from companion.session.events import EndTurn, Setup
 >>> t = apply(TableState(Game("classic", 2)), Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
->>> shifted = ("RGOGY/RVPBC/RGYOC/BVPRO/YGCBV", "")  # r2< held for a moment
+>>> shifted = ("RGOGY/RVPBC/RGYOC/BVPRO/YGCBV", "", True)  # r2< held for a moment
 >>> catching_up(t, [shifted], lambda s: taken(s, EndTurn()))
 [('RGOGY/RVPBC/RGYOC/BVPRO/YGCBV', (Shifts(shifts=(Shift.parse('r2<'),)),))]
 >>> catching_up(t, [shifted], lambda s: False) is None
@@ -34,8 +34,9 @@ from .misread import as_read
 from .table import CLEAR, PLAY, REFILL, TableState, apply, shifts_problem
 from .unread import cells_differ, letter_at, paid_moves, refill_cells, refill_read, scored, taken_as
 
-Brief = tuple[str, str]
-"""A grid held briefly: the reading (rows joined by "/") and its guesses ("" for none)."""
+Brief = tuple[str, str, bool]
+"""A grid held briefly: the reading (rows joined by "/"), its guesses ("" for none), and
+whether two frames in a row showed it (not only two around an odd one)."""
 
 
 def taken(t: TableState, event: Event) -> bool:
@@ -109,9 +110,9 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
     what the game could not take (a stable reading ``then``, or a tap), each with the events
     it makes: in their order, each one the state the others before it made takes as a move.
-    A cascade that a refill held briefly made counts only where the grid after it shows its
-    cards being taken away (a card misread for a moment as one that makes a line, the
-    players laying the cards that were there, is no cascade). Of such ways: in play, the one
+    A cascade that a refill held briefly made counts where two frames in a row showed that
+    refill, or where the grid after it shows its cards being taken away (a card misread
+    in every other frame as one that makes a line is no cascade). Of such ways: in play, the one
     with the fewest (a shift tried and put back is no move, and the last grid tells the
     shifts); while cards are cleared and laid, the one through the most (each is a moment
     the table was seen in). None when none gets there, or when ``t`` takes it as it is."""
@@ -123,7 +124,7 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             shown = not cascade or (then is not None and clearing_begun(s, then))
             return [] if shown and takes(s) else None
         best = through(k + 1, s, cascade)  # this one left out
-        text, guesses = briefly[k]
+        text, guesses, in_a_row = briefly[k]
         text = as_read(s, text) if s.misnamed else text
         made = moves_made(s, text, guesses, provisional)
         # while a cascade waits to be shown, only a grid with its cards being taken away
@@ -133,7 +134,7 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             for event in made:
                 after = apply(after, event)
             laid = any(isinstance(event, Refill) for event in made) and after.phase == CLEAR
-            rest = through(k + 1, after, laid)
+            rest = through(k + 1, after, laid and not in_a_row)
             if rest is not None and (best is None or (
                     len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):
                 best = [(text, made), *rest]

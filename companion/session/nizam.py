@@ -343,7 +343,8 @@ class TableSession(SessionCore[TableState]):
             self._told_settled()
 
     @locked
-    def on_brief(self, rows: Sequence[str], guesses: Sequence[str] | None = None) -> None:
+    def on_brief(self, rows: Sequence[str], guesses: Sequence[str] | None = None,
+                 in_a_row: bool = True) -> None:
         """A grid the camera held for fewer frames than a stable reading needs, every card
         in it read or outlined (``guesses`` name those in doubt): kept, and nothing made of
         it, until the game needs it (``_catch_up``). In a sparse or jittery video a turn's
@@ -353,10 +354,11 @@ class TableSession(SessionCore[TableState]):
         if text == self.reading:  # the cards put back as they were: what was tried is no move
             self._briefly.clear()
             return
-        if len(guess) != len(text) or UNSURE in guess or (
-                self._briefly and self._briefly[-1][0] == text):
+        if len(guess) != len(text) or UNSURE in guess:
             return
-        self._briefly.append((text, guess if UNSURE in text else ""))
+        if self._briefly and self._briefly[-1][0] == text:
+            self._briefly.pop()  # seen again: held in a row now, maybe
+        self._briefly.append((text, guess if UNSURE in text else "", in_a_row))
         del self._briefly[:-BRIEF_KEPT]
 
     def _catch_up(self, takes: Callable[[TableState], bool], then: str | None = None) -> bool:
