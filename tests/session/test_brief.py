@@ -204,3 +204,12 @@ def test_N4_one_undo_takes_back_a_tap_and_the_move_seen_briefly_before_it(tmp_pa
     assert session.state.phase == "clear"
     session.tap("undo")
     assert session.state.phase == "play" and not session.state.shifts
+
+
+def test_N10_a_refill_two_frames_in_a_row_showed_makes_its_cascade(tmp_path):
+    # O O O laid and held two frames in a row (as a stable grid is, but shorter), taken
+    # away under the players' hands and Y G B laid: the cascade counts
+    session = refilling(tmp_path)
+    session.on_brief(rows(CASCADE), in_a_row=True)
+    session.on_reading(rows(CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})))
+    assert session.view().players[0].score == 3 + 3 + 1
