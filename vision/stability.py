@@ -178,7 +178,7 @@ class BriefFilter:
     """
 
     def __init__(self) -> None:
-        self._frames: deque[tuple[tuple[str, ...], bool]] = deque(maxlen=3)
+        self._frames: deque[tuple[tuple[str, ...], bool]] = deque(maxlen=2)  # the two before
         self._last: tuple[str, ...] | None = None
         self.guesses: tuple[str, ...] = ()
         self.in_a_row = False
@@ -192,7 +192,7 @@ class BriefFilter:
         guessed = tuple(guessed) if guessed is not None else cells
         whole = [len(row) for row in guessed] == [len(row) for row in cells] and not any(
             UNSURE in row for row in guessed)
-        earlier = list(self._frames)[-2:]
+        earlier = list(self._frames)
         self._frames.append((cells, whole))
         in_a_row = bool(earlier) and earlier[-1] == (cells, True)
         if not whole or (cells, True) not in earlier or (

@@ -32,7 +32,15 @@ from companion.rules.grid import EMPTY, PEARL, Grid
 from .events import Cleared, Event, Refill, Shifts
 from .misread import as_read
 from .table import CLEAR, PLAY, REFILL, TableState, apply, shifts_problem
-from .unread import cells_differ, letter_at, paid_moves, refill_cells, refill_read, scored, taken_as
+from .unread import (
+    cells_differ,
+    letter_at,
+    paid_moves,
+    refill_cells,
+    refill_read,
+    taken_as,
+    taken_away,
+)
 
 Brief = tuple[str, str, bool]
 """A grid held briefly: the reading (rows joined by "/"), its guesses ("" for none), and
@@ -73,10 +81,8 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
     if t.phase == CLEAR:
         if not differ <= set(t.to_clear):
             return None
-        gone = scored(t)
-        shown = [letter_at(text, cell) for cell in t.to_clear]
-        if all(x in (EMPTY, gone.get(cell)) for x, cell in zip(shown, t.to_clear, strict=True)
-               ) and any(x != EMPTY for x in shown):
+        away = taken_away(t, text)
+        if away is not None and not all(away):
             return ()  # not all taken away yet
         after = apply(t, Cleared())
         if after.phase != REFILL or text == str(after.grid):
@@ -96,12 +102,10 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
 
 
 def clearing_begun(t: TableState, text: str) -> bool:
-    """While cards scored are cleared (N9): the reading ``text`` shows each of them still
-    there or taken away, and one taken away at least (not refilled yet)."""
-    gone = scored(t)
-    shown = [letter_at(text, cell) for cell in t.to_clear]
-    return any(x == EMPTY for x in shown) and all(
-        x in (EMPTY, gone.get(cell)) for x, cell in zip(shown, t.to_clear, strict=True))
+    """While cards scored are cleared (N9): the reading ``text`` shows one of them taken
+    away at least, none refilled yet."""
+    away = taken_away(t, text)
+    return away is not None and any(away)
 
 
 def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool],
@@ -125,7 +129,7 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             return [] if shown and takes(s) else None
         best = through(k + 1, s, cascade)  # this one left out
         text, guesses, in_a_row = briefly[k]
-        text = as_read(s, text) if s.misnamed else text
+        text = as_read(s, text)
         made = moves_made(s, text, guesses, provisional)
         # while a cascade waits to be shown, only a grid with its cards being taken away
         shown = cascade and clearing_begun(s, text)

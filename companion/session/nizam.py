@@ -74,9 +74,9 @@ from .unread import (
     provisional_names,
     refill_cells,
     refill_read,
-    scored,
     settled_by,
     taken_as,
+    taken_away,
     undecided,
     unsure_cells,
 )
@@ -419,8 +419,7 @@ class TableSession(SessionCore[TableState]):
         raw, guesses = text, self._guesses
 
         def takes(s: TableState) -> bool:
-            read = as_read(s, raw) if s.misnamed else raw
-            return moves_made(s, read, guesses, self.provisional) is not None
+            return moves_made(s, as_read(s, raw), guesses, self.provisional) is not None
 
         # While cards are cleared and laid, what the camera held briefly comes first: a
         # refill seen for a moment may have made a cascade the players cleared at once, and
@@ -428,14 +427,12 @@ class TableSession(SessionCore[TableState]):
         # a moment and put back is no move.)
         if t.phase in (CLEAR, REFILL) and self._catch_up(takes, raw):
             t = self.state
-            self._guesses = guesses
         if t.misnamed:  # the camera may still read a card the rules named otherwise
             text = as_read(t, text)
         taken = self._take(t, text)
         if taken is None and self._catch_up(takes, raw):
-            self._guesses = guesses
             t = self.state
-            text = as_read(t, raw) if t.misnamed else raw
+            text = as_read(t, raw)
             taken = self._take(t, text)
         if taken is None and (self.seq, text) not in self._unsettled:
             settles = lambda alt: fits(alt, as_read(alt, text))  # noqa: E731
@@ -677,12 +674,8 @@ class TableSession(SessionCore[TableState]):
             self._refuse("only the highlighted cards should leave the grid",
                          tuple(sorted(differ - set(t.to_clear))))
             return False
-        gone = scored(t)
-        shown = [letter_at(text, cell) for cell in t.to_clear]
-        old = [gone.get(cell) for cell in t.to_clear]
-        if all(x in (EMPTY, was) for x, was in zip(shown, old, strict=True)) and any(
-            x != EMPTY for x in shown
-        ):
+        away = taken_away(t, text)
+        if away is not None and not all(away):
             return True  # the players have not taken them all yet
         self.verdict = None
         self.commit(ev.Cleared())

@@ -218,6 +218,17 @@ def scored(t: TableState) -> dict[Cell, str]:
     return {cell: c.gem for r in t.rounds[-1:] for c in r.combinations for cell in c.cells}
 
 
+def taken_away(t: TableState, text: str) -> list[bool] | None:
+    """While combinations are cleared (N9): per card scored, whether the reading ``text``
+    shows it taken away (its cell empty) or still there; None when a cell shows another
+    card (refilled already, or no clearing at all)."""
+    gone = scored(t)
+    shown = [letter_at(text, cell) for cell in t.to_clear]
+    if any(x not in (EMPTY, gone.get(cell)) for x, cell in zip(shown, t.to_clear, strict=True)):
+        return None
+    return [x == EMPTY for x in shown]
+
+
 def refilled(t: TableState, text: str) -> bool:
     """While combinations are cleared (N9): the reading shows a card laid in a cleared cell
     already (another card than was scored there), the refill seen with the clearing."""

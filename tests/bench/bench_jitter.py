@@ -120,19 +120,18 @@ def main() -> None:
     truth = json.loads((GAME / "truth.json").read_text())["final"]
     tapped = {json.loads(line)["frame"] for line in
               (GAME / "taps.jsonl").read_text().splitlines() if line}
+    frames = len(list((GAME / "frames").iterdir()))
     runs: list[tuple[str, str, Callable[[int], str], Change | None]] = []
     for seed in range(1, args.seeds + 1):
         for kind, share, how in (("blank", 0.1, "black"), ("drop", 0.15, "drop")):
             rng = random.Random(seed)
-            marks = {k for k in range(len(list((GAME / "frames").iterdir())))
-                     if rng.random() < share and k not in tapped}
+            marks = {k for k in range(frames) if rng.random() < share and k not in tapped}
             runs.append((kind, f"seed {seed}", _marked(marks, how), None))
         for kind, share in (("misread", 0.1), ("misread20", 0.2)):
             runs.append((kind, f"seed {seed}", _marked(set(), ""),
                          misreading(random.Random(seed), share)))
     for offset in (0, 1):
-        every_other = {k for k in range(len(list((GAME / "frames").iterdir())))
-                       if k % 2 != offset and k not in tapped}
+        every_other = {k for k in range(frames) if k % 2 != offset and k not in tapped}
         runs.append(("sparse", f"from frame {offset}", _marked(every_other, "drop"), None))
     counts: dict[str, list[int]] = {}
     for kind, name, keep, change in runs:
