@@ -185,17 +185,25 @@ def read_cells(
         looks, "card", gem & ~geometry.seen & in_frame, partial(cards_in_view, frame, geometry)
     )
     distrust = (gem & ~(geometry.seen | card)) | ~in_frame
-    # Bare table by its colours, but a card outline is there, or it does not look like the
-    # table around the grid (a hand the colour of the wood): something is there.
-    empty = labels == EMPTY
-    distrust |= empty & geometry.seen
-
     looks_bare = TableLook(table)
 
     def bare(only: np.ndarray) -> np.ndarray:
         out = np.zeros(only.shape, bool)
         out[only] = like_table(extract_patches(frame, geometry, only=only), looks_bare)
         return out
+
+    # Neither a card nor the table by its colours, no card outline in it even close up, and
+    # its middle just like the bare table: an empty cell with a neighbour's edge reaching
+    # into it (cards laid by hand are not square to the lattice, nor to each other).
+    unknown = doubted & ~geometry.seen & in_frame
+    unknown &= ~_look(looks, "card", unknown, partial(cards_in_view, frame, geometry))
+    spilled = unknown & _look(looks, "table", unknown, bare)
+    labels[spilled] = EMPTY
+    confidence[spilled] = palette.min_confidence
+    # Bare table by its colours, but a card outline is there, or it does not look like the
+    # table around the grid (a hand the colour of the wood): something is there.
+    empty = labels == EMPTY
+    distrust |= empty & geometry.seen
 
     distrust |= empty & ~_look(looks, "table", empty, bare)
     # A gem only the close look found an outline for, in a cell that looks like the bare
