@@ -165,8 +165,9 @@ class BriefFilter:
     reading's ``guesses`` hold no ``?``) by two of the last three frames that found a grid,
     two in a row or two around one odd frame (a card misread in that one), the first time
     it does (and again once two in a row show it); else None. ``guesses``: that grid's, as
-    the frame read it; ``in_a_row``: whether two frames in a row showed it. A frame that
-    found no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
+    the frame read it; ``in_a_row``: whether two frames in a row showed it; ``whole``: the
+    last frame's grid and guesses when it showed one whole, once or not. A frame that found
+    no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
 
     >>> f = BriefFilter()
     >>> [f.push(c) for c in (("RG",), None, ("RG",), ("RG",), ("RB",), ("RG",), ("YG",))]
@@ -182,9 +183,12 @@ class BriefFilter:
         self._last: tuple[str, ...] | None = None
         self.guesses: tuple[str, ...] = ()
         self.in_a_row = False
+        # the last frame pushed, when it showed a grid whole: (cells, guesses)
+        self.whole: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def push(self, reading: Sequence[str] | Any | None) -> tuple[str, ...] | None:
         cells = getattr(reading, "cells", reading)
+        self.whole = None
         if cells is None:
             return None
         cells = tuple(cells)
@@ -192,6 +196,8 @@ class BriefFilter:
         guessed = tuple(guessed) if guessed is not None else cells
         whole = [len(row) for row in guessed] == [len(row) for row in cells] and not any(
             UNSURE in row for row in guessed)
+        if whole:
+            self.whole = (cells, guessed)
         earlier = list(self._frames)
         self._frames.append((cells, whole))
         in_a_row = bool(earlier) and earlier[-1] == (cells, True)

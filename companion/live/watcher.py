@@ -109,6 +109,8 @@ class GridFollower:
         brief = self.brief.push(reading)
         if stable is None and brief is not None:
             self.session.on_brief(brief, self.brief.guesses, self.brief.in_a_row)
+        elif stable is None and self.brief.whole is not None:
+            self.session.on_glimpse(*self.brief.whole)
         if stable is None or stable == self.last:
             return False
         self.last = stable

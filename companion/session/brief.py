@@ -28,11 +28,13 @@ from collections.abc import Callable, Sequence
 from companion.errors import CompanionError
 from companion.rules.explain import card_difference
 from companion.rules.grid import EMPTY, PEARL, Grid
+from companion.rules.shift import ALL_SHIFTS, Shift
 
 from .events import Cleared, Event, Refill, Shifts
 from .misread import as_read
 from .table import CLEAR, PLAY, REFILL, TableState, apply, shifts_problem
 from .unread import (
+    UNSURE,
     cells_differ,
     letter_at,
     paid_moves,
@@ -41,6 +43,8 @@ from .unread import (
     taken_as,
     taken_away,
 )
+
+UNSEEN_SHIFTS = 2  # shifts after a refill never seen whole that ``refills_behind`` undoes
 
 Brief = tuple[str, str, bool]
 """A grid held briefly: the reading (rows joined by "/"), its guesses ("" for none), and
@@ -146,3 +150,44 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
 
     chain = through(0, t, False)
     return chain or None
+
+
+def refills_behind(t: TableState, text: str) -> list[str]:
+    """While cards are cleared and laid (N9): the grids the refill may have left when the
+    stable reading ``text`` shows the next player's shifts (up to ``UNSEEN_SHIFTS``) made
+    already, the refilled grid never seen whole (a sparse video; hands over it until the
+    shift). Each is ``text`` with the shifts undone: the grid before the refill in every
+    cell but the ones refilled, a card in each of those. Only a candidate: a way to it, and
+    on to ``text``, must be one the rules take (``catching_up``).
+
+    >>> from companion.rules.game import Game, Options
+    >>> from companion.session.events import EndTurn, Setup
+    >>> game = Game("classic", 2, Options(setup_lines="keep"))
+    >>> t = apply(TableState(game), Setup("RGYOR/OOOCP/RRCVV/PPCYB/BRVGV"))
+    >>> t = apply(t, Shifts((Shift.parse("c4v"),)))  # O O O O in row 2: scored
+    >>> t = apply(t, EndTurn())
+    >>> refills_behind(t, "RGYGR/GOVYP/RRCCV/BPPCV/BRVYV")  # refilled GOVY, then r4>
+    ['RGYGR/GOVYP/RRCCV/PPCVB/BRVYV']
+    """
+    if t.phase not in (CLEAR, REFILL) or t.grid is None or UNSURE in text:
+        return []
+    after = apply(t, Cleared()) if t.phase == CLEAR else t
+    if after.phase != REFILL or after.grid is None:
+        return []
+    cells = set(refill_cells(after))
+    before = str(after.grid)
+    shown = Grid.parse(text)
+    found: set[str] = set()
+    ways: list[tuple[Shift, ...]] = [()]
+    for _ in range(UNSEEN_SHIFTS):
+        ways = [(*way, shift) for way in ways for shift in ALL_SHIFTS]
+        for way in ways:
+            grid = shown
+            for shift in reversed(way):
+                grid = shift.opposite().apply(grid)
+            undone = str(grid)
+            if undone == text or not set(cells_differ(before, undone)) <= cells:
+                continue
+            if all(letter_at(undone, cell) not in (EMPTY, PEARL) for cell in cells):
+                found.add(undone)
+    return sorted(found)

@@ -31,7 +31,7 @@ from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
-from .brief import Brief, catching_up, moves_made
+from .brief import Brief, catching_up, moves_made, refills_behind
 from .brief import taken as taken_by
 from .core import SessionCore, Shown, locked
 from .misread import (
@@ -92,6 +92,9 @@ __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
+TAP_WORDS = {"draw": "Draw", "wildcard": "Paid with 3 cards", "end_turn": "End turn"}
+HELD = ("{action}: waiting for the camera to see the new cards laid; it counts as soon as "
+        "it does")
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 BRIEF_KEPT = 6
 """Grids the camera held only briefly, kept since the last stable reading taken (the
@@ -170,6 +173,9 @@ class TableSession(SessionCore[TableState]):
         self._tap_caught = (-1, 0)
         """The last tap taken after moves seen briefly (``_tapped``): the event it logged and
         how many events those moves logged before it (one undo takes back all of them)."""
+        self._held: list[tuple[str, ev.Event]] = []
+        """Taps made while the camera had not yet seen the cards scored cleared and the
+        refill laid (``_hold``), in order: taken once a reading brings the game to play."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -224,6 +230,7 @@ class TableSession(SessionCore[TableState]):
         try:
             if action == "undo":
                 self._briefly.clear()  # what was held before is no move to redo
+                self._held.clear()
                 before = self.state
                 with_tap = self._settled_with_tap()
                 # a tap and the moves seen briefly it was taken after: one thing, one undo
@@ -250,7 +257,13 @@ class TableSession(SessionCore[TableState]):
                 self.commit(ev.Misread(self.reading))
                 self.verdict = None
             elif action in TAPS:
-                self._tapped(TAPS[action]())
+                try:
+                    self._tapped(TAPS[action]())
+                except CompanionError:
+                    if not self._hold(action):
+                        raise
+                    return
+                self._held.clear()  # taken: the game is past what was held before
                 if action != "wildcard":  # the turn has moved on: what was held is behind it
                     self._briefly.clear()
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
@@ -262,6 +275,31 @@ class TableSession(SessionCore[TableState]):
                 raise BadInput(f"unknown tap {action!r}")
         except CompanionError as err:
             self.message = str(err)
+
+    def _hold(self, action: str) -> bool:
+        """Hold a tap the game could not take while it waits for the cards scored to be
+        cleared and the refill laid: the players may be past that already, the camera not
+        having seen it (hands over the grid, a sparse video). Taken once a reading brings
+        the game to play (``_take_held``), in the order made; the screen says it waits.
+        True when held."""
+        if self.state.phase not in (CLEAR, REFILL):
+            return False
+        if not (self._held and self._held[-1][0] == action):  # tapped twice: once
+            self._held.append((action, TAPS[action]()))
+        self.message = HELD.format(action=TAP_WORDS.get(action, action))
+        return True
+
+    def _take_held(self) -> None:
+        """The taps held while the camera was behind (``_hold``), now the game is in play:
+        each one the game takes, in order; the rest said and dropped."""
+        held, self._held = self._held, []
+        for action, event in held:
+            if self.state.phase != PLAY:
+                return
+            try:
+                self.commit(event)
+            except CompanionError as err:
+                self.message = f"{TAP_WORDS.get(action, action)} tapped earlier: {err}"
 
     def _tapped(self, event: ev.Event) -> None:
         """A button's event. One the game cannot take now may settle a card laid unread,
@@ -361,6 +399,17 @@ class TableSession(SessionCore[TableState]):
         self._briefly.append((text, guess if UNSURE in text else "", in_a_row))
         del self._briefly[:-BRIEF_KEPT]
 
+    @locked
+    def on_glimpse(self, rows: Sequence[str], guesses: Sequence[str]) -> None:
+        """A grid one frame alone showed whole, while the game waits for the cards scored to
+        be cleared and the refill laid: kept as a grid held briefly, never in a row
+        (``on_brief``). In a sparse video a refill that made a cascade, and that cascade
+        cleared, may each show whole for one frame; a cascade it makes counts only where a
+        later grid shows its cards taken away (``brief.catching_up``), so a card misread in
+        one frame makes none. In play a frame alone is no move: a hand shows many."""
+        if self.state.phase in (CLEAR, REFILL):
+            self.on_brief(rows, guesses, in_a_row=False)
+
     def _catch_up(self, takes: Callable[[TableState], bool], then: str | None = None) -> bool:
         """Take the grids held briefly since the last stable reading taken that move the game
         to a state that ``takes`` what it could not take (``brief.catching_up``): a stable
@@ -371,6 +420,26 @@ class TableSession(SessionCore[TableState]):
         chain = catching_up(self.state, self._briefly, takes, self.provisional, then)
         if chain is None:
             return False
+        self._take_chain(chain)
+        return True
+
+    def _refill_behind(self, takes: Callable[[TableState], bool], then: str) -> bool:
+        """Take a refill the camera never saw whole (a sparse video: hands over the grid
+        until the next player had shifted), worked out from the stable reading ``then``
+        that shows the shifts made already (``brief.refills_behind``): only when exactly one
+        such refill, and the shifts after it, are a way the rules take. True when taken."""
+        chains = []
+        for grid in refills_behind(self.state, then):
+            chain = catching_up(self.state, [*self._briefly, (grid, "", False)], takes,
+                                self.provisional, then)
+            if chain is not None and any(text == grid for text, _ in chain):
+                chains.append(chain)
+        if len(chains) != 1:
+            return False  # none, or more than one refill would do: the players are asked
+        self._take_chain(chains[0])
+        return True
+
+    def _take_chain(self, chain: list[tuple[str, tuple[ev.Event, ...]]]) -> None:
         self._briefly = []
         for text, events in chain:
             before = self.state
@@ -380,7 +449,6 @@ class TableSession(SessionCore[TableState]):
             shifts = [s for e in events if isinstance(e, ev.Shifts) for s in e.shifts]
             self.verdict = None if not shifts or before.grid is None else _legal(
                 shifts, before.grid, text)
-        return True
 
     @locked
     def fold_ahead(self) -> None:
@@ -430,7 +498,8 @@ class TableSession(SessionCore[TableState]):
         if t.misnamed:  # the camera may still read a card the rules named otherwise
             text = as_read(t, text)
         taken = self._take(t, text)
-        if taken is None and self._catch_up(takes, raw):
+        if taken is None and (self._catch_up(takes, raw) or (
+                t.phase in (CLEAR, REFILL) and self._refill_behind(takes, raw))):
             t = self.state
             text = as_read(t, raw)
             taken = self._take(t, text)
@@ -454,6 +523,8 @@ class TableSession(SessionCore[TableState]):
                     self._behind = self.seq
         if taken is not None:
             self._briefly.clear()
+            if self._held and self.state.phase == PLAY:
+                self._take_held()
             if self._behind == self.seq:  # in step again: what was not searched may be
                 self._behind = -1
                 self._unsettled = set()

@@ -213,3 +213,114 @@ def test_N10_a_refill_two_frames_in_a_row_showed_makes_its_cascade(tmp_path):
     session.on_brief(rows(CASCADE), in_a_row=True)
     session.on_reading(rows(CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})))
     assert session.view().players[0].score == 3 + 3 + 1
+
+
+REFILLED = CLEARED.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})
+
+
+def scored_and_ended(tmp_path) -> TableSession:
+    """A session whose first turn, r2<, made RRR in column 1, the turn ended: the cards
+    scored wait to be cleared; the camera saw nothing since (hands over the grid)."""
+    session = opened(tmp_path)
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    assert session.state.phase == "clear"
+    return session
+
+
+def test_N9_a_refill_never_seen_whole_is_worked_out_from_the_shift_after_it(tmp_path):
+    # A sparse video: hands over the grid while the cards are cleared and laid, and the
+    # next player's shift made before the camera saw the table whole. The grid it shows
+    # is the refilled one shifted by r4>: the refill is that grid with r4> undone.
+    session = scored_and_ended(tmp_path)
+    session.on_reading(rows(Shift.parse("r4>").apply(REFILLED)))
+    kinds = [e["kind"] for e in session.events()][-3:]
+    assert kinds == ["cleared", "refill", "shifts"]
+    assert session.events()[-2]["cards"] == "BYP"
+    assert [str(s) for s in session.state.shifts] == ["r4>"] and session.verdict.legal
+
+
+def test_N9_a_refill_two_ways_could_make_is_left_to_the_players(tmp_path):
+    # c1v moves the refilled column itself: undone once or twice, each leaves a refill
+    # the rules take (BYP, or PBY with c1v twice). No guess: the reading is refused.
+    session = scored_and_ended(tmp_path)
+    seq = session.seq
+    session.on_reading(rows(Shift.parse("c1v").apply(REFILLED)))
+    assert session.seq == seq and session.state.phase == "clear"
+    assert session.verdict is not None and not session.verdict.legal
+
+
+def test_N9_a_refill_that_would_have_made_a_cascade_is_not_worked_out(tmp_path):
+    # OOO laid in column 1 makes a combination of its own (N10): that cascade was never
+    # seen cleared, so no refill is worked out from the shift seen after it.
+    session = scored_and_ended(tmp_path)
+    seq = session.seq
+    session.on_reading(rows(Shift.parse("r4>").apply(CASCADE)))
+    assert session.seq == seq and session.state.phase == "clear"
+
+
+def test_N5_a_tap_made_before_the_camera_saw_the_refill_counts_once_it_does(tmp_path):
+    # "Paid with 3 cards" tapped while hands still hid the refill: held, said so, and
+    # taken (re-paying the shift) once the grid shows the refill and the shift.
+    session = scored_and_ended(tmp_path)
+    seq = session.seq
+    session.tap("wildcard")
+    assert session.seq == seq and "waiting for the camera" in session.message
+    session.on_reading(rows(Shift.parse("r4>").apply(REFILLED)))
+    assert [str(s) for s in session.state.shifts] == ["r4>!3"]
+    assert [e["kind"] for e in session.events()][-1] == "wildcard"
+
+
+def test_N5_undo_forgets_a_tap_held_for_the_camera(tmp_path):
+    session = scored_and_ended(tmp_path)
+    session.tap("draw")
+    assert "waiting for the camera" in session.message
+    session.tap("undo")  # takes back the turn's end, and the draw held with it
+    session.tap("end_turn")
+    session.on_reading(rows(REFILLED))
+    assert not session.state.drew
+
+
+def _hand_over(grid: Grid, *cells: tuple[int, int]) -> GridReading:
+    """A frame of ``grid`` with a hand over ``cells`` (read ``?``, nothing guessed)."""
+    shown = [list(row) for row in rows(grid)]
+    for r, c in cells:
+        shown[r - 1][c - 1] = "?"
+    return _reading(tuple("".join(row) for row in shown))
+
+
+def test_N10_a_cascade_its_refill_and_clearing_each_seen_one_frame_is_scored(tmp_path):
+    # A sparse video: hands over the grid but for one frame with the refill OOO laid (a
+    # cascade), one with it cleared, then the next refill held. Each frame alone is no
+    # move; together, a way the rules take, the cascade's cards seen leaving.
+    session = scored_and_ended(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    hands = (1, 1), (2, 1), (3, 1)
+    laid_again = CLEARED.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})
+    for reading in (_hand_over(SHIFTED, *hands), _reading(rows(CASCADE)),
+                    _hand_over(CASCADE, *hands), _reading(rows(CLEARED)),
+                    _hand_over(CLEARED, *hands)) + (_reading(rows(laid_again)),) * 3:
+        follower.follow(reading)
+    refills = [e["cards"] for e in session.events() if e["kind"] == "refill"]
+    assert refills == ["OOO", "BYP"] and session.state.phase == "play"
+    assert session.view().players[0].score == 3 + 3 + 1  # the cascade scored (N10)
+
+
+def test_N10_a_refill_misread_in_one_frame_as_a_cascade_is_none(tmp_path):
+    # The one frame read the G laid as a B (B B B down column 1): no frame shows those
+    # cards leaving, so the refill held is the one taken.
+    session = scored_and_ended(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    laid = CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})
+    for reading in (_hand_over(SHIFTED, (1, 1)), _reading(rows(laid.replace({(2, 1): "B"}))),
+                    _hand_over(laid, (1, 1))) + (_reading(rows(laid)),) * 3:
+        follower.follow(reading)
+    refills = [e["cards"] for e in session.events() if e["kind"] == "refill"]
+    assert refills == ["YGB"] and session.view().players[0].score == 3
+
+
+def test_N4_in_play_a_grid_seen_one_frame_is_kept_for_nothing(tmp_path):
+    session = _followed(tmp_path, SHIFTED, SETUP)
+    assert not session._briefly  # noqa: SLF001 (a frame alone in play: a hand, not a move)
+    session.tap("end_turn")
+    assert session.message.startswith("N3") and not session.state.shifts
