@@ -11,7 +11,8 @@ Kinds, each over N seeded runs (frames with a tap are never touched):
 - ``drop``: 15 % of the frames missing (the video is sparser);
 - ``misread``: in a tenth of the frames one card read as another, sure (the reader's answer
   changed, after vision: a glare, a card on a class's edge); ``misread20``: a fifth;
-- ``sparse``: every second frame (two runs, from the first and the second frame).
+- ``sparse``: every second frame (two runs, from the first and the second frame);
+  ``sparse3``: every third frame (three runs).
 Prints one line per run and a count per kind; asserts nothing. About 25 s a run on one core.
 """
 
@@ -115,7 +116,8 @@ def _marked(frames: set[int], how: str) -> Callable[[int], str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=6)
-    parser.add_argument("--only", choices=("blank", "drop", "misread", "misread20", "sparse"))
+    parser.add_argument("--only", choices=("blank", "drop", "misread", "misread20", "sparse",
+                                           "sparse3"))
     args = parser.parse_args()
     truth = json.loads((GAME / "truth.json").read_text())["final"]
     tapped = {json.loads(line)["frame"] for line in
@@ -130,9 +132,10 @@ def main() -> None:
         for kind, share in (("misread", 0.1), ("misread20", 0.2)):
             runs.append((kind, f"seed {seed}", _marked(set(), ""),
                          misreading(random.Random(seed), share)))
-    for offset in (0, 1):
-        every_other = {k for k in range(frames) if k % 2 != offset and k not in tapped}
-        runs.append(("sparse", f"from frame {offset}", _marked(every_other, "drop"), None))
+    for step, kind in ((2, "sparse"), (3, "sparse3")):
+        for offset in range(step):
+            left_out = {k for k in range(frames) if k % step != offset and k not in tapped}
+            runs.append((kind, f"from frame {offset}", _marked(left_out, "drop"), None))
     counts: dict[str, list[int]] = {}
     for kind, name, keep, change in runs:
         if args.only and kind != args.only:
