@@ -32,9 +32,9 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 
 from companion.errors import CompanionError
-from companion.rules.grid import GEMS, SIZE, Cell
+from companion.rules.grid import EMPTY, GEMS, SIZE, Cell
 
-from .table import CLEAR, TableState, cell_of, index_of, misnamed
+from .table import CLEAR, REFILL, TableState, cell_of, index_of, misnamed
 from .unread import Fit, cells_differ, fits, letter_at, with_letter
 
 Takes = Callable[[TableState, int, str], Fit | None]
@@ -50,6 +50,10 @@ def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
     cards: list[int] = []
     if raw is not None and t.grid is not None:
         differ = cells_differ(str(t.grid), raw)
+        if t.phase == REFILL:
+            # the cards scored are cleared: one more gone from its cell now was lifted (to
+            # straighten it) or moved, and shows no other name
+            differ = [cell for cell in differ if letter_at(raw, cell) != EMPTY]
         cards += [t.origin[index_of(cell)] for cell in differ]
         # a card cleared with them and refilled with its like looks unchanged: it lies in
         # their line (N6), near enough to have made one combination with them

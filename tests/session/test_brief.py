@@ -1,6 +1,7 @@
 """Grids the camera held only briefly are taken when the game needs them (N4, N9, N10)."""
 
 import numpy as np
+import pytest
 
 from companion.live.watcher import GridFollower
 from companion.rules.game import Game
@@ -120,6 +121,16 @@ def test_N9_a_refill_under_way_beside_a_lifted_card_makes_up_nothing(tmp_path):
     session.on_reading(rows(CLEARED.replace({(1, 1): "R", (4, 1): "."})))
     kinds = [e["kind"] for e in session.events()][seq:]
     assert "refill" not in kinds
+
+
+@pytest.mark.parametrize("laid", ["Y", "B", "G"])
+def test_N9_a_card_lifted_beside_a_refill_under_way_is_named_nothing(tmp_path, laid):
+    # One card laid, the B below the cells lifted to straighten it: no misread is made up
+    # of it (as an R, it would have made RRRR: 5 points and a fourth cell to refill).
+    session = refilling(tmp_path)
+    seq = session.seq
+    session.on_reading(rows(CLEARED.replace({(1, 1): laid, (4, 1): "."})))
+    assert session.seq == seq and session.view().players[0].score == 3
 
 
 def test_N9_cards_laid_and_all_gone_again_are_not_guessed(tmp_path):
