@@ -155,6 +155,9 @@ class CellReads:
     confidence: np.ndarray
     features: np.ndarray | None = None
     nearest: tuple[str, ...] = ()
+    best: tuple[str, ...] = ()
+    """The likeliest class of each cell, the bare table (``.``) among them, however unsure
+    (empty when not worked out)."""
 
 
 @dataclass(frozen=True)
@@ -363,7 +366,8 @@ class Palette:
         guessed = light.rims and not self._learned_clipped and light.free > 0
         if UNSURE in reads.labels:
             reads = self._as_rendered(cells, bare, voters, reads, light, seen)
-        return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest)
+        return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest,
+                         reads.best)
 
     def _read(self, cells: Scene, bare: Scene, voters: np.ndarray | None
               ) -> tuple[CellReads, _Light, Cells]:
@@ -431,7 +435,9 @@ class Palette:
         if (labels == first).all():
             return reads
         nearest = np.where(labels != first, labels, np.array(reads.nearest))
-        return CellReads(tuple(labels.tolist()), confidence, nearest=tuple(nearest.tolist()))
+        best = np.where(labels != first, labels, np.array(reads.best))
+        return CellReads(tuple(labels.tolist()), confidence, nearest=tuple(nearest.tolist()),
+                         best=tuple(best.tolist()))
 
     def _letters_index(self, labels: np.ndarray) -> np.ndarray:
         """(N,) each label's card class's index among the models, -1 for none (``?``, ``.``)."""
@@ -458,7 +464,7 @@ class Palette:
         labels = tuple(UNSURE if d else lab for d, lab in zip(doubt, reads.labels, strict=True))
         confidence = np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
                               reads.confidence)
-        return CellReads(labels, confidence, nearest=reads.nearest)
+        return CellReads(labels, confidence, nearest=reads.nearest, best=reads.best)
 
     def scene_features(self, scene: Scene) -> np.ndarray:
         """The scene's features (N, F) in the light this palette reads it under."""
@@ -713,7 +719,7 @@ class Palette:
         like_one = strange[rows, likeliest] <= self.max_distance
         nearest = tuple(models[k].letter if ok else UNSURE
                         for k, ok in zip(likeliest.tolist(), like_one.tolist(), strict=True))
-        return CellReads(labels, confidence, nearest=nearest)
+        return CellReads(labels, confidence, nearest=nearest, best=tuple(read))
 
     # -- files ---------------------------------------------------------------------------
 

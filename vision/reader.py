@@ -21,7 +21,7 @@ from calibration.adapt import ReadFrom
 from .air import cards_in_the_air
 from .cells import PATCH_SIZE, extract_patches, extract_points, extract_table_sides, inside_frame
 from .lattice import GridGeometry, GridSearch, search_grid
-from .visible import TableLook, cards_in_view, like_table
+from .visible import TableLook, bare_inside, cards_in_view, like_table
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
@@ -192,12 +192,19 @@ def read_cells(
         out[only] = like_table(extract_patches(frame, geometry, only=only), looks_bare)
         return out
 
-    # Neither a card nor the table by its colours, no card outline in it even close up, and
-    # its middle just like the bare table: an empty cell with a neighbour's edge reaching
-    # into it (cards laid by hand are not square to the lattice, nor to each other).
-    unknown = doubted & ~geometry.seen & in_frame
+    # Likeliest the table by its colours though not sure, no card outline in it even close
+    # up, and bare table all over its inner half: an empty cell with a neighbour's edge
+    # reaching into it (cards laid by hand are not square to the lattice, nor to each other).
+    table_likeliest = np.array([x == EMPTY for x in reads.best] or [False] * doubted.size)
+    unknown = doubted & table_likeliest.reshape(rows, cols) & ~geometry.seen & in_frame
     unknown &= ~_look(looks, "card", unknown, partial(cards_in_view, frame, geometry))
-    spilled = unknown & _look(looks, "table", unknown, bare)
+
+    def bare_all_inside(only: np.ndarray) -> np.ndarray:
+        out = np.zeros(only.shape, bool)
+        out[only] = bare_inside(extract_patches(frame, geometry, only=only), looks_bare)
+        return out
+
+    spilled = unknown & _look(looks, "inside", unknown, bare_all_inside)
     labels[spilled] = EMPTY
     confidence[spilled] = palette.min_confidence
     # Bare table by its colours, but a card outline is there, or it does not look like the

@@ -263,6 +263,20 @@ def like_table(patches: np.ndarray, table: np.ndarray | TableLook) -> np.ndarray
     return np.any(_alike(_surface(patches), look.surface), axis=1)
 
 
+def bare_inside(patches: np.ndarray, table: TableLook) -> np.ndarray:
+    """(N,) bool: each patch is bare table all over its inner half, judged block by block
+    (each a quarter of the patch's side) as ``like_table`` judges a middle: whatever is
+    not table lies along its edges only, as a neighbour's edge reaching in does; a hand or
+    a card under it covers some inner block."""
+    if len(patches) == 0 or len(table.surface) == 0:
+        return np.zeros(len(patches), bool)
+    n, size = patches.shape[:2]
+    q = size // 4
+    inner = [patches[:, r * q:(r + 1) * q, c * q:(c + 1) * q] for r in (1, 2) for c in (1, 2)]
+    alike = np.any(_alike(_surface(np.concatenate(inner)), table.surface), axis=1)
+    return alike.reshape(4, n).all(axis=0)
+
+
 def _alike(cell: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """(N, M) bool: surface N could be the same stuff as surface M."""
     colour = np.abs(cell[:, None, :3] - ref[None, :, :3]) * [0.3, 1.0, 1.0]

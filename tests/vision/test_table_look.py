@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.visible import TableLook, like_table
+from vision.visible import TableLook, bare_inside, like_table
 
 
 def _patches(
@@ -39,3 +39,17 @@ def test_samples_that_all_differ_are_all_kept():
     look = TableLook(table)
     assert len(look.surface) == 3
     assert like_table(_patches(rng, (40, 200, 40), 1, 3.0), look).tolist() == [True]
+
+
+def test_N9_a_cell_bare_but_along_an_edge_is_bare_inside_and_one_covered_inside_is_not():
+    # A neighbour's white rim reaching in along the edge leaves the inner half bare table;
+    # a card showing between the fingers over it does not, though the median of the
+    # middle, mostly wood-coloured skin, could pass for the wood.
+    rng = np.random.default_rng(5)
+    look = TableLook(_patches(rng, (90, 140, 190), 8, 9.0))
+    bare, rim, covered = _patches(rng, (91, 139, 189), 3, 9.0)
+    rim[:, :7] = (235, 240, 245)  # the rim of the card beside it, along the top edge
+    covered[12:36, 12:36] = (110, 150, 205)  # fingers the colour of the wood
+    covered[12:24, 12:24] = (40, 60, 200)  # a red card seen between them
+    assert like_table(covered[None], look).tolist() == [True]
+    assert bare_inside(np.stack([bare, rim, covered]), look).tolist() == [True, True, False]
