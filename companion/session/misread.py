@@ -53,7 +53,7 @@ def suspects(t: TableState, raw: str | None) -> tuple[int, ...]:
         if t.phase == REFILL:
             # the cards scored are cleared: one more gone from its cell now was lifted (to
             # straighten it) or moved, and shows no other name
-            differ = [cell for cell in differ if letter_at(raw, cell) != EMPTY]
+            differ = tuple(cell for cell in differ if letter_at(raw, cell) != EMPTY)
         cards += [t.origin[index_of(cell)] for cell in differ]
         # a card cleared with them and refilled with its like looks unchanged: it lies in
         # their line (N6), near enough to have made one combination with them
