@@ -92,9 +92,6 @@ __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 """The buttons that are an event of their own, with no more to say."""
-TAP_WORDS = {"draw": "Draw", "wildcard": "Paid with 3 cards", "end_turn": "End turn"}
-HELD = ("{action}: waiting for the camera to see the new cards laid; it counts as soon as "
-        "it does")
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 BRIEF_KEPT = 6
 """Grids the camera held only briefly, kept since the last stable reading taken (the
@@ -170,12 +167,11 @@ class TableSession(SessionCore[TableState]):
         self._briefly: list[Brief] = []
         """Grids held briefly since the last stable reading taken, oldest first, with their
         guesses (``on_brief``)."""
+        self._glimpsed: set[str] = set()
+        """Grids of ``_briefly`` one frame alone showed (``on_glimpse``)."""
         self._tap_caught = (-1, 0)
         """The last tap taken after moves seen briefly (``_tapped``): the event it logged and
         how many events those moves logged before it (one undo takes back all of them)."""
-        self._held: list[tuple[str, ev.Event]] = []
-        """Taps made while the camera had not yet seen the cards scored cleared and the
-        refill laid (``_hold``), in order: taken once a reading brings the game to play."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
@@ -230,7 +226,6 @@ class TableSession(SessionCore[TableState]):
         try:
             if action == "undo":
                 self._briefly.clear()  # what was held before is no move to redo
-                self._held.clear()
                 before = self.state
                 with_tap = self._settled_with_tap()
                 # a tap and the moves seen briefly it was taken after: one thing, one undo
@@ -257,13 +252,7 @@ class TableSession(SessionCore[TableState]):
                 self.commit(ev.Misread(self.reading))
                 self.verdict = None
             elif action in TAPS:
-                try:
-                    self._tapped(TAPS[action]())
-                except CompanionError:
-                    if not self._hold(action):
-                        raise
-                    return
-                self._held.clear()  # taken: the game is past what was held before
+                self._tapped(TAPS[action]())
                 if action != "wildcard":  # the turn has moved on: what was held is behind it
                     self._briefly.clear()
                 if action == "wildcard" and self.verdict is not None and self.state.shifts:
@@ -275,31 +264,6 @@ class TableSession(SessionCore[TableState]):
                 raise BadInput(f"unknown tap {action!r}")
         except CompanionError as err:
             self.message = str(err)
-
-    def _hold(self, action: str) -> bool:
-        """Hold a tap the game could not take while it waits for the cards scored to be
-        cleared and the refill laid: the players may be past that already, the camera not
-        having seen it (hands over the grid, a sparse video). Taken once a reading brings
-        the game to play (``_take_held``), in the order made; the screen says it waits.
-        True when held."""
-        if self.state.phase not in (CLEAR, REFILL):
-            return False
-        if not (self._held and self._held[-1][0] == action):  # tapped twice: once
-            self._held.append((action, TAPS[action]()))
-        self.message = HELD.format(action=TAP_WORDS.get(action, action))
-        return True
-
-    def _take_held(self) -> None:
-        """The taps held while the camera was behind (``_hold``), now the game is in play:
-        each one the game takes, in order; the rest said and dropped."""
-        held, self._held = self._held, []
-        for action, event in held:
-            if self.state.phase != PLAY:
-                return
-            try:
-                self.commit(event)
-            except CompanionError as err:
-                self.message = f"{TAP_WORDS.get(action, action)} tapped earlier: {err}"
 
     def _tapped(self, event: ev.Event) -> None:
         """A button's event. One the game cannot take now may settle a card laid unread,
@@ -387,17 +351,28 @@ class TableSession(SessionCore[TableState]):
         in it read or outlined (``guesses`` name those in doubt): kept, and nothing made of
         it, until the game needs it (``_catch_up``). In a sparse or jittery video a turn's
         moments (the shift, the cards cleared, the refill) may each hold only briefly."""
+        self._keep_brief(rows, guesses, in_a_row, glimpse=False)
+
+    def _keep_brief(self, rows: Sequence[str], guesses: Sequence[str] | None, in_a_row: bool,
+                    glimpse: bool) -> None:
         text = "/".join(rows)
         guess = "/".join(guesses) if guesses is not None else text
-        if text == self.reading:  # the cards put back as they were: what was tried is no move
-            self._briefly.clear()
+        if text == self.reading and not (self.state.phase in (CLEAR, REFILL) and self._briefly):
+            self._briefly.clear()  # the cards put back as they were: what was tried is no move
             return
+        # (while cards are cleared and laid, the grid last read again after a refill held
+        # briefly is that refill's cascade cleared: kept with it)
         if len(guess) != len(text) or UNSURE in guess:
             return
         if self._briefly and self._briefly[-1][0] == text:
             self._briefly.pop()  # seen again: held in a row now, maybe
         self._briefly.append((text, guess if UNSURE in text else "", in_a_row))
         del self._briefly[:-BRIEF_KEPT]
+        if glimpse:
+            self._glimpsed.add(text)
+        else:
+            self._glimpsed.discard(text)
+        self._glimpsed &= {brief[0] for brief in self._briefly}
 
     @locked
     def on_glimpse(self, rows: Sequence[str], guesses: Sequence[str]) -> None:
@@ -405,19 +380,23 @@ class TableSession(SessionCore[TableState]):
         be cleared and the refill laid: kept as a grid held briefly, never in a row
         (``on_brief``). In a sparse video a refill that made a cascade, and that cascade
         cleared, may each show whole for one frame; a cascade it makes counts only where a
-        later grid shows its cards taken away (``brief.catching_up``), so a card misread in
-        one frame makes none. In play a frame alone is no move: a hand shows many."""
+        later grid shows all its cards taken away (``brief.catching_up``), so a card misread
+        in one frame makes none. Only a stable reading after it confirms such a grid: a tap
+        never catches up through it (one misread frame would be the refill logged). In play
+        a frame alone is no move: a hand shows many."""
         if self.state.phase in (CLEAR, REFILL):
-            self.on_brief(rows, guesses, in_a_row=False)
+            self._keep_brief(rows, guesses, in_a_row=False, glimpse=True)
 
     def _catch_up(self, takes: Callable[[TableState], bool], then: str | None = None) -> bool:
         """Take the grids held briefly since the last stable reading taken that move the game
         to a state that ``takes`` what it could not take (``brief.catching_up``): a stable
         reading (``then``) or a tap may follow a move the camera saw only for a moment. True
         when it got there. Never on the opening layout: a deal under way holds as briefly."""
-        if self.state.phase in (OPENING, OVER) or not self._briefly:
+        briefly = self._briefly if then is not None else [
+            brief for brief in self._briefly if brief[0] not in self._glimpsed]
+        if self.state.phase in (OPENING, OVER) or not briefly:
             return False
-        chain = catching_up(self.state, self._briefly, takes, self.provisional, then)
+        chain = catching_up(self.state, briefly, takes, self.provisional, then)
         if chain is None:
             return False
         self._take_chain(chain)
@@ -523,8 +502,6 @@ class TableSession(SessionCore[TableState]):
                     self._behind = self.seq
         if taken is not None:
             self._briefly.clear()
-            if self._held and self.state.phase == PLAY:
-                self._take_held()
             if self._behind == self.seq:  # in step again: what was not searched may be
                 self._behind = -1
                 self._unsettled = set()

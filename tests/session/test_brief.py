@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from companion.live.watcher import GridFollower
-from companion.rules.game import Game
+from companion.rules.game import Game, Options
 from companion.rules.grid import Grid
 from companion.rules.shift import Shift
 from companion.session.nizam import TableSession
@@ -270,26 +270,33 @@ def test_N9_a_refill_that_would_have_made_a_cascade_is_not_worked_out(tmp_path):
     assert session.seq == seq and session.state.phase == "clear"
 
 
-def test_N5_a_tap_made_before_the_camera_saw_the_refill_counts_once_it_does(tmp_path):
-    # "Paid with 3 cards" tapped while hands still hid the refill: held, said so, and
-    # taken (re-paying the shift) once the grid shows the refill and the shift.
+def test_N3_a_tap_repeated_while_the_turn_is_scored_is_refused_not_kept(tmp_path):
+    # End turn tapped twice (a touchscreen's double tap): the second is refused while the
+    # cards scored are cleared and laid, and never waits to end the next player's turn
+    # after the first shift the camera sees.
     session = scored_and_ended(tmp_path)
     seq = session.seq
-    session.tap("wildcard")
-    assert session.seq == seq and "waiting for the camera" in session.message
-    session.on_reading(rows(Shift.parse("r4>").apply(REFILLED)))
-    assert [str(s) for s in session.state.shifts] == ["r4>!3"]
-    assert [e["kind"] for e in session.events()][-1] == "wildcard"
-
-
-def test_N5_undo_forgets_a_tap_held_for_the_camera(tmp_path):
-    session = scored_and_ended(tmp_path)
-    session.tap("draw")
-    assert "waiting for the camera" in session.message
-    session.tap("undo")  # takes back the turn's end, and the draw held with it
     session.tap("end_turn")
-    session.on_reading(rows(REFILLED))
-    assert not session.state.drew
+    assert session.seq == seq and session.message
+    session.on_reading(rows(Shift.parse("r4>").apply(REFILLED)))
+    assert [e["kind"] for e in session.events()][-1] != "end_turn"
+    assert session.state.phase == "play" and session.state.shifts
+
+
+def test_N2_a_draw_tapped_twice_is_one_draw(tmp_path):
+    # The draw scores the layout's own line (N2 keep); the second tap, while its cards are
+    # cleared and laid, is no draw of the next player's.
+    game = Game("classic", 2, Options(setup_lines="keep"))
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), game, ["A", "B"])
+    setup = Grid("RGYOR/OOOCP/RRCVV/PPCYB/BRVGV")
+    session.on_reading(rows(setup))
+    session.tap("draw")
+    assert session.state.phase == "clear"
+    session.tap("draw")
+    cleared = setup.replace({(2, 1): ".", (2, 2): ".", (2, 3): "."})
+    session.on_reading(rows(cleared))
+    session.on_reading(rows(cleared.replace({(2, 1): "G", (2, 2): "B", (2, 3): "Y"})))
+    assert [e["kind"] for e in session.events()].count("draw") == 1
 
 
 def _hand_over(grid: Grid, *cells: tuple[int, int]) -> GridReading:
@@ -335,3 +342,63 @@ def test_N4_in_play_a_grid_seen_one_frame_is_kept_for_nothing(tmp_path):
     assert not session._briefly  # noqa: SLF001 (a frame alone in play: a hand, not a move)
     session.tap("end_turn")
     assert session.message.startswith("N3") and not session.state.shifts
+
+
+LAID = CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})  # column 1: Y G B B Y, no line
+MISLAID = LAID.replace({(2, 1): "B"})  # the G read B: B B B down column 1
+STRAIGHTENED = LAID.replace({(2, 1): "."})  # the G just laid, lifted to straighten it
+
+
+@pytest.mark.parametrize("lifted_for", ["a frame", "a stable reading"])
+def test_N10_a_refill_misread_in_one_frame_makes_no_cascade_when_a_card_of_it_is_lifted(
+        tmp_path, lifted_for):
+    # One frame reads the refill's G as B (a line of three with the B's below it), then the
+    # G is lifted to straighten it: one card of the "line" gone is no sign it was cleared.
+    session = scored_and_ended(tmp_path)
+    session.on_glimpse(rows(MISLAID), rows(MISLAID))
+    if lifted_for == "a frame":
+        session.on_glimpse(rows(STRAIGHTENED), rows(STRAIGHTENED))
+    else:
+        session.on_reading(rows(STRAIGHTENED))
+    session.on_reading(rows(LAID))
+    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["YGB"]
+    assert session.view().players[0].score == 3
+
+
+def test_N10_a_refill_misread_in_one_frame_makes_no_cascade_through_the_follower(tmp_path):
+    session = scored_and_ended(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    frames = (_hand_over(SHIFTED, (1, 1)), _reading(rows(MISLAID)), _reading(rows(STRAIGHTENED)),
+              _hand_over(LAID, (1, 1))) + (_reading(rows(LAID)),) * 3
+    for reading in frames:
+        follower.follow(reading)
+    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["YGB"]
+    assert session.view().players[0].score == 3
+
+
+def test_N9_a_tap_never_takes_a_refill_one_frame_alone_showed(tmp_path):
+    # The Y laid reads V in the one frame that shows the refill whole; then Draw is tapped.
+    # Only a stable reading confirms a grid one frame showed: the tap logs no refill BVP.
+    session = scored_and_ended(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    misread = REFILLED.replace({(2, 1): "V"})
+    for reading in ((_reading(rows(CLEARED)),) * 3 + (
+            _hand_over(CLEARED, (1, 1)), _reading(rows(misread)),
+            _hand_over(REFILLED, (1, 1), (2, 1)))):
+        follower.follow(reading)
+    session.tap("draw")
+    assert "BVP" not in [e["cards"] for e in session.events() if e["kind"] == "refill"]
+
+
+def test_N10_a_cascade_cleared_back_to_the_grid_last_read_is_scored(tmp_path):
+    # The refill OOO held two frames, its cascade cleared at once: the grid is the one last
+    # read again, which is no "cards put back as they were" while cards are cleared and laid.
+    session = opened(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    for reading in (_reading(rows(SHIFTED)),) * 3:
+        follower.follow(reading)
+    session.tap("end_turn")
+    for reading in ((_reading(rows(CLEARED)),) * 3 + (_reading(rows(CASCADE)),) * 2
+                    + (_reading(rows(CLEARED)),) * 3 + (_reading(rows(REFILLED)),) * 3):
+        follower.follow(reading)
+    assert session.view().players[0].score == 3 + 3 + 1

@@ -103,9 +103,9 @@ def test_N6_a_change_two_names_would_explain_settles_nothing(session):
     session.on_reading(rows(Shift.parse("r3>").apply(Grid("GBYOY/YCVGO/RRCVR/BGOYC/VOBCG"))))
     session.tap("end_turn")
     assert session.state.phase == CLEAR and session.state.rules.scores == (3, 0)
-    session.tap("draw")  # held until the refill is seen (the next player's draw)
-    assert "waiting for the camera" in session.message
-    assert "settled" not in kinds(session) and "draw" not in kinds(session)
+    session.tap("draw")
+    assert session.message == "the turn is being scored: no draw now"
+    assert "settled" not in kinds(session)
 
 
 def test_N9_a_hand_over_the_cleared_cells_settles_nothing(session):
