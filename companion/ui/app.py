@@ -80,6 +80,8 @@ class CompanionApp(App):
         self.poll_interval = poll_interval
         self.controller: Controller | None = None
         self.worker = Worker(self.show_error)
+        self._tapping: set[tuple[object, ...]] = set()
+        """Taps sent to the session whose answer the screen does not show yet."""
         self._last_error = ""
         self._last_message = ""
         self._before_calibration = "start"
@@ -171,11 +173,27 @@ class CompanionApp(App):
     # Games ----------------------------------------------------------------------------
 
     def send(self, action: str, *args: object) -> None:
-        """A tap for the current game, committed by the session off the main thread."""
+        """A tap for the current game, committed by the session off the main thread. The
+        same tap again before the screen shows what the first one did is a finger that
+        bounced or tapped twice, not a second move: it is dropped (a second Draw would be
+        the next player's draw; the button greys only once the first is answered)."""
         controller = self.controller
         if controller is None:
             return
-        self.worker.submit(lambda: controller.tap(action, *args), lambda _r: self.refresh())
+        key = (action, *args)
+        if key in self._tapping:
+            return
+        self._tapping.add(key)
+
+        def answered(_result: object) -> None:
+            self._tapping.discard(key)
+            self.refresh()
+
+        def refused(err: Exception) -> None:
+            self._tapping.discard(key)
+            self.show_error(err)
+
+        self.worker.submit(lambda: controller.tap(action, *args), answered, refused)
 
     def begin_game(self, header: dict[str, Any]) -> None:
         self.worker.submit(lambda: self._start_game(header), self.attach)

@@ -3,6 +3,7 @@ session in order, a misread cell is fixed through the picker, verdicts and scori
 and the game ends on the game-over screen."""
 
 import re
+import threading
 from dataclasses import replace
 
 import numpy as np
@@ -213,3 +214,31 @@ def test_the_session_answer_to_a_refused_tap_is_shown(table):
     driver.settle()
     assert driver.app.banner.text == "Nothing to undo: Bob has not played"
     assert driver.app.banner.top < screen.ids.header.y  # away from the header
+
+
+class SlowTable(TableDouble):
+    """A session that answers a tap only once ``answer`` is set (a slow fold on a Pi)."""
+
+    def __init__(self, views):
+        super().__init__(views)
+        self.answer = threading.Event()
+
+    def tap(self, action, *args):
+        assert self.answer.wait(10)
+        super().tap(action, *args)
+
+
+def test_N3_a_button_tapped_twice_before_its_answer_shows_is_one_tap(table):
+    # The second Draw reaches the app before the screen greys anything: it is a bounce or an
+    # impatient finger, never the next player's draw.
+    game = SlowTable(nizam_views())
+    driver, screen = table(game)
+    draw = screen.ids.draw
+    tap_at(driver, *draw.to_window(*draw.center))
+    tap_at(driver, *draw.to_window(*draw.center))
+    game.answer.set()
+    driver.settle()
+    assert game.taps == [("draw",)]
+    assert header(screen) == "Turn 2  Bob's turn"
+    tap(driver, button(screen, "Draw"))  # once answered, the same button is a tap again
+    assert game.taps == [("draw",), ("draw",)]
