@@ -78,6 +78,8 @@ VARIANTS: dict[str, Variant] = {
     "saturation x1.3": lambda i: saturation(i, 1.3),
     "crosstalk 0.12": lambda i: crosstalk(i, 0.12),
     "half size": lambda i: scaled(i, 0.5),
+    # 1280x720 to 1920x1080: a camera of finer pixels (the split's game is filmed at 720p)
+    "1.5x size": lambda i: scaled(i, 1.5),
     "jpeg q40 + noise 6": lambda i: jpeg(noisy(i, 6.0), 40),
 }
 

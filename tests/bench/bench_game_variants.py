@@ -37,7 +37,7 @@ from bench_dev_variants import VARIANTS, Variant  # noqa: E402
 
 GAME = ROOT.parent / "shared" / "data" / "nizam-dev" / "game-classic-p2"
 KEYS = ("scores", "deck", "discard", "deck_runs_out")
-RESIZED = {"half size"}
+RESIZED = {"half size", "1.5x size"}
 
 
 def change_of(combo: str) -> Variant:
