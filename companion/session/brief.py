@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from companion.errors import CompanionError
 from companion.rules.explain import card_difference
@@ -114,8 +114,8 @@ def cleared_whole(t: TableState, text: str) -> bool:
 
 
 def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool],
-                provisional: bool = True, then: str | None = None
-                ) -> list[tuple[str, tuple[Event, ...]]] | None:
+                provisional: bool = True, then: str | None = None,
+                unconfirmed: Collection[str] = ()) -> list[tuple[str, tuple[Event, ...]]] | None:
     """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
     what the game could not take (a stable reading ``then``, or a tap), each with the events
     it makes: in their order, each one the state the others before it made takes as a move.
@@ -125,7 +125,10 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     card is then lifted to straighten it). Of such ways: in play, the one
     with the fewest (a shift tried and put back is no move, and the last grid tells the
     shifts); while cards are cleared and laid, the one through the most (each is a moment
-    the table was seen in). None when none gets there, or when ``t`` takes it as it is."""
+    the table was seen in). ``unconfirmed``: grids one frame alone showed, no stable reading
+    after them: such a grid may show known cards moved or taken away (a card misread in it
+    makes no shift the rules take), never name the cards of a refill. None when none gets
+    there, or when ``t`` takes it as it is."""
     fewest = t.phase == PLAY
     Chain = list[tuple[str, tuple[Event, ...]]]
 
@@ -139,6 +142,8 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         made = moves_made(s, text, guesses, provisional)
         # while a cascade waits to be shown, only a grid with all its cards taken away
         shown = cascade and cleared_whole(s, text)
+        if made is not None and text in unconfirmed and any(isinstance(e, Refill) for e in made):
+            made = None  # one frame names no card laid
         if made is not None and (made or shown) and (shown or not cascade):
             after = s
             for event in made:

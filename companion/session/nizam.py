@@ -364,8 +364,13 @@ class TableSession(SessionCore[TableState]):
         # briefly is that refill's cascade cleared: kept with it)
         if len(guess) != len(text) or UNSURE in guess:
             return
+        # a grid two frames showed since the last stable reading stays confirmed when one
+        # frame alone shows it again
+        alone = glimpse
+        glimpse &= text in self._glimpsed or all(brief[0] != text for brief in self._briefly)
         if self._briefly and self._briefly[-1][0] == text:
-            self._briefly.pop()  # seen again: held in a row now, maybe
+            # seen again: held in a row now, maybe; a frame alone again takes nothing away
+            in_a_row |= self._briefly.pop()[2] and alone
         self._briefly.append((text, guess if UNSURE in text else "", in_a_row))
         del self._briefly[:-BRIEF_KEPT]
         if glimpse:
@@ -381,9 +386,10 @@ class TableSession(SessionCore[TableState]):
         (``on_brief``). In a sparse video a refill that made a cascade, and that cascade
         cleared, may each show whole for one frame; a cascade it makes counts only where a
         later grid shows all its cards taken away (``brief.catching_up``), so a card misread
-        in one frame makes none. Only a stable reading after it confirms such a grid: a tap
-        never catches up through it (one misread frame would be the refill logged). In play
-        a frame alone is no move: a hand shows many."""
+        in one frame makes none. A tap catches up through such a grid only where it shows
+        known cards moved or taken away, never to name a refill (one misread frame would be
+        the refill logged): only a stable reading after it confirms those. In play a frame
+        alone is no move: a hand shows many."""
         if self.state.phase in (CLEAR, REFILL):
             self._keep_brief(rows, guesses, in_a_row=False, glimpse=True)
 
@@ -392,11 +398,10 @@ class TableSession(SessionCore[TableState]):
         to a state that ``takes`` what it could not take (``brief.catching_up``): a stable
         reading (``then``) or a tap may follow a move the camera saw only for a moment. True
         when it got there. Never on the opening layout: a deal under way holds as briefly."""
-        briefly = self._briefly if then is not None else [
-            brief for brief in self._briefly if brief[0] not in self._glimpsed]
-        if self.state.phase in (OPENING, OVER) or not briefly:
+        if self.state.phase in (OPENING, OVER) or not self._briefly:
             return False
-        chain = catching_up(self.state, briefly, takes, self.provisional, then)
+        chain = catching_up(self.state, self._briefly, takes, self.provisional, then,
+                            self._glimpsed if then is None else ())
         if chain is None:
             return False
         self._take_chain(chain)

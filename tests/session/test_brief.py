@@ -402,3 +402,18 @@ def test_N10_a_cascade_cleared_back_to_the_grid_last_read_is_scored(tmp_path):
                     + (_reading(rows(CLEARED)),) * 3 + (_reading(rows(REFILLED)),) * 3):
         follower.follow(reading)
     assert session.view().players[0].score == 3 + 3 + 1
+
+
+def test_N5_a_tap_catches_up_through_a_shift_one_frame_showed_of_a_refill_two_showed(tmp_path):
+    # The refill held two frames, a misread frame, the refill again and then the next
+    # player's shift, each for one frame; "Paid with 3 cards" tapped at once. The one frame
+    # names no new card, it only shows the known ones moved: the tap is taken after them.
+    session = scored_and_ended(tmp_path)
+    session.on_brief(rows(REFILLED), in_a_row=True)
+    session.on_glimpse(rows(REFILLED.replace({(4, 4): "R"})), rows(REFILLED))
+    session.on_glimpse(rows(REFILLED), rows(REFILLED))
+    shifted = Shift.parse("r4>").apply(REFILLED)
+    session.on_glimpse(rows(shifted), rows(shifted))
+    session.tap("wildcard")
+    assert [e["kind"] for e in session.events()][-3:] == ["refill", "shifts", "wildcard"]
+    assert [str(s) for s in session.state.shifts] == ["r4>!3"]
