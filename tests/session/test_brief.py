@@ -417,3 +417,18 @@ def test_N5_a_tap_catches_up_through_a_shift_one_frame_showed_of_a_refill_two_sh
     session.tap("wildcard")
     assert [e["kind"] for e in session.events()][-3:] == ["refill", "shifts", "wildcard"]
     assert [str(s) for s in session.state.shifts] == ["r4>!3"]
+
+
+def test_N5_a_refill_two_frames_showed_apart_is_named_for_a_tap(tmp_path):
+    # The refill shown whole by two frames with a misread frame between them (as two frames
+    # around an odd one are, however far apart), then the shift for one frame: two frames
+    # agree on the cards laid, so the tap catches up through them.
+    session = scored_and_ended(tmp_path)
+    misread = REFILLED.replace({(2, 1): "V"})
+    for grid in (REFILLED, misread, REFILLED):
+        session.on_glimpse(rows(grid), rows(grid))
+    shifted = Shift.parse("r4>").apply(REFILLED)
+    session.on_glimpse(rows(shifted), rows(shifted))
+    session.tap("wildcard")
+    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["BYP"]
+    assert [str(s) for s in session.state.shifts] == ["r4>!3"]
