@@ -40,6 +40,7 @@ from .unread import (
     paid_moves,
     refill_cells,
     refill_read,
+    scored,
     taken_as,
     taken_away,
 )
@@ -101,54 +102,62 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
         return ()  # still being laid
     if PEARL in letters:
         return None
+    gone = scored(t)
+    if all(letter_at(text, cell) == gone.get(cell) for cell in cells):
+        # the cards just scored, laid back where they lay (a dispute over the score): far
+        # likelier than a refill of the same gems in the same cells making the same line
+        return None
     refill = refill_read(t, text, cells, guesses)
     return (refill,) if taken(t, refill) else None
 
 
-def cleared_whole(t: TableState, text: str) -> bool:
-    """While cards scored are cleared (N9): the reading ``text`` shows every one of them
-    taken away, none refilled yet. One card gone alone may be one just laid, lifted to
-    straighten it: no sign that the line it seemed to make was cleared."""
+def clearing_begun(t: TableState, text: str) -> bool:
+    """While cards scored are cleared (N9): the reading ``text`` shows one of them taken
+    away at least, none refilled yet."""
     away = taken_away(t, text)
-    return away is not None and all(away)
+    return away is not None and any(away)
 
 
 def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool],
                 provisional: bool = True, then: str | None = None,
-                unconfirmed: Collection[str] = ()) -> list[tuple[str, tuple[Event, ...]]] | None:
+                glimpsed: Collection[str] = ()) -> list[tuple[str, tuple[Event, ...]]] | None:
     """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
     what the game could not take (a stable reading ``then``, or a tap), each with the events
     it makes: in their order, each one the state the others before it made takes as a move.
     A cascade that a refill held briefly made counts where two frames in a row showed that
-    refill, or where a grid after it shows all its cards taken away (a card misread in
-    every other frame, or in one, as one that makes a line is no cascade, even where that
-    card is then lifted to straighten it). Of such ways: in play, the one
+    refill, or where the grid after it shows its cards being taken away (a card misread
+    in every other frame as one that makes a line is no cascade). Of such ways: in play, the one
     with the fewest (a shift tried and put back is no move, and the last grid tells the
     shifts); while cards are cleared and laid, the one through the most (each is a moment
-    the table was seen in). ``unconfirmed``: grids one frame alone showed, no stable reading
-    after them: such a grid may show known cards moved or taken away (a card misread in it
-    makes no shift the rules take), never name the cards of a refill. None when none gets
-    there, or when ``t`` takes it as it is."""
+    the table was seen in). ``glimpsed``: grids one frame alone showed. Such a grid may show
+    known cards moved or taken away (a card misread in it makes no shift the rules take);
+    it names the cards of a refill only for a stable reading ``then`` after it, and never
+    of one that makes a cascade (one card misread in it may make the line, and the cards
+    lifted to lay them again look like that line cleared). A refill laid back as the cards
+    scored lay is no refill (the cards put back). None when none gets there, or when ``t``
+    takes it as it is."""
     fewest = t.phase == PLAY
     Chain = list[tuple[str, tuple[Event, ...]]]
 
     def through(k: int, s: TableState, cascade: bool) -> Chain | None:
         if k == len(briefly):
-            shown = not cascade or (then is not None and cleared_whole(s, then))
+            shown = not cascade or (then is not None and clearing_begun(s, then))
             return [] if shown and takes(s) else None
         best = through(k + 1, s, cascade)  # this one left out
         text, guesses, in_a_row = briefly[k]
+        alone = text in glimpsed
         text = as_read(s, text)
         made = moves_made(s, text, guesses, provisional)
-        # while a cascade waits to be shown, only a grid with all its cards taken away
-        shown = cascade and cleared_whole(s, text)
-        if made is not None and text in unconfirmed and any(isinstance(e, Refill) for e in made):
-            made = None  # one frame names no card laid
+        # while a cascade waits to be shown, only a grid with its cards being taken away
+        shown = cascade and clearing_begun(s, text)
         if made is not None and (made or shown) and (shown or not cascade):
             after = s
             for event in made:
                 after = apply(after, event)
-            laid = any(isinstance(event, Refill) for event in made) and after.phase == CLEAR
+            laid = any(isinstance(event, Refill) for event in made)
+            if alone and laid and (then is None or after.phase == CLEAR):
+                return best  # one frame names no card laid for a tap, nor one making a line
+            laid = laid and after.phase == CLEAR
             rest = through(k + 1, after, laid and not in_a_row)
             if rest is not None and (best is None or (
                     len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):

@@ -401,7 +401,7 @@ class TableSession(SessionCore[TableState]):
         if self.state.phase in (OPENING, OVER) or not self._briefly:
             return False
         chain = catching_up(self.state, self._briefly, takes, self.provisional, then,
-                            self._glimpsed if then is None else ())
+                            self._glimpsed)
         if chain is None:
             return False
         self._take_chain(chain)
@@ -415,7 +415,7 @@ class TableSession(SessionCore[TableState]):
         chains = []
         for grid in refills_behind(self.state, then):
             chain = catching_up(self.state, [*self._briefly, (grid, "", False)], takes,
-                                self.provisional, then)
+                                self.provisional, then, self._glimpsed)
             if chain is not None and any(text == grid for text, _ in chain):
                 chains.append(chain)
         if len(chains) != 1:

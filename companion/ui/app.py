@@ -50,6 +50,7 @@ from .widgets import Banner
 from .worker import Worker
 
 POLL_INTERVAL = 1 / 30
+TAPPED_TWICE = "Tapped again before the last tap was done: it counts once. Tap again for another."
 
 
 class CompanionApp(App):
@@ -175,13 +176,15 @@ class CompanionApp(App):
     def send(self, action: str, *args: object) -> None:
         """A tap for the current game, committed by the session off the main thread. The
         same tap again before the screen shows what the first one did is a finger that
-        bounced or tapped twice, not a second move: it is dropped (a second Draw would be
-        the next player's draw; the button greys only once the first is answered)."""
+        bounced or tapped twice, not a second move: it is dropped, and the screen says so
+        (a second Draw would be the next player's draw; the button greys only once the
+        first is answered; two Undos meant as two are tapped again)."""
         controller = self.controller
         if controller is None:
             return
         key = (action, *args)
         if key in self._tapping:
+            self.notify(TAPPED_TWICE)
             return
         self._tapping.add(key)
 

@@ -239,6 +239,7 @@ def test_N3_a_button_tapped_twice_before_its_answer_shows_is_one_tap(table):
     game.answer.set()
     driver.settle()
     assert game.taps == [("draw",)]
+    assert driver.app.banner.text.startswith("Tapped again before the last tap was done")
     assert header(screen) == "Turn 2  Bob's turn"
     tap(driver, button(screen, "Draw"))  # once answered, the same button is a tap again
     assert game.taps == [("draw",), ("draw",)]
