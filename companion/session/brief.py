@@ -111,11 +111,12 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
     return (refill,) if taken(t, refill) else None
 
 
-def clearing_begun(t: TableState, text: str) -> bool:
-    """While cards scored are cleared (N9): the reading ``text`` shows one of them taken
-    away at least, none refilled yet."""
+def cleared_whole(t: TableState, text: str) -> bool:
+    """While cards scored are cleared (N9): the reading ``text`` shows every one of them
+    taken away, none refilled yet. One card gone alone may be one just laid, lifted to
+    straighten it: no sign that the line it seemed to make was cleared."""
     away = taken_away(t, text)
-    return away is not None and any(away)
+    return away is not None and all(away)
 
 
 def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool],
@@ -125,8 +126,9 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     what the game could not take (a stable reading ``then``, or a tap), each with the events
     it makes: in their order, each one the state the others before it made takes as a move.
     A cascade that a refill held briefly made counts where two frames in a row showed that
-    refill, or where the grid after it shows its cards being taken away (a card misread
-    in every other frame as one that makes a line is no cascade). Of such ways: in play, the one
+    refill, or, shown by two frames around an odd one, where a grid after it shows all its
+    cards taken away (a card misread in every other frame as one that makes a line is no
+    cascade, even where that card is then lifted to straighten it). Of such ways: in play, the one
     with the fewest (a shift tried and put back is no move, and the last grid tells the
     shifts); while cards are cleared and laid, the one through the most (each is a moment
     the table was seen in). ``glimpsed``: grids one frame alone showed. Such a grid may show
@@ -141,15 +143,15 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
 
     def through(k: int, s: TableState, cascade: bool) -> Chain | None:
         if k == len(briefly):
-            shown = not cascade or (then is not None and clearing_begun(s, then))
+            shown = not cascade or (then is not None and cleared_whole(s, then))
             return [] if shown and takes(s) else None
         best = through(k + 1, s, cascade)  # this one left out
         text, guesses, in_a_row = briefly[k]
         alone = text in glimpsed
         text = as_read(s, text)
         made = moves_made(s, text, guesses, provisional)
-        # while a cascade waits to be shown, only a grid with its cards being taken away
-        shown = cascade and clearing_begun(s, text)
+        # while a cascade waits to be shown, only a grid with all its cards taken away
+        shown = cascade and cleared_whole(s, text)
         if made is not None and (made or shown) and (shown or not cascade):
             after = s
             for event in made:

@@ -364,10 +364,11 @@ class TableSession(SessionCore[TableState]):
         # briefly is that refill's cascade cleared: kept with it)
         if len(guess) != len(text) or UNSURE in guess:
             return
-        # a grid two frames showed since the last stable reading, in a row or not, is
-        # confirmed: as two frames around an odd one are (``BriefFilter``)
+        # a grid two frames showed since the last stable reading stays confirmed when one
+        # frame alone shows it again (two frames far apart showing it are not: a glare or a
+        # hand's shadow misreads a card the same way again)
         alone = glimpse
-        glimpse &= all(brief[0] != text for brief in self._briefly)
+        glimpse &= text in self._glimpsed or all(brief[0] != text for brief in self._briefly)
         if self._briefly and self._briefly[-1][0] == text:
             # seen again: held in a row now, maybe; a frame alone again takes nothing away
             in_a_row |= self._briefly.pop()[2] and alone

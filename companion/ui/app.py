@@ -185,6 +185,7 @@ class CompanionApp(App):
         key = (action, *args)
         if key in self._tapping:
             self.notify(TAPPED_TWICE)
+            self._last_message = ""  # the answer to the first, if it says anything, again
             return
         self._tapping.add(key)
 
