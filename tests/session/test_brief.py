@@ -18,6 +18,11 @@ CLEARED = SHIFTED.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
 CASCADE = CLEARED.replace({(1, 1): "O", (2, 1): "O", (3, 1): "O"})  # the refill makes OOO
 
 
+def refills(session) -> list[str]:
+    """The cards of every refill logged, in order."""
+    return [e["cards"] for e in session.events() if e["kind"] == "refill"]
+
+
 def rows(grid):
     return tuple(str(grid).split("/"))
 
@@ -180,8 +185,8 @@ def test_N10_a_card_misread_for_a_moment_as_making_a_line_is_no_cascade(tmp_path
     laid = CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})
     session.on_brief(rows(laid.replace({(2, 1): "B"})), in_a_row=False)
     session.on_reading(rows(laid))
-    refills = [e["cards"] for e in session.events() if e["kind"] == "refill"]
-    assert refills == ["YGB"] and session.view().players[0].score == 3
+    laid = refills(session)
+    assert laid == ["YGB"] and session.view().players[0].score == 3
 
 
 def _followed(tmp_path, *frames: Grid) -> TableSession:
@@ -320,8 +325,8 @@ def test_N10_a_refill_one_frame_showed_makes_no_cascade_even_where_it_is_seen_cl
                     _hand_over(CASCADE, *hands), _reading(rows(CLEARED)),
                     _hand_over(CLEARED, *hands)) + (_reading(rows(laid_again)),) * 3:
         follower.follow(reading)
-    refills = [e["cards"] for e in session.events() if e["kind"] == "refill"]
-    assert refills == ["BYP"] and session.state.phase == "play"
+    laid = refills(session)
+    assert laid == ["BYP"] and session.state.phase == "play"
     assert session.view().players[0].score == 3
 
 
@@ -334,8 +339,8 @@ def test_N10_a_refill_misread_in_one_frame_as_a_cascade_is_none(tmp_path):
     for reading in (_hand_over(SHIFTED, (1, 1)), _reading(rows(laid.replace({(2, 1): "B"}))),
                     _hand_over(laid, (1, 1))) + (_reading(rows(laid)),) * 3:
         follower.follow(reading)
-    refills = [e["cards"] for e in session.events() if e["kind"] == "refill"]
-    assert refills == ["YGB"] and session.view().players[0].score == 3
+    laid = refills(session)
+    assert laid == ["YGB"] and session.view().players[0].score == 3
 
 
 def test_N4_in_play_a_grid_seen_one_frame_is_kept_for_nothing(tmp_path):
@@ -362,7 +367,7 @@ def test_N10_a_refill_misread_in_one_frame_makes_no_cascade_when_a_card_of_it_is
     else:
         session.on_reading(rows(STRAIGHTENED))
     session.on_reading(rows(LAID))
-    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["YGB"]
+    assert refills(session) == ["YGB"]
     assert session.view().players[0].score == 3
 
 
@@ -373,7 +378,7 @@ def test_N10_a_refill_misread_in_one_frame_makes_no_cascade_through_the_follower
               _hand_over(LAID, (1, 1))) + (_reading(rows(LAID)),) * 3
     for reading in frames:
         follower.follow(reading)
-    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["YGB"]
+    assert refills(session) == ["YGB"]
     assert session.view().players[0].score == 3
 
 
@@ -388,7 +393,7 @@ def test_N9_a_tap_never_takes_a_refill_one_frame_alone_showed(tmp_path):
             _hand_over(REFILLED, (1, 1), (2, 1)))):
         follower.follow(reading)
     session.tap("draw")
-    assert "BVP" not in [e["cards"] for e in session.events() if e["kind"] == "refill"]
+    assert "BVP" not in refills(session)
 
 
 def test_N10_a_cascade_cleared_back_to_the_grid_last_read_is_scored(tmp_path):
@@ -428,7 +433,7 @@ def test_N5_a_refill_two_frames_showed_apart_names_nothing_for_a_tap(tmp_path):
     for grid in (misread, REFILLED.replace({(1, 1): "R"}), misread):
         session.on_glimpse(rows(grid), rows(grid))
     session.tap("draw")
-    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == []
+    assert refills(session) == []
 
 
 def test_N10_a_line_misread_around_an_odd_frame_makes_no_cascade_when_one_card_is_lifted(
@@ -439,7 +444,7 @@ def test_N10_a_line_misread_around_an_odd_frame_makes_no_cascade_when_one_card_i
     session.on_brief(rows(MISLAID), in_a_row=False)
     session.on_brief(rows(STRAIGHTENED), in_a_row=False)
     session.on_reading(rows(LAID))
-    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["YGB"]
+    assert refills(session) == ["YGB"]
     assert session.view().players[0].score == 3
 
 
@@ -451,7 +456,7 @@ def test_N9_the_cards_scored_put_back_for_a_moment_are_no_refill(tmp_path):
     session.on_brief(rows(SHIFTED))
     session.on_reading(rows(CLEARED))
     session.on_reading(rows(REFILLED))
-    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["BYP"]
+    assert refills(session) == ["BYP"]
     assert session.view().players[0].score == 3
 
 
@@ -463,5 +468,5 @@ def test_N10_a_refill_misread_in_one_frame_then_relaid_whole_makes_no_cascade(tm
     session.on_glimpse(rows(laid.replace({(3, 1): "O"})), rows(laid.replace({(3, 1): "O"})))
     session.on_brief(rows(CLEARED))
     session.on_reading(rows(laid))
-    assert [e["cards"] for e in session.events() if e["kind"] == "refill"] == ["OOY"]
+    assert refills(session) == ["OOY"]
     assert session.view().players[0].score == 3
