@@ -156,11 +156,10 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             after = s
             for event in made:
                 after = apply(after, event)
-            laid = any(isinstance(event, Refill) for event in made)
-            if alone and laid and (then is None or after.phase == CLEAR):
+            refilled = any(isinstance(event, Refill) for event in made)
+            if alone and refilled and (then is None or after.phase == CLEAR):
                 return best  # one frame names no card laid for a tap, nor one making a line
-            laid = laid and after.phase == CLEAR
-            rest = through(k + 1, after, laid and not in_a_row)
+            rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row)
             if rest is not None and (best is None or (
                     len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):
                 best = [(text, made), *rest]

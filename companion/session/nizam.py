@@ -384,13 +384,11 @@ class TableSession(SessionCore[TableState]):
     def on_glimpse(self, rows: Sequence[str], guesses: Sequence[str]) -> None:
         """A grid one frame alone showed whole, while the game waits for the cards scored to
         be cleared and the refill laid: kept as a grid held briefly, never in a row
-        (``on_brief``). In a sparse video a refill that made a cascade, and that cascade
-        cleared, may each show whole for one frame; a cascade it makes counts only where a
-        later grid shows all its cards taken away (``brief.catching_up``), so a card misread
-        in one frame makes none. A tap catches up through such a grid only where it shows
-        known cards moved or taken away, never to name a refill (one misread frame would be
-        the refill logged): only a stable reading after it confirms those. In play a frame
-        alone is no move: a hand shows many."""
+        (``on_brief``), marked as one frame's (``brief.catching_up``, ``glimpsed``). A
+        refill it shows makes no cascade (one card misread in it may make the line), and
+        names its cards only for a stable reading after it, never for a tap (one misread
+        frame would be the refill logged); known cards moved or taken away it may show to
+        either. In play a frame alone is no move: a hand shows many."""
         if self.state.phase in (CLEAR, REFILL):
             self._keep_brief(rows, guesses, in_a_row=False, glimpse=True)
 
