@@ -262,6 +262,7 @@ class Classes:
     fit: _LightFit | None = None  # ... by these sums (every one a card, none shaded)
     frame_var: np.ndarray | None = None  # (K,) the frame's variance in a flat comparison
     steady_var: np.ndarray | None = None  # (K, 4) ... texture's, ink's, mixed's, edges'
+    unveil: np.ndarray | None = None  # (K,) the white light each class's colour may hold
 
     @property
     def flat(self) -> bool:
@@ -272,24 +273,47 @@ class Classes:
 
 def classes(
     means: np.ndarray, scales: np.ndarray, cards: np.ndarray, shaded: np.ndarray | None = None,
-    as_light: bool = False,
+    as_light: bool = False, samples: np.ndarray | None = None,
 ) -> Classes:
     """:class:`Classes` of these (see :func:`compare`); ``as_light``: the cards' colours are
-    compared by :func:`light_cost`."""
+    compared by :func:`light_cost`; ``samples`` (K,): how many cards each class was learned
+    from (0: none, a deck's nominal colour), for :func:`veil_held`."""
     rgb = means[:, COLOUR] @ OPPONENT_INV.T
     var = scales**2
     every = bool(cards.all())
     flat = as_light and every and (shaded is None or not shaded.any())
+    unveil = None
+    if as_light and samples is not None:
+        unveil = np.where(cards, veil_held(means[:, LIGHT], samples), 0.0)
+    fit, frame_var, steady_var = _flat(means, var, unveil) if flat else (None, None, None)
     return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, var,
                    np.minimum(means[:, EDGES], _EDGES_SHOWN), every, bool(cards.any()),
                    as_light, _brightness_seen(means, scales) if as_light else None,
-                   *_flat(means, var) if flat else (None, None, None))
+                   fit, frame_var, steady_var, unveil)
 
 
-def _flat(means: np.ndarray, var: np.ndarray) -> tuple[_LightFit, np.ndarray, np.ndarray]:
+def veil_held(colours: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """(K,) how much white light (a share of the white, as :func:`light_cost`'s veil) each
+    class's colour as light ``colours`` (K, 3) may hold from the cards it was learned from
+    (``samples``, K). A class learned from one card may have been learned under a glare: a
+    lamp's reflection washes a card out all over, and may have lifted even its darkest
+    channel from nothing; a card of the class seen without the glare is then that much less
+    veiled than its class. A class learned from several cards holds a glare on one of them
+    only in part, and letting all its cards be darker than it would reach towards darker
+    classes (an orange towards red): none. Nor does a deck's nominal colour (no card).
+
+    >>> veil_held(np.array([[0.3, 0.2, 0.5], [0.3, 0.2, 0.5]]), np.array([1, 4])).tolist()
+    [0.2, 0.0]
+    """
+    darkest = np.maximum(np.asarray(colours, dtype=np.float64).min(axis=1), 0.0)
+    return np.asarray(np.where(np.asarray(samples) == 1, darkest, 0.0))
+
+
+def _flat(means: np.ndarray, var: np.ndarray, unveil: np.ndarray | None = None,
+          ) -> tuple[_LightFit, np.ndarray, np.ndarray]:
     """What flat classes hold for :func:`compare_classes`' short way: the light fit, the
     frame's variance, and the variances of what no light changes."""
-    return (_LightFit.of(means[:, LIGHT]), np.maximum(var[:, FRAME], _FRAME_SCALE**2),
+    return (_LightFit.of(means[:, LIGHT], unveil), np.maximum(var[:, FRAME], _FRAME_SCALE**2),
             np.column_stack([var[:, 5:8], np.full(len(var), _EDGES_SCALE**2)]))
 
 
@@ -500,13 +524,15 @@ _CLIP_BITS = np.array([1, 2, 4])
 
 def light_cost(
     seen: np.ndarray, colours: np.ndarray, low: np.ndarray | None = None,
-    brightness: np.ndarray | float = LIGHT_BRIGHTNESS,
+    brightness: np.ndarray | float = LIGHT_BRIGHTNESS, unveil: np.ndarray | None = None,
 ) -> np.ndarray:
     """(N, K) squared misfit of cells' colours ``seen`` (N, 3: light, a share of their
     white) to classes' ``colours`` (K, 3), under the brightness and white light that suit
     each class best, each paid for by its spread (``brightness``: the brightness factor's,
     for all, per cell (N, 1) or per cell and class (N, K)). Where ``low`` (the camera
-    clipped the card) a channel is at least what is seen.
+    clipped the card) a channel is at least what is seen. White light only adds, but a
+    class's colour may hold some (``unveil``, K: :func:`veil_held`): a card may be that
+    much less veiled than its class.
 
     >>> orange, yellow = [0.9, 0.3, 0.02], [0.9, 0.8, 0.05]
     >>> light_cost(np.array([[0.8, 0.27, 0.03]]), np.array([orange, yellow])).round(1).tolist()
@@ -514,7 +540,7 @@ def light_cost(
     """
     low = np.zeros(seen.shape, bool) if low is None else low
     ps = 1.0 / np.atleast_2d(np.asarray(brightness, dtype=np.float64)) ** 2  # (N|1, K|1)
-    return _LightFit.of(np.asarray(colours, dtype=np.float64)).cost(seen, low, ps)
+    return _LightFit.of(np.asarray(colours, dtype=np.float64), unveil).cost(seen, low, ps)
 
 
 @dataclass(frozen=True, eq=False)
@@ -530,14 +556,16 @@ class _LightFit:
     cc: np.ndarray  # (8, K) sum of w c c
     c1: np.ndarray  # (8, K) sum of w c
     s11: np.ndarray  # (8,) sum of w, and the veil's prior
+    least: np.ndarray | float  # (K,) the least veil of a card: minus what its class holds
 
     @classmethod
-    def of(cls, c: np.ndarray) -> _LightFit:
-        """Of classes' colours as light (K, 3)."""
+    def of(cls, c: np.ndarray, unveil: np.ndarray | None = None) -> _LightFit:
+        """Of classes' colours as light (K, 3), holding ``unveil`` (K,) white light."""
         w = np.where(_CLIPS, 0.0, 1.0) / LIGHT_NOISE**2
         planes = (c[:, 0].copy(), c[:, 1].copy(), c[:, 2].copy())
+        least = 0.0 if unveil is None or not unveil.any() else -np.asarray(unveil, np.float64)
         return cls(c, planes, w, sum3(w[:, None, :] * c * c), sum3(w[:, None, :] * c),
-                   sum3(w) + 1.0 / LIGHT_VEIL**2)
+                   sum3(w) + 1.0 / LIGHT_VEIL**2, least)
 
     def cost(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray) -> np.ndarray:
         """(..., N, K) the misfit of colours ``seen`` (..., N, 3; ``low``: clipped) to the
@@ -555,10 +583,13 @@ class _LightFit:
         det = scc * s11 - sc1**2
         s = (bxc * s11 - bx1 * sc1) / det
         a = (scc * bx1 - sc1 * bxc) / det
-        # white light only adds: where the best veil would take light away, fit without one
-        away = a < 0
-        s = np.where(away, bxc / scc, s)
-        a = np.where(away, 0.0, a)
+        # white light only adds (beyond what the class holds): where the best veil would
+        # take more away, fit with the least one
+        least = self.least
+        away = a < least
+        s = np.where(away, (bxc - least * sc1) / scc if isinstance(least, np.ndarray)
+                     else bxc / scc, s)
+        a = np.where(away, least, a)
         misfit = np.zeros(())
         for ch, c in enumerate(self.planes):
             r = seen[..., ch, None] - (s * c + a)
@@ -580,7 +611,7 @@ def _as_light(z2: np.ndarray, var: np.ndarray, paid: np.ndarray, cells: Cells, k
     cell = np.maximum(LIGHT_BRIGHTNESS, _LIGHT_PER_LOG * doubt)[:, None]
     assert k.light_spread is not None  # worked out with as_light
     brightness = np.sqrt(cell**2 + k.light_spread[None, :] ** 2)
-    cost = light_cost(cells.x[..., LIGHT], k.means[:, LIGHT], low, brightness)
+    cost = light_cost(cells.x[..., LIGHT], k.means[:, LIGHT], low, brightness, k.unveil)
     cards = k.cards
     # their spreads stay: the odds against the bare table, held in I, u, v, keep their scale
     z2[..., cards, COLOUR] = 0.0

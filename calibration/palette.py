@@ -280,7 +280,8 @@ class Palette:
         self._shaded = np.array([m.shaded for m in models])
         self._table_scale = self._scales[self._cards].max(axis=0)
         self._classes = classes(self._means, self._scales, self._cards, self._shaded,
-                                as_light=bool(self.weights[LIGHT_COST] > 0))
+                                as_light=bool(self.weights[LIGHT_COST] > 0),
+                                samples=np.array([m.samples for m in models]))
         self._stranger = stranger_weights(self.weights, self.white_borders)
         self._stranger.flags.writeable = False
         # the palette as calibrated, which this one's classes were moved from (with_models):
