@@ -187,6 +187,16 @@ def agreeing(palette: Palette, letter: str, features: np.ndarray) -> np.ndarray:
         z2 = np.where(seen, (x - m.mean[f]) / m.scale[f], 0.0) ** 2
         return np.sqrt(z2.sum(axis=1) / np.maximum(count, 1))
 
+    held = palette.veil_held(letter) if f is _AS_LIGHT else 0.0
+    if held > 0.0:
+        # a class learned from one card under a glare: its cards seen without it are up to
+        # that much white light darker in every channel (as the reader fits them)
+        light = np.isin(f, np.arange(LIGHT.start, LIGHT.stop))
+        read = seen[:, light]
+        off = np.where(read, x[:, light] - own.mean[f][light], 0.0).sum(axis=1)
+        veil = np.clip(off / np.maximum(read.sum(axis=1), 1), -held, 0.0)
+        x = x.copy()
+        x[:, light] -= veil[:, None]
     d = spreads(own)
     ok = (d <= _STRANGER) & (count > 0)
     for other in models.values():

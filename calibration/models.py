@@ -273,18 +273,16 @@ class Classes:
 
 def classes(
     means: np.ndarray, scales: np.ndarray, cards: np.ndarray, shaded: np.ndarray | None = None,
-    as_light: bool = False, samples: np.ndarray | None = None,
+    as_light: bool = False, unveil: np.ndarray | None = None,
 ) -> Classes:
     """:class:`Classes` of these (see :func:`compare`); ``as_light``: the cards' colours are
-    compared by :func:`light_cost`; ``samples`` (K,): how many cards each class was learned
-    from (0: none, a deck's nominal colour), for :func:`veil_held`."""
+    compared by :func:`light_cost`, each class holding ``unveil`` (K,) white light
+    (:func:`veil_held`)."""
     rgb = means[:, COLOUR] @ OPPONENT_INV.T
     var = scales**2
     every = bool(cards.all())
     flat = as_light and every and (shaded is None or not shaded.any())
-    unveil = None
-    if as_light and samples is not None:
-        unveil = np.where(cards, veil_held(means[:, LIGHT], samples), 0.0)
+    unveil = np.where(cards, unveil, 0.0) if as_light and unveil is not None else None
     fit, frame_var, steady_var = _flat(means, var, unveil) if flat else (None, None, None)
     return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, var,
                    np.minimum(means[:, EDGES], _EDGES_SHOWN), every, bool(cards.any()),
@@ -292,21 +290,37 @@ def classes(
                    fit, frame_var, steady_var, unveil)
 
 
-def veil_held(colours: np.ndarray, samples: np.ndarray) -> np.ndarray:
+def veil_held(colours: np.ndarray, samples: np.ndarray, nominal: np.ndarray) -> np.ndarray:
     """(K,) how much white light (a share of the white, as :func:`light_cost`'s veil) each
-    class's colour as light ``colours`` (K, 3) may hold from the cards it was learned from
-    (``samples``, K). A class learned from one card may have been learned under a glare: a
-    lamp's reflection washes a card out all over, and may have lifted even its darkest
-    channel from nothing; a card of the class seen without the glare is then that much less
-    veiled than its class. A class learned from several cards holds a glare on one of them
-    only in part, and letting all its cards be darker than it would reach towards darker
-    classes (an orange towards red): none. Nor does a deck's nominal colour (no card).
+    class's colour as light ``colours`` (K, 3) holds from the card it was learned from: a
+    lamp's reflection washes a card out all over, and a class learned from that one card
+    holds it, so its cards seen without the glare are that much less veiled than it. The
+    white light is what the colour holds beyond its gem's colour in the deck (``nominal``,
+    K x 3 as light against pure white, NaN for a letter no gem of the deck): the veil of the
+    fit of one to the other (a brightness near 1 and white light, as :func:`light_cost`
+    fits a card), at most the colour's darkest channel. A class learned from several cards
+    (``samples``, K) holds a glare on one of them only in part, and letting all its cards
+    be darker than it reaches towards darker classes (an orange towards red): none. Nor
+    does a near-white class hold one (a pearl: its colour is its gem's, brighter or not).
 
-    >>> veil_held(np.array([[0.3, 0.2, 0.5], [0.3, 0.2, 0.5]]), np.array([1, 4])).tolist()
-    [0.2, 0.0]
+    >>> violet = [0.223, 0.045, 0.402]  # the deck's, as light
+    >>> washed = [0.31, 0.19, 0.49]  # one card learned under a glare
+    >>> veil_held(np.array([washed, washed, violet]), np.array([1, 3, 1]),
+    ...           np.array([violet] * 3)).round(2).tolist()
+    [0.11, 0.0, 0.0]
     """
-    darkest = np.maximum(np.asarray(colours, dtype=np.float64).min(axis=1), 0.0)
-    return np.asarray(np.where(np.asarray(samples) == 1, darkest, 0.0))
+    x = np.asarray(colours, dtype=np.float64)
+    n = np.asarray(nominal, dtype=np.float64)
+    known = (np.asarray(samples) == 1) & np.isfinite(n).all(axis=1)
+    n = np.where(known[:, None], n, 0.0)
+    # least squares of x = s n + a under light_cost's priors: s ~ 1, a ~ 0
+    w, ps, pa = 1.0 / LIGHT_NOISE**2, 1.0 / LIGHT_BRIGHTNESS**2, 1.0 / LIGHT_VEIL**2
+    snn, sxn = w * sum3(n * n) + ps, w * sum3(x * n) + ps
+    sn1, sx1 = w * n.sum(axis=1), w * x.sum(axis=1)
+    s11 = 3 * w + pa
+    veil = (snn * sx1 - sn1 * sxn) / (snn * s11 - sn1**2)
+    darkest = np.maximum(x.min(axis=1), 0.0)
+    return np.asarray(np.where(known, np.clip(veil, 0.0, darkest), 0.0))
 
 
 def _flat(means: np.ndarray, var: np.ndarray, unveil: np.ndarray | None = None,
@@ -586,10 +600,21 @@ class _LightFit:
         # white light only adds (beyond what the class holds): where the best veil would
         # take more away, fit with the least one
         least = self.least
+        held = isinstance(least, np.ndarray)
         away = a < least
-        s = np.where(away, (bxc - least * sc1) / scc if isinstance(least, np.ndarray)
-                     else bxc / scc, s)
-        a = np.where(away, least, a)
+        cost = self._misfit(seen, low, ps, np.where(away, (bxc - least * sc1) / scc, s),
+                            np.where(away, least, a))
+        if held and low.any():
+            # The fit leaves a clipped channel out: a veil taken away may then foresee it
+            # darker than the clip showed. With none taken away it may fit better.
+            none = a < 0.0
+            cost = np.minimum(cost, self._misfit(seen, low, ps, np.where(none, bxc / scc, s),
+                                                 np.where(none, 0.0, a)))
+        return cost
+
+    def _misfit(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray, s: np.ndarray,
+                a: np.ndarray) -> np.ndarray:
+        """The misfit under brightness ``s`` and veil ``a``, each paid for by its prior."""
         misfit = np.zeros(())
         for ch, c in enumerate(self.planes):
             r = seen[..., ch, None] - (s * c + a)

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._stats import median, sum3
-from .colour import CLIPPED, OPPONENT, PURE_WHITE
+from .colour import CLIPPED, OPPONENT, PURE_WHITE, decode
+from .deck import NOMINAL_RGB
 from .errors import CameraError
 from .features import COLOUR, FEATURES, LIGHT, Scene, prepare_with_table
 from .files import check_header, load_json_file, write_json_atomic
@@ -65,6 +66,7 @@ from .models import (
     extra_variance,
     fit_class,
     steady_of,
+    veil_held,
 )
 from .rendering import Rendering, worth_undoing
 from .rendering import learn as rendering_of
@@ -279,9 +281,18 @@ class Palette:
         self._cards = np.array([m.letter != EMPTY for m in models])
         self._shaded = np.array([m.shaded for m in models])
         self._table_scale = self._scales[self._cards].max(axis=0)
+        as_light = bool(self.weights[LIGHT_COST] > 0)
+        unveil = veil_held(self._means[:, LIGHT], np.array([m.samples for m in models]),
+                           _nominal_light(m.letter for m in models))
         self._classes = classes(self._means, self._scales, self._cards, self._shaded,
-                                as_light=bool(self.weights[LIGHT_COST] > 0),
-                                samples=np.array([m.samples for m in models]))
+                                as_light=as_light, unveil=unveil)
+        # The light is searched for with no class holding a veil: a class that may fit cards
+        # less veiled than itself would give cells that fit nothing a cheap place under a
+        # wrong light (a light lifted in red won, reds read as greens and violets). The
+        # cells are read in the light found with it.
+        self._search = (self._classes if not (as_light and unveil.any()) else
+                        classes(self._means, self._scales, self._cards, self._shaded,
+                                as_light=as_light))
         self._stranger = stranger_weights(self.weights, self.white_borders)
         self._stranger.flags.writeable = False
         # the palette as calibrated, which this one's classes were moved from (with_models):
@@ -298,6 +309,14 @@ class Palette:
     @property
     def models(self) -> tuple[ClassModel, ...]:
         return self._models
+
+    def veil_held(self, letter: str) -> float:
+        """The white light the class ``letter``'s colour may hold from a glare on the one
+        card it was learned from (:func:`calibration.models.veil_held`): its cards may be
+        that much less veiled. 0 for a class that holds none, or not compared as light."""
+        unveil = self._classes.unveil
+        index = [m.letter for m in self._models].index(letter)
+        return 0.0 if unveil is None else float(unveil[index])
 
     def nearer_than_class(self, x: np.ndarray, other: np.ndarray, letters: Sequence[str]
                           ) -> np.ndarray:
@@ -565,8 +584,12 @@ class Palette:
         # whites clipped in every channel tell no more of the light than no whites at all
         some_read = start.rims and not start.free.all(axis=0).all()
         near = _CLIPPED_RIVAL_MISFIT if some_read else _RIVAL_MISFIT
-        rivals = [_seen(t)[1] for t in tried if t is not best and t[0] <= near * best[0]]
-        return (best[1], *_seen(best), rivals)
+        rivals = [_seen(t) for t in tried if t is not best and t[0] <= near * best[0]]
+        seen, comparison = _seen(best)
+        if self._search is not self._classes:
+            comparison = compare_classes(seen, self._classes, steady)
+            rivals = [(c, compare_classes(c, self._classes, steady)) for c, _ in rivals]
+        return best[1], seen, comparison, [r for _, r in rivals]
 
     def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:
         """Whether a light guessed brighter in channels the camera clipped on the whites makes
@@ -621,7 +644,7 @@ class Palette:
         surprising that light is). The lights differ only in their shift: the cells are
         read under all of them at once."""
         cells = self._cells(scene, lights)
-        comparison = compare_classes(cells, self._classes, steady)
+        comparison = compare_classes(cells, self._search, steady)
         d2 = comparison.distances(self.weights)
         comparison = comparison.knowing(self.weights, d2)
         nearest = np.minimum(d2.min(axis=-1), self.max_distance)
@@ -868,6 +891,14 @@ def _bare_table(x: np.ndarray) -> np.ndarray:
 
 
 # -- learning (calibration.learning does it; these are the palette's own entry points) -----
+
+
+def _nominal_light(letters: Iterable[str]) -> np.ndarray:
+    """(K, 3) each letter's gem colour in the deck as light against pure white (its sRGB
+    decoded), NaN for a letter no gem of the deck."""
+    rows = [decode(np.array(NOMINAL_RGB[ch], dtype=np.float64) / 255.0) if ch in NOMINAL_RGB
+            else np.full(3, np.nan) for ch in letters]
+    return np.array(rows, dtype=np.float64).reshape(-1, 3)
 
 
 def learn_palette(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
