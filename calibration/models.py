@@ -313,12 +313,9 @@ def veil_held(colours: np.ndarray, samples: np.ndarray, nominal: np.ndarray) -> 
     n = np.asarray(nominal, dtype=np.float64)
     known = (np.asarray(samples) == 1) & np.isfinite(n).all(axis=1)
     n = np.where(known[:, None], n, 0.0)
-    # least squares of x = s n + a under light_cost's priors: s ~ 1, a ~ 0
-    w, ps, pa = 1.0 / LIGHT_NOISE**2, 1.0 / LIGHT_BRIGHTNESS**2, 1.0 / LIGHT_VEIL**2
-    snn, sxn = w * sum3(n * n) + ps, w * sum3(x * n) + ps
-    sn1, sx1 = w * n.sum(axis=1), w * x.sum(axis=1)
-    s11 = 3 * w + pa
-    veil = (snn * sx1 - sn1 * sxn) / (snn * s11 - sn1**2)
+    # each class's colour fitted to its own gem's (the diagonal of all against all)
+    ps = np.array([[1.0 / LIGHT_BRIGHTNESS**2]])
+    veil = np.diagonal(_LightFit.of(n).fit(x, np.zeros(x.shape, bool), ps)[1])
     darkest = np.maximum(x.min(axis=1), 0.0)
     return np.asarray(np.where(known, np.clip(veil, 0.0, darkest), 0.0))
 
@@ -581,9 +578,12 @@ class _LightFit:
         return cls(c, planes, w, sum3(w[:, None, :] * c * c), sum3(w[:, None, :] * c),
                    sum3(w) + 1.0 / LIGHT_VEIL**2, least)
 
-    def cost(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray) -> np.ndarray:
-        """(..., N, K) the misfit of colours ``seen`` (..., N, 3; ``low``: clipped) to the
-        classes, ``ps`` (N, K, or one for all) the prior on each brightness."""
+    def fit(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(..., N, K) the brightness ``s`` and veil ``a`` that fit colours ``seen`` (..., N,
+        3; ``low``: clipped) to each class best, whatever the veil's sign, ``ps`` (N, K, or
+        one for all) the prior on each brightness; and the sums that fit ``s`` again to a
+        veil ``a0`` given: ``(bxc - a0 * sc1) / scc``, as ``bxc, sc1, scc``."""
         clip = low @ _CLIP_BITS if low.any() else np.zeros(low.shape[:-1], int)
         # channel by channel, each (..., N, K): numpy is slow along an axis of three
         wx = self.weights[clip] * seen
@@ -597,13 +597,19 @@ class _LightFit:
         det = scc * s11 - sc1**2
         s = (bxc * s11 - bx1 * sc1) / det
         a = (scc * bx1 - sc1 * bxc) / det
+        return s, a, bxc, sc1, scc
+
+    def cost(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray) -> np.ndarray:
+        """(..., N, K) the misfit of colours ``seen`` (..., N, 3; ``low``: clipped) to the
+        classes, ``ps`` (N, K, or one for all) the prior on each brightness."""
+        s, a, bxc, sc1, scc = self.fit(seen, low, ps)
         # white light only adds (beyond what the class holds): where the best veil would
         # take more away, fit with the least one
         least = self.least
         held = isinstance(least, np.ndarray)
         away = a < least
-        cost = self._misfit(seen, low, ps, np.where(away, (bxc - least * sc1) / scc, s),
-                            np.where(away, least, a))
+        refit = (bxc - least * sc1) / scc if held else bxc / scc
+        cost = self._misfit(seen, low, ps, np.where(away, refit, s), np.where(away, least, a))
         if held and low.any():
             # The fit leaves a clipped channel out: a veil taken away may then foresee it
             # darker than the clip showed. With none taken away it may fit better.
