@@ -186,7 +186,7 @@ class _Light:
     def of_a_lamp(self) -> bool:
         """Whether the change of light guessed could be a lamp's (the white rims show the
         light's colour: only a brightness is guessed there)."""
-        if self.rims:
+        if self.rims and not self.free.any():
             return True
         u, v = OPPONENT[1:] @ self.shift
         return bool(abs(u * _LAMP_LINE[1] - v * _LAMP_LINE[0]) <= _OFF_LAMP)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from calibration import learn_palette
+from calibration.palette import _Light
 from tests.calibration.test_median import _sticker_face
 from tools.synthetic import kelvin_gains
 
@@ -36,3 +37,20 @@ def test_a_face_under_a_warmer_or_cooler_lamp_reads_right(palette, kelvin):
     labels = "UFBDLRUDB"
     lit = [tuple(np.minimum(255, np.array(CUBE[ch]) * gains / gains.max())) for ch in labels]
     assert "".join(palette.classify(_sticker_face(lit, seed=11)).labels) == labels
+
+
+def test_N1_a_light_guessed_where_the_white_rims_clipped_is_still_a_lamps():
+    # Over-exposed, the rims read 255 in red and green: there the light is only "at least
+    # this", so its colour is guessed as much as on stickers, and a green cast that would
+    # fit the cards is no lamp's. Where every rim channel was read, the rims show the
+    # light's colour and only how bright it is remains to guess.
+    n = 4
+    clipped_red_green = np.tile([1.0, 1.0, 0.0], (n, 1))
+    doubt = np.ones((n, 3))
+    green = _Light(np.zeros((n, 3)), clipped_red_green, np.array([0.0, 0.6, 0.0]),
+                   doubt, doubt[:, 0], rims=True)
+    assert not green.of_a_lamp()
+    assert green.moved(np.array([0.3, 0.3, 0.0])).of_a_lamp()  # brighter, a little bluer
+    read = _Light(np.zeros((n, 3)), np.zeros((n, 3)), green.shift, doubt, doubt[:, 0],
+                  rims=True)
+    assert read.of_a_lamp()
