@@ -7,6 +7,7 @@ will be read; cells of images without (stickers) are put in the first image's li
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -88,17 +89,29 @@ def learn(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
         whites = np.stack([s.white - c for s, c in zip(scenes, offsets, strict=True)])
         chroma = np.hypot(*(whites @ OPPONENT[1:].T).T)
         white = whites[np.argmax(whites @ OPPONENT[0] - 2.0 * chroma)]
-    x = np.concatenate([s.features(r) for s, r in zip(scenes, refs, strict=True)])
+    read = [s.read(r) for s, r in zip(scenes, refs, strict=True)]
+    x = np.concatenate([features for features, *_ in read])
+    clipped = np.concatenate([rgb >= cap - 1e-6 for _, rgb, cap, *_ in read])
     y = np.array([ch for lab in labels for ch in lab])
     letters = sorted(set(y) - {UNSURE}, key=lambda ch: (ch == EMPTY, ch))
     cards = np.isin(y, letters) & (y != EMPTY)
     prior = pooled_scale(x[cards], y[cards]) if cards.any() else PRIOR_SCALE
     # Every letter comes from the labels, so each class has samples: a ValueError from the
     # fit is a bug, not a damaged calibration, and is raised as one.
-    models = with_shading([fit_class(str(ch), x[y == ch], prior=prior) for ch in letters],
+    models = with_shading([_at_least(fit_class(str(ch), x[y == ch], prior=prior),
+                                     clipped[y == ch]) for ch in letters],
                           [x[y == ch] for ch in letters])
     grey = np.mean([s.grey - c for s, c in zip(scenes, offsets, strict=True)], axis=0)
     return _palette(models, prior, white, grey, borders)
+
+
+def _at_least(model: ClassModel, clipped: np.ndarray) -> ClassModel:
+    """The class knowing which channels the camera clipped on most of its cards (N, 3):
+    there its colour is only a lower bound. The bare table is never one."""
+    if model.letter == EMPTY or not len(clipped):
+        return model
+    most = clipped.mean(axis=0) > 0.5
+    return replace(model, at_least=(bool(most[0]), bool(most[1]), bool(most[2])))
 
 
 def _palette(

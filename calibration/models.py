@@ -58,6 +58,11 @@ class ClassModel:
     """Art on a white card whose colour runs from faint to full (SET's open, striped and
     solid symbols): the body's colour may lie anywhere on the way from white to the ink's
     hue, so only its hue counts, never how deep or bright it is."""
+    at_least: tuple[bool, bool, bool] = (False, False, False)
+    """Channels of its colour as light (R, G, B) the camera clipped on most of the cards it
+    was learned from: there the class is only "at least this bright" (a yellow calibrated
+    under a bright lamp, its red and green at 255, is no paler than a yellow seen unclipped
+    later)."""
 
     def __repr__(self) -> str:
         return f"<ClassModel {self.letter!r} from {self.samples} samples>"
@@ -263,6 +268,7 @@ class Classes:
     frame_var: np.ndarray | None = None  # (K,) the frame's variance in a flat comparison
     steady_var: np.ndarray | None = None  # (K, 4) ... texture's, ink's, mixed's, edges'
     unveil: np.ndarray | None = None  # (K,) the white light each class's colour may hold
+    at_least: np.ndarray | None = None  # (K, 3) channels of each class's colour only a bound
 
     @property
     def flat(self) -> bool:
@@ -274,20 +280,24 @@ class Classes:
 def classes(
     means: np.ndarray, scales: np.ndarray, cards: np.ndarray, shaded: np.ndarray | None = None,
     as_light: bool = False, unveil: np.ndarray | None = None,
+    at_least: np.ndarray | None = None,
 ) -> Classes:
     """:class:`Classes` of these (see :func:`compare`); ``as_light``: the cards' colours are
     compared by :func:`light_cost`, each class holding ``unveil`` (K,) white light
-    (:func:`veil_held`)."""
+    (:func:`veil_held`), ``at_least`` (K, 3) channels of theirs only a lower bound
+    (:attr:`ClassModel.at_least`)."""
     rgb = means[:, COLOUR] @ OPPONENT_INV.T
     var = scales**2
     every = bool(cards.all())
     flat = as_light and every and (shaded is None or not shaded.any())
     unveil = np.where(cards, unveil, 0.0) if as_light and unveil is not None else None
-    fit, frame_var, steady_var = _flat(means, var, unveil) if flat else (None, None, None)
+    at_least = None if at_least is None or not np.any(at_least) else np.asarray(at_least, bool)
+    fit, frame_var, steady_var = (_flat(means, var, unveil, at_least) if flat
+                                  else (None, None, None))
     return Classes(means, scales, cards, shaded, rgb, np.exp(rgb) - FLOOR, var,
                    np.minimum(means[:, EDGES], _EDGES_SHOWN), every, bool(cards.any()),
                    as_light, _brightness_seen(means, scales) if as_light else None,
-                   fit, frame_var, steady_var, unveil)
+                   fit, frame_var, steady_var, unveil, at_least)
 
 
 def veil_held(colours: np.ndarray, samples: np.ndarray, nominal: np.ndarray) -> np.ndarray:
@@ -321,10 +331,11 @@ def veil_held(colours: np.ndarray, samples: np.ndarray, nominal: np.ndarray) -> 
 
 
 def _flat(means: np.ndarray, var: np.ndarray, unveil: np.ndarray | None = None,
-          ) -> tuple[_LightFit, np.ndarray, np.ndarray]:
+          at_least: np.ndarray | None = None) -> tuple[_LightFit, np.ndarray, np.ndarray]:
     """What flat classes hold for :func:`compare_classes`' short way: the light fit, the
     frame's variance, and the variances of what no light changes."""
-    return (_LightFit.of(means[:, LIGHT], unveil), np.maximum(var[:, FRAME], _FRAME_SCALE**2),
+    return (_LightFit.of(means[:, LIGHT], unveil, at_least),
+            np.maximum(var[:, FRAME], _FRAME_SCALE**2),
             np.column_stack([var[:, 5:8], np.full(len(var), _EDGES_SCALE**2)]))
 
 
@@ -531,11 +542,17 @@ HUE = slice(3, 5)  # hue_u, hue_v
 # each of the 8 ways a cell's three channels can be clipped (bit c: channel c), as weights
 _CLIPS = (np.arange(8)[:, None] >> np.arange(3)) & 1 == 1
 _CLIP_BITS = np.array([1, 2, 4])
+# A channel the camera clipped on a class's cards when it was learned hides how bright they
+# are there: at least what was seen, and taken to be at most this much more (a print
+# outshines the paper white beside it by little; with no ceiling an orange clipped in red
+# passed for a yellow clipped in red seen at half the brightness).
+_CLIPPED_HEADROOM = 1.35
 
 
 def light_cost(
     seen: np.ndarray, colours: np.ndarray, low: np.ndarray | None = None,
     brightness: np.ndarray | float = LIGHT_BRIGHTNESS, unveil: np.ndarray | None = None,
+    at_least: np.ndarray | None = None,
 ) -> np.ndarray:
     """(N, K) squared misfit of cells' colours ``seen`` (N, 3: light, a share of their
     white) to classes' ``colours`` (K, 3), under the brightness and white light that suit
@@ -543,7 +560,9 @@ def light_cost(
     for all, per cell (N, 1) or per cell and class (N, K)). Where ``low`` (the camera
     clipped the card) a channel is at least what is seen. White light only adds, but a
     class's colour may hold some (``unveil``, K: :func:`veil_held`): a card may be that
-    much less veiled than its class.
+    much less veiled than its class. A channel clipped both in the cell and in the class
+    when it was learned (``at_least``, K x 3) is "at least" on both sides: it misfits only
+    where the cell is brighter than the class could be (``_CLIPPED_HEADROOM``).
 
     >>> orange, yellow = [0.9, 0.3, 0.02], [0.9, 0.8, 0.05]
     >>> light_cost(np.array([[0.8, 0.27, 0.03]]), np.array([orange, yellow])).round(1).tolist()
@@ -551,7 +570,8 @@ def light_cost(
     """
     low = np.zeros(seen.shape, bool) if low is None else low
     ps = 1.0 / np.atleast_2d(np.asarray(brightness, dtype=np.float64)) ** 2  # (N|1, K|1)
-    return _LightFit.of(np.asarray(colours, dtype=np.float64), unveil).cost(seen, low, ps)
+    fit = _LightFit.of(np.asarray(colours, dtype=np.float64), unveil, at_least)
+    return fit.cost(seen, low, ps)
 
 
 @dataclass(frozen=True, eq=False)
@@ -568,15 +588,19 @@ class _LightFit:
     c1: np.ndarray  # (8, K) sum of w c
     s11: np.ndarray  # (8,) sum of w, and the veil's prior
     least: np.ndarray | float  # (K,) the least veil of a card: minus what its class holds
+    at_least: np.ndarray | None = None  # (K, 3) channels of the classes' colours only a bound
 
     @classmethod
-    def of(cls, c: np.ndarray, unveil: np.ndarray | None = None) -> _LightFit:
-        """Of classes' colours as light (K, 3), holding ``unveil`` (K,) white light."""
-        w = np.where(_CLIPS, 0.0, 1.0) / LIGHT_NOISE**2
+    def of(cls, c: np.ndarray, unveil: np.ndarray | None = None,
+           at_least: np.ndarray | None = None) -> _LightFit:
+        """Of classes' colours as light (K, 3), holding ``unveil`` (K,) white light, their
+        ``at_least`` (K, 3) channels only lower bounds."""
         planes = (c[:, 0].copy(), c[:, 1].copy(), c[:, 2].copy())
         least = 0.0 if unveil is None or not unveil.any() else -np.asarray(unveil, np.float64)
+        w = np.where(_CLIPS, 0.0, 1.0) / LIGHT_NOISE**2
+        bound = None if at_least is None or not np.any(at_least) else np.asarray(at_least, bool)
         return cls(c, planes, w, sum3(w[:, None, :] * c * c), sum3(w[:, None, :] * c),
-                   sum3(w) + 1.0 / LIGHT_VEIL**2, least)
+                   sum3(w) + 1.0 / LIGHT_VEIL**2, least, bound)
 
     def fit(self, seen: np.ndarray, low: np.ndarray, ps: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -627,6 +651,11 @@ class _LightFit:
             clipped = low[..., ch, None]
             if clipped.any():  # "at least what is seen": only a class foreseen darker misfits
                 r = np.where(clipped, np.maximum(r, 0.0), r)
+                if self.at_least is not None and self.at_least[:, ch].any():
+                    # ... and the class "at least this" too: only a cell clipped above all
+                    # the class could be misfits
+                    above = np.maximum(r - s * c * (_CLIPPED_HEADROOM - 1.0), 0.0)
+                    r = np.where(clipped & self.at_least[:, ch], above, r)
             misfit = r * r if ch == 0 else misfit + r * r
         pa = 1.0 / LIGHT_VEIL**2
         return np.asarray(misfit / LIGHT_NOISE**2 + (s - 1.0) ** 2 * ps + a**2 * pa)
@@ -642,7 +671,8 @@ def _as_light(z2: np.ndarray, var: np.ndarray, paid: np.ndarray, cells: Cells, k
     cell = np.maximum(LIGHT_BRIGHTNESS, _LIGHT_PER_LOG * doubt)[:, None]
     assert k.light_spread is not None  # worked out with as_light
     brightness = np.sqrt(cell**2 + k.light_spread[None, :] ** 2)
-    cost = light_cost(cells.x[..., LIGHT], k.means[:, LIGHT], low, brightness, k.unveil)
+    cost = light_cost(cells.x[..., LIGHT], k.means[:, LIGHT], low, brightness, k.unveil,
+                      k.at_least)
     cards = k.cards
     # their spreads stay: the odds against the bare table, held in I, u, v, keep their scale
     z2[..., cards, COLOUR] = 0.0

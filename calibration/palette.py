@@ -284,15 +284,16 @@ class Palette:
         as_light = bool(self.weights[LIGHT_COST] > 0)
         unveil = veil_held(self._means[:, LIGHT], np.array([m.samples for m in models]),
                            _nominal_light(m.letter for m in models))
+        at_least = np.array([m.at_least for m in models], bool) & self._cards[:, None]
         self._classes = classes(self._means, self._scales, self._cards, self._shaded,
-                                as_light=as_light, unveil=unveil)
+                                as_light=as_light, unveil=unveil, at_least=at_least)
         # The light is searched for with no class holding a veil: a class that may fit cards
         # less veiled than itself would give cells that fit nothing a cheap place under a
         # wrong light (a light lifted in red won, reds read as greens and violets). The
         # cells are read in the light found with it.
         self._search = (self._classes if not (as_light and unveil.any()) else
                         classes(self._means, self._scales, self._cards, self._shaded,
-                                as_light=as_light))
+                                as_light=as_light, at_least=at_least))
         self._stranger = stranger_weights(self.weights, self.white_borders)
         self._stranger.flags.writeable = False
         # the palette as calibrated, which this one's classes were moved from (with_models):
@@ -765,6 +766,7 @@ class Palette:
                     "scale": [round(v, 6) for v in m.scale.tolist()],
                     "samples": m.samples,
                     "shaded": m.shaded,
+                    "at_least": list(m.at_least),
                 }
                 for m in self._models
             ],
@@ -790,6 +792,7 @@ class Palette:
                     np.asarray(c["scale"], dtype=np.float64),
                     int(c["samples"]),
                     bool(c.get("shaded", False)),
+                    _channels_at_least(c.get("at_least", (False, False, False))),
                 )
                 for c in obj["classes"]
             ]
@@ -891,6 +894,15 @@ def _bare_table(x: np.ndarray) -> np.ndarray:
 
 
 # -- learning (calibration.learning does it; these are the palette's own entry points) -----
+
+
+def _channels_at_least(value: object) -> tuple[bool, bool, bool]:
+    """A class's ``at_least`` as a palette file holds it: three true or false values
+    (files written before it was kept have none: no channel known clipped)."""
+    if not isinstance(value, (list, tuple)) or len(value) != 3 or not all(
+            isinstance(v, bool) for v in value):
+        raise ValueError(f"at_least must be three true or false values, not {value!r}")
+    return (value[0], value[1], value[2])
 
 
 def _nominal_light(letters: Iterable[str]) -> np.ndarray:
