@@ -60,9 +60,10 @@ class ClassModel:
     hue, so only its hue counts, never how deep or bright it is."""
     at_least: tuple[bool, bool, bool] = (False, False, False)
     """Channels of its colour as light (R, G, B) the camera clipped on most of the cards it
-    was learned from: there the class is only "at least this bright" (a yellow calibrated
-    under a bright lamp, its red and green at 255, is no paler than a yellow seen unclipped
-    later)."""
+    was learned from: there the class is only "at least this bright". A cell clipped in the
+    same channel then misfits only where it is brighter than the class could be (a yellow
+    calibrated under a bright lamp, red and green at 255, still fits a yellow clipped at 255
+    under a brighter one)."""
 
     def __repr__(self) -> str:
         return f"<ClassModel {self.letter!r} from {self.samples} samples>"
@@ -654,7 +655,8 @@ class _LightFit:
                 if self.at_least is not None and self.at_least[:, ch].any():
                     # ... and the class "at least this" too: only a cell clipped above all
                     # the class could be misfits
-                    above = np.maximum(r - s * c * (_CLIPPED_HEADROOM - 1.0), 0.0)
+                    room = np.maximum(s, 0.0) * c * (_CLIPPED_HEADROOM - 1.0)
+                    above = np.maximum(r - room, 0.0)
                     r = np.where(clipped & self.at_least[:, ch], above, r)
             misfit = r * r if ch == 0 else misfit + r * r
         pa = 1.0 / LIGHT_VEIL**2

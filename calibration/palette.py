@@ -184,8 +184,10 @@ class _Light:
         return _Light(self.base, self.free, shift, self.doubt, self.lift, self.rims)
 
     def of_a_lamp(self) -> bool:
-        """Whether the change of light guessed could be a lamp's (the white rims show the
-        light's colour: only a brightness is guessed there)."""
+        """Whether the change of light guessed could be a lamp's: its colour near the line
+        lamps take, from warm to cool. Where the white rims show the light in every channel
+        (none clipped) the guess moves nothing and passes; where the camera clipped them,
+        it is the light's colour there that is guessed, as where there are no rims."""
         if self.rims and not self.free.any():
             return True
         u, v = OPPONENT[1:] @ self.shift
@@ -256,6 +258,13 @@ class Palette:
                 raise PaletteError(f"class {m.letter!r} needs {len(FEATURES)} features")
             if not (np.all(np.isfinite(m.mean)) and np.all(m.scale > 0)):
                 raise PaletteError(f"class {m.letter!r} has non-finite or non-positive values")
+            if len(m.at_least) != 3 or not all(isinstance(v, (bool, np.bool_))
+                                               for v in m.at_least):
+                raise PaletteError(f"class {m.letter!r}: at_least needs three true or false "
+                                   "values, one per channel")
+            if m.letter == EMPTY and any(m.at_least):
+                raise PaletteError("the bare table ('.') has no colour the camera could clip: "
+                                   "its at_least must be all false")
         self._models = models
         self._means = np.stack([m.mean for m in models])
         self._scales = np.stack([m.scale for m in models])
@@ -766,7 +775,7 @@ class Palette:
                     "scale": [round(v, 6) for v in m.scale.tolist()],
                     "samples": m.samples,
                     "shaded": m.shaded,
-                    "at_least": list(m.at_least),
+                    "at_least": [bool(v) for v in m.at_least],
                 }
                 for m in self._models
             ],
@@ -792,7 +801,7 @@ class Palette:
                     np.asarray(c["scale"], dtype=np.float64),
                     int(c["samples"]),
                     bool(c.get("shaded", False)),
-                    _channels_at_least(c.get("at_least", (False, False, False))),
+                    _channels_at_least(c),
                 )
                 for c in obj["classes"]
             ]
@@ -818,6 +827,17 @@ class Palette:
     def load(cls, path: str | os.PathLike[str]) -> Palette:
         """Read a palette file; PaletteError saying what is wrong otherwise."""
         return load_json_file(path, "palette", PaletteError, cls.from_json)
+
+
+def _channels_at_least(c: Mapping[str, object]) -> tuple[bool, bool, bool]:
+    """A class's ``at_least`` as a palette file holds it: three true or false values (files
+    written before it was kept have none: no channel known clipped)."""
+    value = c.get("at_least", [False, False, False])
+    if not isinstance(value, (list, tuple)) or len(value) != 3 or not all(
+            isinstance(v, bool) for v in value):
+        raise ValueError(f"class {c.get('letter')!r}: at_least must be three true or false "
+                         f"values, not {value!r}")
+    return (value[0], value[1], value[2])
 
 
 def _as_seen(cells: Cells, guessed: np.ndarray | bool) -> np.ndarray:
@@ -894,15 +914,6 @@ def _bare_table(x: np.ndarray) -> np.ndarray:
 
 
 # -- learning (calibration.learning does it; these are the palette's own entry points) -----
-
-
-def _channels_at_least(value: object) -> tuple[bool, bool, bool]:
-    """A class's ``at_least`` as a palette file holds it: three true or false values
-    (files written before it was kept have none: no channel known clipped)."""
-    if not isinstance(value, (list, tuple)) or len(value) != 3 or not all(
-            isinstance(v, bool) for v in value):
-        raise ValueError(f"at_least must be three true or false values, not {value!r}")
-    return (value[0], value[1], value[2])
 
 
 def _nominal_light(letters: Iterable[str]) -> np.ndarray:

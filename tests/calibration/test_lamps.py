@@ -50,7 +50,7 @@ def test_N1_a_light_guessed_where_the_white_rims_clipped_is_still_a_lamps():
     green = _Light(np.zeros((n, 3)), clipped_red_green, np.array([0.0, 0.6, 0.0]),
                    doubt, doubt[:, 0], rims=True)
     assert not green.of_a_lamp()
-    assert green.moved(np.array([0.3, 0.3, 0.0])).of_a_lamp()  # brighter, a little bluer
+    assert green.moved(np.array([0.3, 0.3, 0.0])).of_a_lamp()  # brighter, a little yellower
     read = _Light(np.zeros((n, 3)), np.zeros((n, 3)), green.shift, doubt, doubt[:, 0],
                   rims=True)
     assert read.of_a_lamp()
