@@ -71,7 +71,7 @@ def _otsu(channel: np.ndarray) -> np.ndarray:
     return cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
 
 
-def _local(channel: np.ndarray, block: int) -> np.ndarray:
+def local_cut(channel: np.ndarray, block: int) -> np.ndarray:
     """Brighter than the mean around by more than 6: ``cv2.adaptiveThreshold(channel, 255,
     ADAPTIVE_THRESH_MEAN_C, THRESH_BINARY, block, -6)``, the same pixels, for two thirds of
     its cost (its last step looks each pixel up in a table; a saturating subtraction and a
@@ -79,7 +79,7 @@ def _local(channel: np.ndarray, block: int) -> np.ndarray:
 
     >>> img = np.random.default_rng(0).integers(0, 256, (60, 80)).astype(np.uint8)
     >>> ref = cv2.adaptiveThreshold(img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, -6)
-    >>> bool((_local(img, 15) == ref).all())
+    >>> bool((local_cut(img, 15) == ref).all())
     True
     """
     # Local contrast survives a shadow across the grid and a lamp's falloff.
@@ -182,10 +182,10 @@ class CandidateFinder:
         makers = {
             "white": lambda: _otsu(lo),
             "colour": lambda: _otsu(chroma),
-            "local_bright": lambda: _local(hi, block),
-            "local_white": lambda: _local(lo, block),
+            "local_bright": lambda: local_cut(hi, block),
+            "local_white": lambda: local_cut(lo, block),
             # Saturation falls with the light: a shadowed card's field needs a local cut.
-            "local_colour": lambda: _local(chroma, block),
+            "local_colour": lambda: local_cut(chroma, block),
             "outline": lambda: _outlines(hi),
             # A yellow or pink field is as bright as the white border; not as white.
             "outline_white": lambda: _outlines(lo),

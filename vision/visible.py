@@ -33,7 +33,7 @@ import numpy as np
 
 from calibration import median
 
-from .candidates import Joined, canny
+from .candidates import Joined, canny, local_cut
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
@@ -209,6 +209,11 @@ def _cuts(look: _Channels) -> Iterator[np.ndarray]:
     bright = _otsu(look.hi)
     yield bright
     yield cv2.bitwise_not(bright)
+    # A glare or a shadow across the card splits its field at any one level; its white
+    # border still stands above what lies round it (a quarter of a card), all the way round.
+    rim = local_cut(look.lo, LOOK // 4 | 1)
+    yield rim
+    yield cv2.bitwise_not(rim)
     # Edges both ways: the regions they enclose, and the outline as a ring whose outside
     # is the card even when the gem's own edges cut up the inside.
     edges = canny(look.hi, 30, 90) | canny(look.lo, 30, 90) | canny(look.chroma, 30, 90)

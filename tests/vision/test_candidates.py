@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.candidates import Joined, _local, quad_areas
+from vision.candidates import Joined, local_cut, quad_areas
 
 
 def _images(seed: int) -> list[np.ndarray]:
@@ -31,7 +31,7 @@ def test_local_cut_is_opencvs_adaptive_threshold(block):
         ref = cv2.adaptiveThreshold(
             img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -6
         )
-        assert np.array_equal(_local(img, block), ref)
+        assert np.array_equal(local_cut(img, block), ref)
 
 
 def test_local_cut_where_the_mean_is_near_white():
@@ -40,7 +40,7 @@ def test_local_cut_where_the_mean_is_near_white():
         img = np.full((8 * 74, 32 * 74), level, np.uint8)
         img[37::74, 37::74] = np.arange(256, dtype=np.uint8).reshape(8, 32)
         ref = cv2.adaptiveThreshold(img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 73, -6)
-        assert np.array_equal(_local(img, 73), ref)
+        assert np.array_equal(local_cut(img, 73), ref)
 
 
 def test_outlines_measured_at_once_as_opencv_measures_each():
