@@ -7,7 +7,11 @@ pixel, sensor noise allowed; a fingertip on a card is a change), the lattice is 
 is. Otherwise it looks only at the grid and that ring, warped top-down through the old
 lattice at a small fixed resolution, finds each card's outline near its old place (tests
 of size, place and squareness like those the search puts its candidates to) and refits the
-lattice to them: a few milliseconds instead of a search of the whole frame. Whenever that
+lattice to them: a few milliseconds instead of a search of the whole frame. A camera that
+shakes on its stand moves every edge by a pixel or two, which the pixel-by-pixel test
+counts as a change; so when the refitted lattice shows every cell as it was when the cells
+were last read (both pictures warped top-down, each through its own lattice: the shake
+taken out), the reading is kept too. Whenever that
 leaves a doubt (too few cards, a row or column with none while the ring could hide the one
 that slipped out, more cards turning up in the ring than before, a lattice that no longer
 fits, a frame of another size) it searches the whole frame as for a first frame
@@ -63,6 +67,12 @@ SETTLED = 0.05  # the refit moved no cell centre by more (pitches): no need to s
 STILL = 8  # a frame is compared with the last one measured, both shrunk this many times:
 STILL_STEP = 16  # a pixel changed where some channel moved by more than this (noise: ~4),
 STILL_PIXELS = 3  # and with this many changed in the grid or its ring, something moved
+# A cell of the top-down view changed where more than this share of it moved by more than
+# STILL_STEP beyond what the cell read showed within a pixel (a refit lattice is good to a
+# fraction of one), in patches at least SOLID pixels across: a fingertip covers some 1/10
+# of a cell, sensor noise and a gem's glint are specks.
+CHANGED_SHARE = 1 / 64
+SOLID = 3
 
 
 class GridTracker:
@@ -71,12 +81,14 @@ class GridTracker:
     ``still``, ``tracked`` and ``searched`` count the frames where nothing had moved since
     the lattice was last measured (it is kept, and so are the reader's close looks at
     cells, ``looks``), where it was followed, and where the whole frame was searched;
-    ``doubt`` says why the last search was needed."""
+    ``shaken``, the frames followed that showed the cells as they were last read (the
+    reading and the close looks are kept); ``doubt`` says why the last search was needed."""
 
     def __init__(self) -> None:
         self.geometry: GridGeometry | None = None
         self.still = 0
         self.tracked = 0
+        self.shaken = 0
         self.searched = 0
         self.doubt = ""
         self._shape: tuple[int, ...] = ()
@@ -94,6 +106,8 @@ class GridTracker:
         # nothing moves (the cells are the ones read then, bar sensor noise).
         self._was_still = False
         self._reading: tuple[GridReading, Palette] | None = None
+        # The cells of the picture read last, top-down through its lattice (``_cells_view``).
+        self._read_view: np.ndarray | None = None
         # Every line at the lattice's edge has shown a card in a reading since it was
         # searched for: a line empty now was cleared, not reached over past the cards.
         self._anchored = False
@@ -103,6 +117,7 @@ class GridTracker:
         self.geometry = None
         self._measured = None
         self._reading = None
+        self._read_view = None
         self._anchored = False
         self.looks = {}
 
@@ -123,13 +138,21 @@ class GridTracker:
             self._was_still = True
             return GridSearch(g, anchored=self._anchored)
         else:
-            self.looks = {}
             followed = self._follow(frame, g)  # sets ``doubt`` when it returns None
             if followed is not None:
                 self.tracked += 1
                 self.geometry = followed
-                self._reading = None
                 self._measured = (small, _grid_area(followed, small.shape))
+                view = _cells_view(frame, followed)
+                if self._read_view is not None and _same_cells(view, self._read_view):
+                    # The camera shook, the cards lie as they did: what was read of them
+                    # and seen close up still holds.
+                    self.shaken += 1
+                    self._was_still = True
+                else:
+                    self.looks = {}
+                    self._reading = None
+                    self._read_view = view
                 return GridSearch(followed, anchored=self._anchored)
         self.searched += 1
         self.looks = {}
@@ -142,6 +165,7 @@ class GridTracker:
             self.tracked += 1
             self.geometry = kept
             self._reading = None
+            self._read_view = _cells_view(frame, kept)
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         g = self.geometry = search.geometry
@@ -150,15 +174,21 @@ class GridTracker:
         self._best_seen = 0 if g is None else int(g.seen.sum())
         self._ring = -1
         self._reading = None
+        self._read_view = None if g is None else _cells_view(frame, g)
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return search
 
     def kept_reading(self, palette: Palette) -> GridReading | None:
-        """The reading of the picture the lattice was measured in, when the last frame
-        located was that picture still and the palette is the same."""
+        """The reading of the cells as they were last read, when the last frame located
+        showed them so still (the camera may have shaken: the reading takes the lattice
+        located now) and the palette is the same."""
         if not self._was_still or self._reading is None or self._reading[1] is not palette:
             return None
-        return _copy(self._reading[0])
+        kept = _copy(self._reading[0])
+        g = self.geometry
+        if g is None or kept.geometry is g:
+            return kept
+        return replace(kept, corners=g.corners.copy(), geometry=g)
 
     def keep_reading(self, reading: GridReading, palette: Palette) -> None:
         """Remember the reading of the frame just located (see ``kept_reading``), and
@@ -261,6 +291,33 @@ def _unchanged(small: np.ndarray, before: np.ndarray, area: np.ndarray) -> bool:
     fingertip on a card's edge changes a few pixels: that is a change."""
     changed = (cv2.absdiff(small, before) > STILL_STEP).any(axis=2)
     return bool(area.any() and np.count_nonzero(changed & area) < STILL_PIXELS)
+
+
+def _cells_view(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
+    """The grid and a cell's pitch round it top-down through ``g`` (:func:`_top_down`),
+    lightly blurred: what :func:`_same_cells` compares."""
+    return cv2.GaussianBlur(_top_down(frame, g), (3, 3), 0)
+
+
+def _same_cells(view: np.ndarray, before: np.ndarray) -> bool:
+    """Does every cell of ``view`` show what it did ``before`` (both :func:`_cells_view`)?
+    A pixel changed where some channel lies more than ``STILL_STEP`` outside what
+    ``before`` showed within a pixel of it (a lattice refit to the cards is good to a
+    fraction of one): a shake's residue at an edge is within; a card taken, a hand or a
+    light turned up is not."""
+    if view.shape != before.shape:
+        return False
+    near = np.ones((3, 3), np.uint8)
+    high = cv2.dilate(before, near)
+    low = cv2.erode(before, near)
+    # saturating uint8 subtractions: how far above the highest, below the lowest
+    out = cv2.max(cv2.subtract(view, high), cv2.subtract(low, view))
+    changed = (out.max(axis=2) > STILL_STEP).astype(np.uint8)
+    # the ring round the grid only lends the cells at its edge their neighbours
+    solid = cv2.erode(changed, np.ones((SOLID, SOLID), np.uint8))[PITCH:-PITCH, PITCH:-PITCH]
+    rows, cols = solid.shape[0] // PITCH, solid.shape[1] // PITCH
+    per_cell = solid.reshape(rows, PITCH, cols, PITCH).sum(axis=(1, 3))
+    return bool((per_cell <= CHANGED_SHARE * PITCH * PITCH).all())
 
 
 def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:

@@ -83,6 +83,39 @@ def test_a_still_table_keeps_its_lattice_and_a_changed_card_is_looked_at_again()
     assert tracker.still == 3 and tracker.tracked == 2
 
 
+def _shaken(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """The picture as a camera that shook on its stand took it: moved by (dx, dy) pixels."""
+    move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+    return cv2.warpAffine(image, move, image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_shaken_camera_keeps_the_reading_and_a_changed_card_is_read_anew():
+    frames = video(39, 5, SIZE, quiet=4, reach=0, conditions=CALM)  # the cards change at 4
+    tracker = GridTracker()
+    palette = gem_palette()
+    first = tracker.read(frames[0].image, palette)
+    looks = tracker.looks
+    again = tracker.read(_shaken(frames[1].image, 1.5, -1.0), palette)
+    # Followed (a pixel and a half moves every edge), but the cells are as they were read.
+    assert (tracker.searched, tracker.tracked, tracker.shaken) == (1, 1, 1)
+    assert again.cells == first.cells and np.array_equal(again.confidence, first.confidence)
+    assert tracker.looks is looks
+    # The reading takes the lattice where the camera put it.
+    assert again.geometry is tracker.geometry and again.corners is not None
+    assert np.abs(again.corners - first.corners).max() > 0.5
+    # A fingertip on one card while the camera shakes is a change: read again.
+    quad = frames[2].card_quads[2, 2]
+    tip = tuple(np.round(quad.mean(axis=0)).astype(int))
+    radius = int(np.linalg.norm(quad[1] - quad[0]) / 5)
+    touched = cv2.circle(frames[2].image.copy(), tip, radius, (120, 150, 210), -1)
+    tracker.read(_shaken(touched, -1.0, 1.5), palette)
+    assert (tracker.tracked, tracker.shaken) == (2, 1) and tracker.looks is not looks
+    # Other cards under a shaken camera: read anew, as a search reads them.
+    reading = tracker.read(_shaken(frames[4].image, 1.0, 1.0), palette)
+    assert tracker.shaken == 1
+    assert reading.cells == read_grid(frames[4].image, palette).cells != first.cells
+
+
 def test_close_looks_are_kept_while_nothing_moves_and_read_the_same():
     # The reader looks closely at cells the lattice did not see a card in (here an empty
     # cell: is it bare table?); while nothing moves the tracker keeps what it saw.
