@@ -138,12 +138,13 @@ class GridTracker:
             self._was_still = True
             return GridSearch(g, anchored=self._anchored)
         else:
-            followed = self._follow(frame, g)  # sets ``doubt`` when it returns None
+            seen = _top_down(frame, g)
+            followed = self._follow(frame, g, seen)  # sets ``doubt`` when it returns None
             if followed is not None:
                 self.tracked += 1
                 self.geometry = followed
                 self._measured = (small, _grid_area(followed, small.shape))
-                view = _cells_view(frame, followed)
+                view = _cells_view(_moved_view(seen, g, followed))
                 if self._read_view is not None and _same_cells(view, self._read_view):
                     # The camera shook, the cards lie as they did: what was read of them
                     # and seen close up still holds.
@@ -165,7 +166,7 @@ class GridTracker:
             self.tracked += 1
             self.geometry = kept
             self._reading = None
-            self._read_view = _cells_view(frame, kept)
+            self._read_view = _cells_view(_top_down(frame, kept))
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         g = self.geometry = search.geometry
@@ -174,7 +175,7 @@ class GridTracker:
         self._best_seen = 0 if g is None else int(g.seen.sum())
         self._ring = -1
         self._reading = None
-        self._read_view = None if g is None else _cells_view(frame, g)
+        self._read_view = None if g is None else _cells_view(_top_down(frame, g))
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return search
 
@@ -213,8 +214,10 @@ class GridTracker:
 
         return read_grid(frame, palette, rows, cols, lens, tracker=self)
 
-    def _follow(self, frame: np.ndarray, g: GridGeometry) -> GridGeometry | None:
-        finder = CandidateFinder(_top_down(frame, g), 1)
+    def _follow(self, frame: np.ndarray, g: GridGeometry, seen: np.ndarray) -> GridGeometry | None:
+        """The lattice refitted to the cards near their cells in ``seen``, ``frame``
+        top-down through ``g`` (:func:`_top_down`); or None (``doubt`` says why)."""
+        finder = CandidateFinder(seen, 1)
         in_view = _ring_in_view(g, frame.shape)
         found: list[np.ndarray] = []
         cells: dict[tuple[int, int], int] = {}
@@ -289,14 +292,31 @@ def _shrink(frame: np.ndarray) -> np.ndarray:
 def _unchanged(small: np.ndarray, before: np.ndarray, area: np.ndarray) -> bool:
     """Does the grid's area of the shrunk frame ``small`` look as it did ``before``? A
     fingertip on a card's edge changes a few pixels: that is a change."""
-    changed = (cv2.absdiff(small, before) > STILL_STEP).any(axis=2)
+    changed = _beyond(cv2.absdiff(small, before), STILL_STEP)
     return bool(area.any() and np.count_nonzero(changed & area) < STILL_PIXELS)
 
 
-def _cells_view(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
-    """The grid and a cell's pitch round it top-down through ``g`` (:func:`_top_down`),
-    lightly blurred: what :func:`_same_cells` compares."""
-    return cv2.GaussianBlur(_top_down(frame, g), (3, 3), 0)
+def _beyond(diff: np.ndarray, step: int) -> np.ndarray:
+    """(H, W) bool: where some channel of ``diff`` (H, W, 3 uint8) is above ``step``
+    (``(diff > step).any(axis=2)``, at a fraction of numpy's cost over a channel axis)."""
+    return cv2.inRange(diff, (0, 0, 0), (step, step, step)) == 0
+
+
+def _cells_view(top_down: np.ndarray) -> np.ndarray:
+    """A :func:`_top_down` view lightly blurred: what :func:`_same_cells` compares."""
+    return cv2.GaussianBlur(top_down, (3, 3), 0)
+
+
+def _moved_view(seen: np.ndarray, g: GridGeometry, moved: GridGeometry) -> np.ndarray:
+    """The top-down view through the lattice ``moved`` from ``seen``, the same frame's view
+    through ``g``: the two lattices lie within a fraction of a cell, so the small view
+    holds what the frame would give, at a fraction of a frame warp's cost."""
+    to_frame = moved.homography @ VIEW_TO_GRID
+    to_seen = np.linalg.inv(VIEW_TO_GRID) @ inverse(g.homography) @ to_frame
+    return cv2.warpPerspective(
+        seen, to_seen, seen.shape[1::-1],
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
+    )
 
 
 def _same_cells(view: np.ndarray, before: np.ndarray) -> bool:
@@ -312,7 +332,7 @@ def _same_cells(view: np.ndarray, before: np.ndarray) -> bool:
     low = cv2.erode(before, near)
     # saturating uint8 subtractions: how far above the highest, below the lowest
     out = cv2.max(cv2.subtract(view, high), cv2.subtract(low, view))
-    changed = (out.max(axis=2) > STILL_STEP).astype(np.uint8)
+    changed = _beyond(out, STILL_STEP).astype(np.uint8)
     # the ring round the grid only lends the cells at its edge their neighbours
     solid = cv2.erode(changed, np.ones((SOLID, SOLID), np.uint8))[PITCH:-PITCH, PITCH:-PITCH]
     rows, cols = solid.shape[0] // PITCH, solid.shape[1] // PITCH
