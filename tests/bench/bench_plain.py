@@ -6,9 +6,10 @@ floor a frame read is measured against (issue 11: the reader no slower than twic
 Each frame on its own (a still: the grid searched for from nothing), then frames of a video
 as the product reads them (a ``GridTracker`` following the grid from frame to frame): the
 generator's video of a game's rhythm (still table, a hand, other cards) and the other
-renderer's filmed game (its first frames, its colours calibrated from its ``calib.jpg``).
+renderer's filmed game (all of it by default: stills, shakes and hands in a game's own mix; its
+colours calibrated from its ``calib.jpg``).
 
-    .venv/bin/python tests/bench/bench_plain.py [--repeat 5] [--frames 60]
+    .venv/bin/python tests/bench/bench_plain.py [--repeat 5] [--frames 180]
 
 Prints figures; asserts nothing.
 """
@@ -100,7 +101,8 @@ def video_ratio(label: str, frames: list[np.ndarray], palette, colours: np.ndarr
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--frames", type=int, default=60, help="frames of each video")
+    ap.add_argument("--frames", type=int, default=180,
+                    help="frames of each video (the filmed game has 178: all of it)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     palette = gem_palette()
