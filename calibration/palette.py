@@ -383,26 +383,27 @@ class Palette:
         cells, bare = prepare_with_table(patches, table, as_read)
         if not len(cells):
             return CellReads((), np.zeros(0))
-        voters = None
+        voters = outlined = None
         if cards is not None:
-            voters = np.asarray(cards, bool).reshape(-1)
+            voters = outlined = np.asarray(cards, bool).reshape(-1)
             if voters.all() or voters.sum() < max(_MIN_VOTERS, _VOTER_SHARE * len(voters)):
                 voters = None
-        reads, light, seen = self._read(cells, bare, voters)
+        reads, light, seen = self._read(cells, bare, voters, outlined)
         # A card's colour against a white the camera clipped, the light guessed, tells how far
         # off the guess was as much as what the card is: it teaches only a palette that
         # learned its colours against clipped whites too, like for like (learned from, a
         # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
         guessed = light.rims and not self._learned_clipped and light.free > 0
         if UNSURE in reads.labels:
-            reads = self._as_rendered(cells, bare, voters, reads, light, seen)
+            reads = self._as_rendered(cells, bare, voters, reads, light, seen, outlined)
         return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest,
                          reads.best)
 
-    def _read(self, cells: Scene, bare: Scene, voters: np.ndarray | None
-              ) -> tuple[CellReads, _Light, Cells]:
+    def _read(self, cells: Scene, bare: Scene, voters: np.ndarray | None,
+              outlined: np.ndarray | None = None) -> tuple[CellReads, _Light, Cells]:
         """The cells read (labels, confidence, nearest), the light read on them and the cells
-        seen in it."""
+        seen in it. ``outlined``: (N,) bool, the cells where a card's outline shows, or
+        None."""
         light, seen, comparison, rivals = self._read_light(cells, bare, voters)
         models = self._models
         if len(bare):
@@ -420,11 +421,12 @@ class Palette:
                         np.zeros(1, bool))
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        return self._doubt_rivals(self._decide(comparison, models), rivals), light, seen
+        return (self._doubt_rivals(self._decide(comparison, models, outlined), rivals), light,
+                seen)
 
     def _as_rendered(
         self, cells: Scene, bare: Scene, voters: np.ndarray | None, reads: CellReads,
-        light: _Light, seen: Cells,
+        light: _Light, seen: Cells, outlined: np.ndarray | None = None,
     ) -> CellReads:
         """The cells read ``?`` read again as the palette's own camera would have shown
         them, where the cards read sure show that this camera renders colours otherwise
@@ -452,7 +454,7 @@ class Palette:
                 break
             undone_bare = bare if table_ref is None else _undone(bare, rendering, table_ref)
             again, _, _ = calibrated._read(_undone(cells, rendering, light.ref), undone_bare,
-                                           voters)
+                                           voters, outlined)
             now = np.array(again.labels)
             read = labels != UNSURE
             if ((now != labels) & read & (now != UNSURE)).any():
@@ -710,9 +712,22 @@ class Palette:
                    | ~good[..., None])
         return _column_medians(np.where(unknown, np.inf, residual), (~unknown).sum(axis=-2))
 
-    def _decide(self, comparison: Comparison, models: Sequence[ClassModel]) -> CellReads:
+    def _decide(self, comparison: Comparison, models: Sequence[ClassModel],
+                outlined: np.ndarray | None = None) -> CellReads:
         d2 = comparison.distances(self.weights)
-        loglik = -0.5 * d2 - comparison.log_norms(self.weights)
+        norms = comparison.log_norms(self.weights)
+        table = np.array([m.letter == EMPTY for m in models])
+        if outlined is not None and outlined.any() and table.any() and not table.all():
+            # Where a card's outline shows, the cell holds a card (the reader never takes
+            # "." there). The bare table's spread comes from a few patches of the cloth
+            # round the grid, as alike as one cloth a hand apart: its tightness alone must
+            # not outweigh a card it fits worse (an orange nearer its class than the cloth
+            # lost the odds to the cloth, then read '?'). Elsewhere that tightness stays:
+            # skin fits the cloth's odds no better, and reads '?', not as an orange.
+            norms = norms.copy()
+            norms[np.ix_(outlined, table)] = np.median(norms[outlined][:, ~table], axis=1,
+                                                       keepdims=True)
+        loglik = -0.5 * d2 - norms
         loglik -= loglik.max(axis=1, keepdims=True)
         # A cell that fits even its best class badly is no clean draw from these Gaussians:
         # the odds between two classes then say less, as if the spreads were wider.
