@@ -11,11 +11,11 @@ lattice to them: a few milliseconds instead of a search of the whole frame. A ca
 shakes on its stand moves every edge by a pixel or two, which the pixel-by-pixel test
 counts as a change; so when the refitted lattice shows every cell as it was when the cells
 were last read (both pictures warped top-down, each through its own lattice: the shake
-taken out), the reading is kept too. Whenever that
-leaves a doubt (too few cards, a row or column with none while the ring could hide the one
-that slipped out, more cards turning up in the ring than before, a lattice that no longer
-fits, a frame of another size) it searches the whole frame as for a first frame
-(``search_grid``).
+taken out), the reading is kept too, and the pixel-by-pixel test stays held to the picture
+read. Whenever following leaves a doubt (too few cards, a row or column with none while the
+ring could hide the one that slipped out, more cards turning up in the ring than before, a
+lattice that no longer fits, a frame of another size) it searches the whole frame as for a
+first frame (``search_grid``).
 
 A hand over the grid only hides cards: their cells are not seen, and the reader looks at
 them closely (``vision.visible``) and reads ``?`` where no card shows, as after a search.
@@ -95,7 +95,8 @@ class GridTracker:
         self._best_seen = 0  # most cards seen at once since the last search
         self._ring = -1  # cards on ring points in the first frame followed (-1: none yet)
         self._cuts = list(TRACK_CUTS)
-        # The frame the lattice was last measured in, shrunk, and where the grid is in it.
+        # The frame the lattice was last measured in, shrunk, and where the grid is in it
+        # (after a shake that kept the reading, the one before it: the picture read).
         self._measured: tuple[np.ndarray, np.ndarray] | None = None
         # The reader's close looks at that picture: still good while nothing moves.
         self.looks: dict[tuple[str, int, int], bool] = {}
@@ -103,10 +104,13 @@ class GridTracker:
         # finds no grid at all.
         self._fallback: GridGeometry | None = None
         # The reading of that picture, and the palette it was read with: still good while
-        # nothing moves (the cells are the ones read then, bar sensor noise).
+        # nothing moves (the cells are the ones read then, bar sensor noise), or while a
+        # shaken camera shows them as they were read (``_was_still``: the last frame did).
         self._was_still = False
         self._reading: tuple[GridReading, Palette] | None = None
-        # The cells of the picture read last, top-down through its lattice (``_cells_view``).
+        # The cells of the picture located last, and of the one read, top-down through
+        # their lattices (``_cells_view``).
+        self._view: np.ndarray | None = None
         self._read_view: np.ndarray | None = None
         # Every line at the lattice's edge has shown a card in a reading since it was
         # searched for: a line empty now was cleared, not reached over past the cards.
@@ -116,10 +120,9 @@ class GridTracker:
         """Forget the grid: the next frame is searched in full."""
         self.geometry = None
         self._measured = None
-        self._reading = None
-        self._read_view = None
+        self._view = None
+        self._forget_reading()
         self._anchored = False
-        self.looks = {}
 
     def locate(self, frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         """Where the rows x cols grid is in ``frame``: followed from the last frame when that
@@ -143,20 +146,19 @@ class GridTracker:
             if followed is not None:
                 self.tracked += 1
                 self.geometry = followed
-                self._measured = (small, _grid_area(followed, small.shape))
-                view = _cells_view(_moved_view(seen, g, followed))
-                if self._read_view is not None and _same_cells(view, self._read_view):
+                self._view = _cells_view(_moved_view(seen, g, followed))
+                if self._read_view is not None and _same_cells(self._view, self._read_view):
                     # The camera shook, the cards lie as they did: what was read of them
-                    # and seen close up still holds.
+                    # and seen close up still holds. The still test stays held to the
+                    # picture read: measured against this one, the light could drift twice
+                    # as far before the cells are read again.
                     self.shaken += 1
                     self._was_still = True
                 else:
-                    self.looks = {}
-                    self._reading = None
-                    self._read_view = view
+                    self._measured = (small, _grid_area(followed, small.shape))
+                    self._forget_reading()
                 return GridSearch(followed, anchored=self._anchored)
         self.searched += 1
-        self.looks = {}
         search = search_grid(frame, rows, cols)
         kept, self._fallback = self._fallback, None
         if search.geometry is None and kept is not None:
@@ -165,8 +167,8 @@ class GridTracker:
             # would have left the cards somewhere a search could find.
             self.tracked += 1
             self.geometry = kept
-            self._reading = None
-            self._read_view = _cells_view(_top_down(frame, kept))
+            self._forget_reading()
+            self._view = _cells_view(_top_down(frame, kept))
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         g = self.geometry = search.geometry
@@ -174,10 +176,16 @@ class GridTracker:
         self._shape = frame.shape
         self._best_seen = 0 if g is None else int(g.seen.sum())
         self._ring = -1
-        self._reading = None
-        self._read_view = None if g is None else _cells_view(_top_down(frame, g))
+        self._forget_reading()
+        self._view = None if g is None else _cells_view(_top_down(frame, g))
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return search
+
+    def _forget_reading(self) -> None:
+        """Another picture: what was read and seen close up of the last one is gone."""
+        self._reading = None
+        self._read_view = None
+        self.looks = {}
 
     def kept_reading(self, palette: Palette) -> GridReading | None:
         """The reading of the cells as they were last read, when the last frame located
@@ -197,6 +205,7 @@ class GridTracker:
         from .reader import empty_edge_lines  # the reader takes a tracker: import it late
 
         self._reading = (_copy(reading), palette)
+        self._read_view = self._view
         if reading.cells is not None and not self._anchored:
             no_card = np.array([[ch in ".?" for ch in row] for row in reading.cells])
             self._anchored = not empty_edge_lines(no_card).any()
