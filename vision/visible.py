@@ -50,6 +50,9 @@ EDGE_BAND = 2  # pixels either side of where a side should be
 TABLE_COLOUR = 12.0  # CIELAB units a bare cell may differ from some table sample
 TABLE_TEXTURE = 0.7  # and log ratio of their texture (lightness gradient)
 MIN_SHARE = FIELD_MIN * FIELD_MIN * MIN_FILL  # quick reject: less area than any field
+RIM_BLOCK = LOOK // 4 | 1  # a card's border is whiter than this around it (odd: a box filter)
+APART_STEP = 8.0  # a region of a local cut differs in whiteness from its rim by this much
+_APART_RING = np.ones((7, 7), np.uint8)  # the rim: 3 px round the region
 
 
 def cards_in_view(
@@ -89,10 +92,12 @@ def card_in_cell(
     smallest = MIN_SHARE * expect[0] * expect[1]
     largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
     channels = _Channels(patch)
-    for cut in _cuts(channels):
+    for cut, local in _cuts(channels):
         contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for k in _plausible(contours, smallest, largest):
-            if _is_card(contours[k], expect, centre, side):
+            if _is_card(contours[k], expect, centre, side) and (
+                not local or _stands_apart(contours[k], channels.lo)
+            ):
                 return True
     return edges and edge_support(patch, expect, centre, channels) >= MIN_EDGE_SUPPORT
 
@@ -194,32 +199,45 @@ class _Channels:
         return self.hi, self.lo, self.chroma
 
 
-def _cuts(look: _Channels) -> Iterator[np.ndarray]:
-    """Binary cuts of the patch, made one at a time. A card counts when any of them shows
-    it, so the order only sets the cost: the cuts that show most cards go first (over
-    the cells looked at closely in the filmed game, the stills and the generator's frames,
-    whiteness shows 82% of the cards seen, colour all but 6 of the rest), the edges,
-    dearest to find, last."""
+def _cuts(look: _Channels) -> Iterator[tuple[np.ndarray, bool]]:
+    """Binary cuts of the patch, made one at a time, each with whether it is a local cut
+    (see ``_stands_apart``). A card counts when any of them shows it, so the order only
+    sets the cost: the cuts that show most cards go first (over the cells looked at closely
+    in the filmed game, the stills and the generator's frames, whiteness shows 82% of the
+    cards seen, colour all but 6 of the rest), the edges, dearest to find, last."""
     white = _otsu(look.lo)
-    yield white
+    yield white, False
     colour = _otsu(look.chroma)
-    yield colour
-    yield cv2.bitwise_not(colour)
-    yield cv2.bitwise_not(white)
+    yield colour, False
+    yield cv2.bitwise_not(colour), False
+    yield cv2.bitwise_not(white), False
     bright = _otsu(look.hi)
-    yield bright
-    yield cv2.bitwise_not(bright)
+    yield bright, False
+    yield cv2.bitwise_not(bright), False
     # A glare or a shadow across the card splits its field at any one level; its white
-    # border still stands above what lies round it (a quarter of a card), all the way round.
-    rim = local_cut(look.lo, LOOK // 4 | 1)
-    yield rim
-    yield cv2.bitwise_not(rim)
+    # border still stands above what lies within a third of a card round it, all the way
+    # round.
+    rim = local_cut(look.lo, RIM_BLOCK)
+    yield rim, True
+    yield cv2.bitwise_not(rim), True
     # Edges both ways: the regions they enclose, and the outline as a ring whose outside
     # is the card even when the gem's own edges cut up the inside.
     edges = canny(look.hi, 30, 90) | canny(look.lo, 30, 90) | canny(look.chroma, 30, 90)
     ring = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    yield ring
-    yield cv2.bitwise_not(ring)
+    yield ring, False
+    yield cv2.bitwise_not(ring), False
+
+
+def _stands_apart(contour: np.ndarray, whiteness: np.ndarray) -> bool:
+    """Does the region inside ``contour`` differ in whiteness from a thin ring just outside
+    it? A local cut marks only a band along the inside of any flat bright thing's edge:
+    the hole it leaves is that thing shrunk, and a hand or a phone too big to be a card
+    shrinks to a card's size. A card's field under its border, or a card on the cloth,
+    differs from what rings it."""
+    inside = np.zeros(whiteness.shape, np.uint8)
+    cv2.drawContours(inside, [contour], -1, 255, -1)
+    ring = cv2.subtract(cv2.dilate(inside, _APART_RING), inside)
+    return abs(cv2.mean(whiteness, ring)[0] - cv2.mean(whiteness, inside)[0]) >= APART_STEP
 
 
 def _otsu(channel: np.ndarray) -> np.ndarray:
