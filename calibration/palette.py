@@ -383,28 +383,24 @@ class Palette:
         cells, bare = prepare_with_table(patches, table, as_read)
         if not len(cells):
             return CellReads((), np.zeros(0))
-        voters = outlined = None
-        if cards is not None:
-            voters = outlined = np.asarray(cards, bool).reshape(-1)
-            if voters.all() or voters.sum() < max(_MIN_VOTERS, _VOTER_SHARE * len(voters)):
-                voters = None
-        reads, light, seen = self._read(cells, bare, voters, outlined)
+        outlined = None if cards is None else np.asarray(cards, bool).reshape(-1)
+        reads, light, seen = self._read(cells, bare, outlined)
         # A card's colour against a white the camera clipped, the light guessed, tells how far
         # off the guess was as much as what the card is: it teaches only a palette that
         # learned its colours against clipped whites too, like for like (learned from, a
         # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
         guessed = light.rims and not self._learned_clipped and light.free > 0
         if UNSURE in reads.labels:
-            reads = self._as_rendered(cells, bare, voters, reads, light, seen, outlined)
+            reads = self._as_rendered(cells, bare, reads, light, seen, outlined)
         return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest,
                          reads.best)
 
-    def _read(self, cells: Scene, bare: Scene, voters: np.ndarray | None,
-              outlined: np.ndarray | None = None) -> tuple[CellReads, _Light, Cells]:
+    def _read(self, cells: Scene, bare: Scene, outlined: np.ndarray | None
+              ) -> tuple[CellReads, _Light, Cells]:
         """The cells read (labels, confidence, nearest), the light read on them and the cells
         seen in it. ``outlined``: (N,) bool, the cells where a card's outline shows, or
         None."""
-        light, seen, comparison, rivals = self._read_light(cells, bare, voters)
+        light, seen, comparison, rivals = self._read_light(cells, bare, _voters(outlined))
         models = self._models
         if len(bare):
             bare_light = self._light_for(bare, light.shift)
@@ -425,8 +421,8 @@ class Palette:
                 seen)
 
     def _as_rendered(
-        self, cells: Scene, bare: Scene, voters: np.ndarray | None, reads: CellReads,
-        light: _Light, seen: Cells, outlined: np.ndarray | None = None,
+        self, cells: Scene, bare: Scene, reads: CellReads, light: _Light, seen: Cells,
+        outlined: np.ndarray | None,
     ) -> CellReads:
         """The cells read ``?`` read again as the palette's own camera would have shown
         them, where the cards read sure show that this camera renders colours otherwise
@@ -437,6 +433,7 @@ class Palette:
         first = np.array(reads.labels)
         labels, confidence = first.copy(), np.asarray(reads.confidence, float)
         usable = ~np.any(seen.rgb >= seen.cap - 1e-6, axis=1)
+        voters = _voters(outlined)
         if voters is not None:
             usable &= voters
         calibrated = self._origin
@@ -454,7 +451,7 @@ class Palette:
                 break
             undone_bare = bare if table_ref is None else _undone(bare, rendering, table_ref)
             again, _, _ = calibrated._read(_undone(cells, rendering, light.ref), undone_bare,
-                                           voters, outlined)
+                                           outlined)
             now = np.array(again.labels)
             read = labels != UNSURE
             if ((now != labels) & read & (now != UNSURE)).any():
@@ -717,7 +714,7 @@ class Palette:
         d2 = comparison.distances(self.weights)
         norms = comparison.log_norms(self.weights)
         table = np.array([m.letter == EMPTY for m in models])
-        if outlined is not None and outlined.any() and table.any() and not table.all():
+        if outlined is not None and outlined.any() and 0 < table.sum() < len(table):
             # Where a card's outline shows, the cell holds a card (the reader never takes
             # "." there). The bare table's spread comes from a few patches of the cloth
             # round the grid, as alike as one cloth a hand apart: its tightness alone must
@@ -900,6 +897,16 @@ def _rim_surprise(shift: np.ndarray) -> np.ndarray:
     white only hides a brighter light, never a darker one."""
     scale = np.where(shift < 0, _RIM_SCALE, _CENSORED_SCALE)
     return sum3((shift / scale) ** 2)
+
+
+def _voters(outlined: np.ndarray | None) -> np.ndarray | None:
+    """The cells that alone guess the light: those where a card's outline shows, if enough
+    do and not all (else every cell, None)."""
+    if outlined is None or outlined.all():
+        return None
+    if outlined.sum() < max(_MIN_VOTERS, _VOTER_SHARE * len(outlined)):
+        return None
+    return outlined
 
 
 def _clip50(x: np.ndarray) -> np.ndarray:

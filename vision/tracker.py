@@ -57,6 +57,7 @@ PITCH = 32  # pixels per cell pitch in the top-down view (a card border 2-4 px)
 VIEW_TO_GRID = np.array(
     [[1 / PITCH, 0, 0.5 / PITCH - 1], [0, 1 / PITCH, 0.5 / PITCH - 1], [0, 0, 1]]
 )
+GRID_TO_VIEW = inverse(VIEW_TO_GRID)
 # Cuts of the top-down view, tried in turn (the one that served last goes first) until the
 # cards seen before are seen again, or a cut adds none.
 TRACK_CUTS = ("local_white", "white", "colour", "outline_white", "local_bright", "outline")
@@ -73,6 +74,8 @@ STILL_PIXELS = 3  # and with this many changed in the grid or its ring, somethin
 # of a cell, sensor noise and a gem's glint are specks.
 CHANGED_SHARE = 1 / 64
 SOLID = 3
+_NEAR = np.ones((3, 3), np.uint8)  # within a pixel
+_SOLID = np.ones((SOLID, SOLID), np.uint8)
 
 
 class GridTracker:
@@ -320,8 +323,7 @@ def _moved_view(seen: np.ndarray, g: GridGeometry, moved: GridGeometry) -> np.nd
     """The top-down view through the lattice ``moved`` from ``seen``, the same frame's view
     through ``g``: the two lattices lie within a fraction of a cell, so the small view
     holds what the frame would give, at a fraction of a frame warp's cost."""
-    to_frame = moved.homography @ VIEW_TO_GRID
-    to_seen = np.linalg.inv(VIEW_TO_GRID) @ inverse(g.homography) @ to_frame
+    to_seen = GRID_TO_VIEW @ inverse(g.homography) @ moved.homography @ VIEW_TO_GRID
     return cv2.warpPerspective(
         seen, to_seen, seen.shape[1::-1],
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
@@ -336,14 +338,13 @@ def _same_cells(view: np.ndarray, before: np.ndarray) -> bool:
     light turned up is not."""
     if view.shape != before.shape:
         return False
-    near = np.ones((3, 3), np.uint8)
-    high = cv2.dilate(before, near)
-    low = cv2.erode(before, near)
+    high = cv2.dilate(before, _NEAR)
+    low = cv2.erode(before, _NEAR)
     # saturating uint8 subtractions: how far above the highest, below the lowest
     out = cv2.max(cv2.subtract(view, high), cv2.subtract(low, view))
     changed = _beyond(out, STILL_STEP).astype(np.uint8)
     # the ring round the grid only lends the cells at its edge their neighbours
-    solid = cv2.erode(changed, np.ones((SOLID, SOLID), np.uint8))[PITCH:-PITCH, PITCH:-PITCH]
+    solid = cv2.erode(changed, _SOLID)[PITCH:-PITCH, PITCH:-PITCH]
     rows, cols = solid.shape[0] // PITCH, solid.shape[1] // PITCH
     per_cell = solid.reshape(rows, PITCH, cols, PITCH).sum(axis=(1, 3))
     return bool((per_cell <= CHANGED_SHARE * PITCH * PITCH).all())
