@@ -95,3 +95,41 @@ def test_colours_against_a_guessed_white_teach_only_a_palette_learned_so_too() -
         assert reading.cells is not None and reading.features is not None
         light = reading.features[:, -3:]  # the colour as light, a share of the white
         assert np.isnan(light).all() != teaches, (teaches, np.isnan(light).mean())
+
+
+def test_an_exposure_drift_past_clipped_whites_is_guessed_alike_in_every_channel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Calibrated with every white border clipped, then brighter still: how much brighter is
+    # a guess, the same in every channel (an exposure moves them all alike). The guesses
+    # started only 0.3 and 0.6 brighter (log), and from there the cells' pull stopped on a
+    # light coloured unlike any: under this drift (0.14) one channel came out up to 0.076
+    # brighter than another (0.023 at most now), and in the other renderer's brightest
+    # set-up such a light read a whole grid's yellows as orange and cyans as blue, sure.
+    gain, drift = 1.35, 1.15
+    shifts: list[np.ndarray] = []
+    read_light = palette_module.Palette._read_light
+
+    def spy(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        out = read_light(self, *args, **kwargs)
+        shifts.append(out[0].shift)
+        return out
+
+    monkeypatch.setattr(palette_module.Palette, "_read_light", spy)
+    spreads = []
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        layout = render_scene(rng, GEMS, 5, 5, CALM)
+        labels = "".join("".join(row) for row in layout.labels)
+        bright = np.clip(layout.image.astype(np.float32) * np.float32(gain), 0, 255)
+        palette = learn_palette([(layout_patches(bright.astype(np.uint8), 5, 5), labels)])
+        for _ in range(2):
+            scene = render_scene(rng, GEMS, 5, 5, CALM)
+            image = np.clip(scene.image.astype(np.float32) * np.float32(gain * drift), 0, 255)
+            reading = read_grid(image.astype(np.uint8), palette, 5, 5)
+            truth = "".join("".join(row) for row in scene.labels)
+            assert reading.cells is not None
+            got = "".join(reading.cells)
+            assert all(g in ("?", t) for g, t in zip(got, truth, strict=True)), (got, truth)
+            spreads.append(float(np.ptp(shifts[-1])))
+    assert max(spreads) <= 0.04, np.round(spreads, 3).tolist()
