@@ -67,7 +67,8 @@ def _channels(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hi, lo, cv2.subtract(hi, lo)
 
 
-def _otsu(channel: np.ndarray) -> np.ndarray:
+def otsu_cut(channel: np.ndarray) -> np.ndarray:
+    """Above Otsu's threshold of ``channel``: 255, else 0."""
     return cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
 
 
@@ -176,12 +177,12 @@ class CandidateFinder:
             kind, f = name, 1.0
         if kind in ("bright", "dark"):
             if f not in self._bright:
-                self._bright[f] = _otsu(hi)
+                self._bright[f] = otsu_cut(hi)
             bright = self._bright[f]
             return (bright if kind == "bright" else cv2.bitwise_not(bright)), f
         makers = {
-            "white": lambda: _otsu(lo),
-            "colour": lambda: _otsu(chroma),
+            "white": lambda: otsu_cut(lo),
+            "colour": lambda: otsu_cut(chroma),
             "local_bright": lambda: local_cut(hi, block),
             "local_white": lambda: local_cut(lo, block),
             # Saturation falls with the light: a shadowed card's field needs a local cut.

@@ -33,7 +33,7 @@ import numpy as np
 
 from calibration import median
 
-from .candidates import Joined, canny, local_cut
+from .candidates import Joined, canny, local_cut, otsu_cut
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
@@ -205,13 +205,13 @@ def _cuts(look: _Channels) -> Iterator[tuple[np.ndarray, bool]]:
     sets the cost: the cuts that show most cards go first (over the cells looked at closely
     in the filmed game, the stills and the generator's frames, whiteness shows 82% of the
     cards seen, colour all but 6 of the rest), the edges, dearest to find, last."""
-    white = _otsu(look.lo)
+    white = otsu_cut(look.lo)
     yield white, False
-    colour = _otsu(look.chroma)
+    colour = otsu_cut(look.chroma)
     yield colour, False
     yield cv2.bitwise_not(colour), False
     yield cv2.bitwise_not(white), False
-    bright = _otsu(look.hi)
+    bright = otsu_cut(look.hi)
     yield bright, False
     yield cv2.bitwise_not(bright), False
     # A glare or a shadow across the card splits its field at any one level; its white
@@ -238,10 +238,6 @@ def _stands_apart(contour: np.ndarray, whiteness: np.ndarray) -> bool:
     cv2.drawContours(inside, [contour], -1, 255, -1)
     ring = cv2.subtract(cv2.dilate(inside, _APART_RING), inside)
     return abs(cv2.mean(whiteness, ring)[0] - cv2.mean(whiteness, inside)[0]) >= APART_STEP
-
-
-def _otsu(channel: np.ndarray) -> np.ndarray:
-    return cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
 
 
 def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: int) -> bool:
