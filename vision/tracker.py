@@ -133,6 +133,7 @@ class GridTracker:
         g = self.geometry
         self._was_still = False
         small = _shrink(frame)
+        seen: np.ndarray | None = None
         if g is None:
             self.doubt = "first frame"
         elif (g.rows, g.cols) != (rows, cols) or frame.shape != self._shape:
@@ -164,10 +165,18 @@ class GridTracker:
         self.searched += 1
         search = search_grid(frame, rows, cols)
         kept, self._fallback = self._fallback, None
-        if search.geometry is None and kept is not None:
+        found = search.geometry
+        in_place = None if kept is None else self._cards_in_place(seen, g, kept)
+        if kept is not None and (
+                (in_place is not False) if found is None else (in_place and _slipped(found, kept))):
             # A whole row or column taken away (a combination cleared at the edge) leaves
-            # nothing for a search to find the grid by; a lattice that slipped by a cell
-            # would have left the cards somewhere a search could find.
+            # nothing for a search to find the grid by, or nothing to tell it on which side
+            # of the cards left the bare line lies: it may put the grid a line off, every
+            # card read as its neighbour's. The lattice followed to the cards left knows
+            # where they lay: one that slipped by a cell would have left cards in the ring
+            # around it, or shown each card where its neighbour was (to overrule a search,
+            # the cards must be seen in place; where there is no grid at all, only not to be
+            # seen elsewhere).
             self.tracked += 1
             self.geometry = kept
             self._forget_reading()
@@ -183,6 +192,33 @@ class GridTracker:
         self._view = None if g is None else _cells_view(_top_down(frame, g))
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return search
+
+    def _cards_in_place(self, seen: np.ndarray | None, g: GridGeometry | None,
+                        kept: GridGeometry) -> bool | None:
+        """Do the cards ``kept`` was followed to show, each in its cell, what the picture
+        located last showed there (True), or rather what it showed a cell away (False: the
+        lattice slipped, the camera bumped)? None where nothing tells: too few cards seen in
+        both pictures (a hand that cleared a line hides others), or most of them changed
+        and no more showing a neighbour's than their own (a hand moving over the grid).
+        Cells beside a line cleared show its cards' edges gone: most, not all, must be as
+        they were. ``seen``: the frame top-down through ``g``, the lattice before."""
+        if seen is None or g is None or self._view is None:
+            return None
+        view = _cells_view(_moved_view(seen, g, kept))
+        if view.shape != self._view.shape:
+            return None
+        here = _alike_share(view, self._view, kept.seen & g.seen)
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            move = np.array([[1, 0, dc * PITCH], [0, 1, dr * PITCH]], np.float32)
+            before = cv2.warpAffine(self._view, move, self._view.shape[1::-1],
+                                    borderMode=cv2.BORDER_REPLICATE)
+            was = np.zeros_like(g.seen)
+            was[max(dr, 0):g.rows + min(dr, 0), max(dc, 0):g.cols + min(dc, 0)] = g.seen[
+                max(-dr, 0):g.rows + min(-dr, 0), max(-dc, 0):g.cols + min(-dc, 0)]
+            there = _alike_share(view, before, kept.seen & was)
+            if there is not None and (here is None or there > here):
+                return False
+        return None if here is None or 2 * here <= 1 else True
 
     def _forget_reading(self) -> None:
         """Another picture: what was read and seen close up of the last one is gone."""
@@ -260,7 +296,7 @@ class GridTracker:
             why = f"{len(ring)} cards just around the grid"
         bare = why == BARE_LINE and not ring
         followed = why if why and not bare else _refit(np.concatenate(found), cells, g,
-                                                       frame.shape, in_view)
+                                                       frame.shape, in_view, bare)
         if bare and not isinstance(followed, str):
             self._fallback, followed = followed, why
         if isinstance(followed, str):
@@ -270,6 +306,23 @@ class GridTracker:
             self._ring = len(ring)
         self._best_seen = max(self._best_seen, int(followed.seen.sum()))
         return followed
+
+
+SLIP = 0.25  # cell pitches: two lattices this near, once one is moved by whole cells
+
+
+def _slipped(found: GridGeometry, kept: GridGeometry) -> bool:
+    """Is ``found`` (a search's) the lattice ``kept`` moved by whole cells (not by none),
+    with a line at its edge where the search saw no card? Where the search saw cards in
+    every edge line, it knows where the grid is (a bumped camera moves it a cell or more).
+    Both are compared at ``kept``'s cell centres, in ``found``'s grid units."""
+    seen = found.seen
+    if seen[0].any() and seen[-1].any() and seen[:, 0].any() and seen[:, -1].any():
+        return False
+    centres = cell_centres(kept.rows, kept.cols)
+    moved = apply(inverse(found.homography), kept.to_image(centres)) - centres
+    step = np.round(np.median(moved, axis=0))
+    return bool(step.any() and np.abs(moved - step).max() < SLIP)
 
 
 def _copy(reading: GridReading) -> GridReading:
@@ -331,13 +384,25 @@ def _moved_view(seen: np.ndarray, g: GridGeometry, moved: GridGeometry) -> np.nd
 
 
 def _same_cells(view: np.ndarray, before: np.ndarray) -> bool:
-    """Does every cell of ``view`` show what it did ``before`` (both :func:`_cells_view`)?
-    A pixel changed where some channel lies more than ``STILL_STEP`` outside what
-    ``before`` showed within a pixel of it (a lattice refit to the cards is good to a
-    fraction of one): a shake's residue at an edge is within; a card taken, a hand or a
-    light turned up is not."""
-    if view.shape != before.shape:
-        return False
+    """Does every cell of ``view`` show what it did ``before`` (both :func:`_cells_view`)?"""
+    return view.shape == before.shape and not _changed_cells(view, before).any()
+
+
+def _alike_share(view: np.ndarray, before: np.ndarray, cells: np.ndarray) -> float | None:
+    """The share of ``cells`` (rows, cols bool) that show in ``view`` what they did
+    ``before`` (:func:`_changed_cells`); None for fewer than a line's worth of cells."""
+    n = np.count_nonzero(cells)
+    if n < min(cells.shape):
+        return None
+    return 1.0 - np.count_nonzero(_changed_cells(view, before)[cells]) / n
+
+
+def _changed_cells(view: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """(rows, cols) bool: the cells of ``view`` that do not show what they did ``before``
+    (both :func:`_cells_view`, of one shape). A pixel changed where some channel lies more
+    than ``STILL_STEP`` outside what ``before`` showed within a pixel of it (a lattice refit
+    to the cards is good to a fraction of one): a shake's residue at an edge is within; a
+    card taken, a hand or a light turned up is not."""
     high = cv2.dilate(before, _NEAR)
     low = cv2.erode(before, _NEAR)
     # saturating uint8 subtractions: how far above the highest, below the lowest
@@ -347,7 +412,7 @@ def _same_cells(view: np.ndarray, before: np.ndarray) -> bool:
     solid = cv2.erode(changed, _SOLID)[PITCH:-PITCH, PITCH:-PITCH]
     rows, cols = solid.shape[0] // PITCH, solid.shape[1] // PITCH
     per_cell = solid.reshape(rows, PITCH, cols, PITCH).sum(axis=(1, 3))
-    return bool((per_cell <= CHANGED_SHARE * PITCH * PITCH).all())
+    return np.asarray(per_cell > CHANGED_SHARE * PITCH * PITCH)
 
 
 def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
@@ -451,9 +516,11 @@ def _refit(
     g: GridGeometry,
     shape: tuple[int, ...],
     in_view: bool,
+    bare: bool = False,
 ) -> GridGeometry | str:
     """The lattice refitted to the card boxes ``grid`` (N, 4, 2, in ``g``'s grid units)
-    that show the cards of ``cells``; or the doubt that stops it."""
+    that show the cards of ``cells``; or the doubt that stops it. ``bare``: a row or column
+    with no card, and none in the ring, is no doubt (the caller keeps such a lattice)."""
     rows, cols = g.rows, g.cols
     centres = cell_centres(rows, cols)
     to_new = np.eye(3)  # g's grid units -> the refitted lattice's
@@ -474,7 +541,7 @@ def _refit(
         # The camera moved: a card further off its old place may snap to the moved lattice.
         cells, ring = _assign(apply(to_new, grid), g)
         why = _doubt(cells, ring, g, in_view)
-        if why:
+        if why and not (bare and why == BARE_LINE and not ring):
             return why
     new = apply(to_new, grid[list(cells.values())])
     keys = np.array(list(cells), int)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE
-from tools.synthetic import Conditions, render_scene
+from tools.synthetic import Conditions, random_conditions, render_scene
 from vision.reader import read_cells, read_grid
 from vision.tracker import GridTracker
 
@@ -354,3 +354,61 @@ def test_N9_an_empty_cell_on_a_gingham_is_not_a_card_the_cloth_outlined():
                 assert got in (want, "?"), (got, want)
                 empties += want == "."
     assert empties > 0
+
+
+@pytest.mark.parametrize(
+    ("seed", "line", "shake"),
+    [(1, "top", (0.0, 0.0)), (8, "right", (1.0, 0.0)), (1, "left", (1.0, 1.0)),
+     (9, "bottom", (1.0, 1.0)), (5, "top", (2.0, -1.0))],
+)
+def test_N9_a_line_cleared_at_the_grids_edge_leaves_the_grid_in_place(seed, line, shake):
+    # A combination along the grid's edge cleared: a whole line bare until it is refilled.
+    # A search finds four lines of cards and cannot tell on which side the fifth lies: it
+    # put the grid a line off (every card read as its neighbour's) or, the camera shaken a
+    # pixel, found none. The lattice followed to the cards left knows where the line was.
+    shot, full, cleared = _line_cleared(seed, line)
+    tracker = GridTracker()
+    palette = gem_palette()
+    before = render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5, shot, labels=full)
+    after = render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5, shot, labels=cleared)
+    assert tracker.read(before.image, palette).cells == full
+    _assert_in_place(tracker.read(_shaken(after.image, *shake), palette), cleared)
+
+
+@pytest.mark.parametrize(("seed", "line"), [(1, "left"), (1, "top"), (8, "right")])
+def test_N9_a_line_cleared_by_a_hand_still_over_the_grid_leaves_it_in_place(seed, line):
+    # The hand that took the line away still hides other cards: the grid was searched and
+    # put a line off under it (9 to 15 cards read as their neighbours'), or in the next
+    # frame, the hand gone. Only cards seen in both pictures tell whether the lattice
+    # followed shows them where they were.
+    shot, full, cleared = _line_cleared(seed, line)
+    tracker = GridTracker()
+    palette = gem_palette()
+    pictures = [render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5,
+                             replace(shot, hand=hand), labels=labels)
+                for hand, labels in ((False, full), (True, cleared), (False, cleared))]
+    assert tracker.read(pictures[0].image, palette).cells == full
+    hand = tracker.read(_shaken(pictures[1].image, 1.0, 1.0), palette)
+    assert hand.cells is not None
+    got = "".join(hand.cells)
+    assert all(g in (t, "?") for g, t in zip(got, "".join(cleared), strict=True)), hand.cells
+    _assert_in_place(tracker.read(_shaken(pictures[2].image, 1.0, 1.0), palette), cleared)
+
+
+def _line_cleared(seed: int, line: str) -> tuple[Conditions, tuple[str, ...], tuple[str, ...]]:
+    """A camera, light and table, a full grid, and the same grid with one edge line bare."""
+    shot = replace(random_conditions(np.random.default_rng(seed), hand=False), empty=0)
+    letters = np.array(list(GEMS))
+    cells = letters[np.random.default_rng(seed + 1).integers(len(letters), size=25)]
+    full = tuple("".join(row) for row in cells.reshape(5, 5))
+    bare = cells.reshape(5, 5).copy()
+    bare[{"top": (0, slice(None)), "bottom": (4, slice(None)),
+          "left": (slice(None), 0), "right": (slice(None), 4)}[line]] = "."
+    return shot, full, tuple("".join(row) for row in bare)
+
+
+def _assert_in_place(reading, cleared: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    assert reading.cells is not None, reading.reason
+    got, truth = "".join(reading.cells), "".join(cleared)
+    assert all(g in (t, "?") for g, t in zip(got, truth, strict=True)), (reading.cells, cleared)
+    assert sum(g == t != "." for g, t in zip(got, truth, strict=True)) >= 18
