@@ -104,7 +104,7 @@ class GridTracker:
         # The reader's close looks at that picture: still good while nothing moves.
         self.looks: dict[tuple[str, int, int], bool] = {}
         # The lattice followed to cards that left a row or column bare: used if a search
-        # finds no grid at all.
+        # finds no grid at all, or one a line off (``locate``).
         self._fallback: GridGeometry | None = None
         # The reading of that picture, and the palette it was read with: still good while
         # nothing moves (the cells are the ones read then, bar sensor noise), or while a
@@ -165,18 +165,20 @@ class GridTracker:
         self.searched += 1
         search = search_grid(frame, rows, cols)
         kept, self._fallback = self._fallback, None
-        found = search.geometry
-        in_place = None if kept is None else self._cards_in_place(seen, g, kept)
-        if kept is not None and (
-                (in_place is not False) if found is None else (in_place and _slipped(found, kept))):
+        found, take = search.geometry, False
+        if kept is not None and found is None:
+            take = self._cards_in_place(seen, g, kept) is not False
+        elif kept is not None and found is not None and _slipped(found, kept):
+            take = self._cards_in_place(seen, g, kept) is True
+        if kept is not None and take:
             # A whole row or column taken away (a combination cleared at the edge) leaves
             # nothing for a search to find the grid by, or nothing to tell it on which side
             # of the cards left the bare line lies: it may put the grid a line off, every
             # card read as its neighbour's. The lattice followed to the cards left knows
             # where they lay: one that slipped by a cell would have left cards in the ring
             # around it, or shown each card where its neighbour was (to overrule a search,
-            # the cards must be seen in place; where there is no grid at all, only not to be
-            # seen elsewhere).
+            # its cards must be seen in place; where there is no grid at all, only not seen
+            # elsewhere). It is kept only where the lattice held a card in every edge line.
             self.tracked += 1
             self.geometry = kept
             self._forget_reading()
@@ -294,7 +296,10 @@ class GridTracker:
         why = _doubt(cells, ring, g, in_view)
         if not why and len(ring) > most:
             why = f"{len(ring)} cards just around the grid"
-        bare = why == BARE_LINE and not ring
+        # A row or column bare, nothing in the ring: a line cleared, if the lattice held a
+        # card in every edge line in the frames before (else it may have been searched for
+        # with a line bare, and be a line off itself).
+        bare = why == BARE_LINE and not ring and self._anchored
         followed = why if why and not bare else _refit(np.concatenate(found), cells, g,
                                                        frame.shape, in_view, bare)
         if bare and not isinstance(followed, str):
