@@ -165,12 +165,11 @@ class GridTracker:
         self.searched += 1
         search = search_grid(frame, rows, cols)
         kept, self._fallback = self._fallback, None
-        found, take = search.geometry, False
-        if kept is not None and found is None:
-            take = self._cards_in_place(seen, g, kept) is not False
-        elif kept is not None and found is not None and _slipped(found, kept):
-            take = self._cards_in_place(seen, g, kept) is True
-        if kept is not None and take:
+        view = None  # a fallback is kept only by ``_follow``, from ``seen`` through ``g``
+        if kept is not None and seen is not None and g is not None:
+            view = _cells_view(_moved_view(seen, g, kept))
+        if kept is not None and view is not None and g is not None and _keep_followed(
+                search.geometry, kept, view, self._view, g.seen):
             # A whole row or column taken away (a combination cleared at the edge) leaves
             # nothing for a search to find the grid by, or nothing to tell it on which side
             # of the cards left the bare line lies: it may put the grid a line off, every
@@ -182,7 +181,7 @@ class GridTracker:
             self.tracked += 1
             self.geometry = kept
             self._forget_reading()
-            self._view = _cells_view(_top_down(frame, kept))
+            self._view = view
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         g = self.geometry = search.geometry
@@ -194,33 +193,6 @@ class GridTracker:
         self._view = None if g is None else _cells_view(_top_down(frame, g))
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return search
-
-    def _cards_in_place(self, seen: np.ndarray | None, g: GridGeometry | None,
-                        kept: GridGeometry) -> bool | None:
-        """Do the cards ``kept`` was followed to show, each in its cell, what the picture
-        located last showed there (True), or rather what it showed a cell away (False: the
-        lattice slipped, the camera bumped)? None where nothing tells: too few cards seen in
-        both pictures (a hand that cleared a line hides others), or most of them changed
-        and no more showing a neighbour's than their own (a hand moving over the grid).
-        Cells beside a line cleared show its cards' edges gone: most, not all, must be as
-        they were. ``seen``: the frame top-down through ``g``, the lattice before."""
-        if seen is None or g is None or self._view is None:
-            return None
-        view = _cells_view(_moved_view(seen, g, kept))
-        if view.shape != self._view.shape:
-            return None
-        here = _alike_share(view, self._view, kept.seen & g.seen)
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            move = np.array([[1, 0, dc * PITCH], [0, 1, dr * PITCH]], np.float32)
-            before = cv2.warpAffine(self._view, move, self._view.shape[1::-1],
-                                    borderMode=cv2.BORDER_REPLICATE)
-            was = np.zeros_like(g.seen)
-            was[max(dr, 0):g.rows + min(dr, 0), max(dc, 0):g.cols + min(dc, 0)] = g.seen[
-                max(-dr, 0):g.rows + min(-dr, 0), max(-dc, 0):g.cols + min(-dc, 0)]
-            there = _alike_share(view, before, kept.seen & was)
-            if there is not None and (here is None or there > here):
-                return False
-        return None if here is None or 2 * here <= 1 else True
 
     def _forget_reading(self) -> None:
         """Another picture: what was read and seen close up of the last one is gone."""
@@ -299,7 +271,7 @@ class GridTracker:
         # A row or column bare, nothing in the ring: a line cleared, if the lattice held a
         # card in every edge line in the frames before (else it may have been searched for
         # with a line bare, and be a line off itself).
-        bare = why == BARE_LINE and not ring and self._anchored
+        bare = _only_bare(why, ring) and self._anchored
         followed = why if why and not bare else _refit(np.concatenate(found), cells, g,
                                                        frame.shape, in_view, bare)
         if bare and not isinstance(followed, str):
@@ -316,13 +288,53 @@ class GridTracker:
 SLIP = 0.25  # cell pitches: two lattices this near, once one is moved by whole cells
 
 
+def _keep_followed(found: GridGeometry | None, kept: GridGeometry, view: np.ndarray,
+                   before: np.ndarray | None, was: np.ndarray) -> bool:
+    """Take the lattice ``kept`` (followed to cards that left an edge line bare; ``view``:
+    the frame top-down through it) over a search's ``found``? Where the search found no
+    grid, unless its cards show where their neighbours were ``before`` (the view of the
+    picture located last, whose lattice saw cards in the cells ``was``); over a search's
+    lattice, only where that is ``kept`` moved by whole cells and its cards show where
+    they themselves were."""
+    if found is None:
+        return _cards_in_place(view, before, kept.seen, was) is not False
+    return _slipped(found, kept) and _cards_in_place(view, before, kept.seen, was) is True
+
+
+def _cards_in_place(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
+                    was: np.ndarray) -> bool | None:
+    """Do the cards ``seen`` in ``view`` show, each in its cell, what the picture ``before``
+    showed there, where it showed cards (``was``) (True), or rather what it showed a cell
+    away (False: the lattice slipped, the camera bumped)? None where nothing tells: too few
+    cards seen in both pictures (a hand that cleared a line hides others), or most of them
+    changed and no more showing a neighbour's than their own (a hand moving over the grid).
+    Cells beside a line cleared show its cards' edges gone: most, not all, must be as they
+    were."""
+    if before is None or view.shape != before.shape:
+        return None
+    here = _alike_share(view, before, seen & was)
+    rows, cols = was.shape
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        move = np.array([[1, 0, dc * PITCH], [0, 1, dr * PITCH]], np.float32)
+        moved = cv2.warpAffine(before, move, before.shape[1::-1],
+                               borderMode=cv2.BORDER_REPLICATE)
+        had = np.zeros_like(was)  # ``was`` moved by (dr, dc) cells
+        had[max(dr, 0):rows + min(dr, 0), max(dc, 0):cols + min(dc, 0)] = was[
+            max(-dr, 0):rows + min(-dr, 0), max(-dc, 0):cols + min(-dc, 0)]
+        there = _alike_share(view, moved, seen & had)
+        if there is not None and (here is None or there > here):
+            return False
+    return None if here is None or 2 * here <= 1 else True
+
+
 def _slipped(found: GridGeometry, kept: GridGeometry) -> bool:
     """Is ``found`` (a search's) the lattice ``kept`` moved by whole cells (not by none),
     with a line at its edge where the search saw no card? Where the search saw cards in
     every edge line, it knows where the grid is (a bumped camera moves it a cell or more).
     Both are compared at ``kept``'s cell centres, in ``found``'s grid units."""
-    seen = found.seen
-    if seen[0].any() and seen[-1].any() and seen[:, 0].any() and seen[:, -1].any():
+    from .reader import empty_edge_lines  # the reader takes a tracker: import it late
+
+    if not empty_edge_lines(~found.seen).any():
         return False
     centres = cell_centres(kept.rows, kept.cols)
     moved = apply(inverse(found.homography), kept.to_image(centres)) - centres
@@ -506,6 +518,11 @@ def _doubt(
     return ""
 
 
+def _only_bare(why: str, ring: set[tuple[int, int]]) -> bool:
+    """The doubt is a row or column with no card, and the ring round the grid holds none."""
+    return why == BARE_LINE and not ring
+
+
 def _ring_in_view(g: GridGeometry, shape: tuple[int, ...]) -> bool:
     """Would a card in every cell of the ring around the grid lie wholly in the frame?"""
     w, h = g.card_size
@@ -546,7 +563,7 @@ def _refit(
         # The camera moved: a card further off its old place may snap to the moved lattice.
         cells, ring = _assign(apply(to_new, grid), g)
         why = _doubt(cells, ring, g, in_view)
-        if why and not (bare and why == BARE_LINE and not ring):
+        if why and not (bare and _only_bare(why, ring)):
             return why
     new = apply(to_new, grid[list(cells.values())])
     keys = np.array(list(cells), int)
