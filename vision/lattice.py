@@ -499,6 +499,14 @@ def _window(
     refit = _fit_without_strays(cells, c.centres)
     if refit is not None:
         model, cells = refit
+    held = np.zeros((rows, cols), bool)
+    held[tuple(np.array(list(cells)).T)] = True
+    if not (held[0].any() and held[-1].any() and held[:, 0].any() and held[:, -1].any()):
+        # The cards span a line less than the grid: only something off the window (a deck
+        # beside the grid, or a card held above it, left out as a stray) stretched the
+        # lattice that far, and the missing line could as well lie on the other side.
+        # Read there, every card would be its neighbour's.
+        return None, "a line at the grid's edge shows no card: the grid may sit a line off"
     grid_pts = np.array([[cc + 0.5, r + 0.5] for (r, cc) in cells], float)
     img_pts = c.centres[list(cells.values())]
     res = np.hypot(*(apply(model, grid_pts) - img_pts).T)

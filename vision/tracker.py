@@ -168,16 +168,16 @@ class GridTracker:
         view = None  # a fallback is kept only by ``_follow``, from ``seen`` through ``g``
         if kept is not None and seen is not None and g is not None:
             view = _cells_view(_moved_view(seen, g, kept))
-        if kept is not None and view is not None and g is not None and _keep_followed(
-                search.geometry, kept, view, self._view, g.seen):
-            # A whole row or column taken away (a combination cleared at the edge) leaves
-            # nothing for a search to find the grid by, or nothing to tell it on which side
-            # of the cards left the bare line lies: it may put the grid a line off, every
-            # card read as its neighbour's. The lattice followed to the cards left knows
-            # where they lay: one that slipped by a cell would have left cards in the ring
-            # around it, or shown each card where its neighbour was (to overrule a search,
-            # its cards must be seen in place; where there is no grid at all, only not seen
-            # elsewhere). It is kept only where the lattice held a card in every edge line.
+        if (
+            search.geometry is None and kept is not None and view is not None and g is not None
+            and not _moved_a_cell(view, self._view, kept.seen, g.seen)
+        ):
+            # A whole row or column taken away (a combination cleared at the edge) leaves a
+            # search nothing to tell on which side of the cards left the bare line lies, so
+            # it finds no grid (vision.lattice). The lattice followed to the cards left
+            # knows where they lay: one that slipped by a cell would have left cards in the
+            # ring around it, or shown each card where its neighbour was. It is kept only
+            # where the lattice held a card in every edge line.
             self.tracked += 1
             self.geometry = kept
             self._forget_reading()
@@ -285,33 +285,15 @@ class GridTracker:
         return followed
 
 
-SLIP = 0.25  # cell pitches: two lattices this near, once one is moved by whole cells
-
-
-def _keep_followed(found: GridGeometry | None, kept: GridGeometry, view: np.ndarray,
-                   before: np.ndarray | None, was: np.ndarray) -> bool:
-    """Take the lattice ``kept`` (followed to cards that left an edge line bare; ``view``:
-    the frame top-down through it) over a search's ``found``? Where the search found no
-    grid, unless its cards show where their neighbours were ``before`` (the view of the
-    picture located last, whose lattice saw cards in the cells ``was``); over a search's
-    lattice, only where that is ``kept`` moved by whole cells and its cards show where
-    they themselves were."""
-    if found is None:
-        return _cards_in_place(view, before, kept.seen, was) is not False
-    return _slipped(found, kept) and _cards_in_place(view, before, kept.seen, was) is True
-
-
-def _cards_in_place(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
-                    was: np.ndarray) -> bool | None:
-    """Do the cards ``seen`` in ``view`` show, each in its cell, what the picture ``before``
-    showed there, where it showed cards (``was``) (True), or rather what it showed a cell
-    away (False: the lattice slipped, the camera bumped)? None where nothing tells: too few
-    cards seen in both pictures (a hand that cleared a line hides others), or most of them
-    changed and no more showing a neighbour's than their own (a hand moving over the grid).
-    Cells beside a line cleared show its cards' edges gone: most, not all, must be as they
-    were."""
+def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
+                  was: np.ndarray) -> bool:
+    """Do the cards ``seen`` in ``view`` show what the picture ``before`` showed a cell
+    away, where it showed cards (``was``), more than what it showed in their own cells?
+    Then the lattice slipped: the camera was bumped. Only cells seen in both pictures
+    count, a line's worth at least (a hand that cleared a line hides others); cells beside
+    a line cleared show its cards' edges gone, so in place need not mean unchanged."""
     if before is None or view.shape != before.shape:
-        return None
+        return False
     here = _alike_share(view, before, seen & was)
     rows, cols = was.shape
     for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
@@ -323,23 +305,8 @@ def _cards_in_place(view: np.ndarray, before: np.ndarray | None, seen: np.ndarra
             max(-dr, 0):rows + min(-dr, 0), max(-dc, 0):cols + min(-dc, 0)]
         there = _alike_share(view, moved, seen & had)
         if there is not None and (here is None or there > here):
-            return False
-    return None if here is None or 2 * here <= 1 else True
-
-
-def _slipped(found: GridGeometry, kept: GridGeometry) -> bool:
-    """Is ``found`` (a search's) the lattice ``kept`` moved by whole cells (not by none),
-    with a line at its edge where the search saw no card? Where the search saw cards in
-    every edge line, it knows where the grid is (a bumped camera moves it a cell or more).
-    Both are compared at ``kept``'s cell centres, in ``found``'s grid units."""
-    from .reader import empty_edge_lines  # the reader takes a tracker: import it late
-
-    if not empty_edge_lines(~found.seen).any():
-        return False
-    centres = cell_centres(kept.rows, kept.cols)
-    moved = apply(inverse(found.homography), kept.to_image(centres)) - centres
-    step = np.round(np.median(moved, axis=0))
-    return bool(step.any() and np.abs(moved - step).max() < SLIP)
+            return True
+    return False
 
 
 def _copy(reading: GridReading) -> GridReading:

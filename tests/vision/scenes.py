@@ -83,6 +83,18 @@ def drawn(state: int, inc: int, has_uint32: int, uinteger: int, hand: bool | Non
     return render_scene(rng, GEMS, 5, 5, widened_conditions(rng, hand=hand))
 
 
+def line_cleared(seed: int, line: str) -> tuple[Conditions, tuple[str, ...], tuple[str, ...]]:
+    """A camera, light and table, a full grid, and the same grid with one edge line bare."""
+    shot = replace(random_conditions(np.random.default_rng(seed), hand=False), empty=0)
+    letters = np.array(list(GEMS))
+    cells = letters[np.random.default_rng(seed + 1).integers(len(letters), size=25)]
+    full = tuple("".join(row) for row in cells.reshape(5, 5))
+    bare = cells.reshape(5, 5).copy()
+    bare[{"top": (0, slice(None)), "bottom": (4, slice(None)),
+          "left": (slice(None), 0), "right": (slice(None), 4)}[line]] = "."
+    return shot, full, tuple("".join(row) for row in bare)
+
+
 def gem_palette():
     """A palette learned from two calm synthetic layouts (the way a player calibrates)."""
     rng = np.random.default_rng(11)

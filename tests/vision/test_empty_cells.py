@@ -104,30 +104,20 @@ def test_an_arm_across_a_row_is_no_run_of_empty_cells():
         assert reading.cells[r][c] == "?", (r, c, reading.cells[r][c])
 
 
-def test_an_arm_the_tables_colour_along_the_grids_edge_is_no_empty_line():
-    # A bare arm the colour of the table lies along the top row and hides all of it; a
-    # finger's outline put the lattice over that row, and every cell of it looked like
-    # bare table. A whole line at the grid's edge read empty reads "?": no cards span it.
-    # (A scene the widened generator drew: seed 11000 of bench_hands, the 188th.)
+def test_N9_an_arm_the_tables_colour_over_the_grids_edge_puts_no_lattice_over_it():
+    # A bare arm the colour of the table lies along the top row and hides all of it, so the
+    # cards span four rows. A finger's outline three rows above once stretched the lattice
+    # over the arm's row, and the reading was right only because the finger lay on that
+    # side: a deck beside the other side stretches it the other way, a line off (see
+    # test_lattice). A still frame cannot tell where the fifth row is: no grid, here and
+    # in a tracker's first frame, read twice. (A scene the widened generator drew: seed
+    # 11000 of bench_hands, the 188th.)
     scene = drawn(137787279296372053865973044992860199738,
                   193020079551015734593006695126516842161, 0, 660955014, hand=True)
     assert scene.conditions.hand
-    reading = read_grid(scene.image, gem_palette(), 5, 5)
-    assert reading.cells is not None
     assert (scene.covered[0] > 0.9).all()
-    assert reading.cells[0] == "?????"
-    assert reading.cells[1:] == tuple(scene.labels[1:])
-
-
-def test_the_arm_along_the_edge_reads_unsure_in_the_frames_that_follow_too():
-    # A tracker keeps the lattice it searched for; the line under the arm never showed a
-    # card, so it still reads "?" when the same picture is read again (here with another
-    # palette object, as colours that learn make one) or followed in the next frames.
-    scene = drawn(137787279296372053865973044992860199738,
-                  193020079551015734593006695126516842161, 0, 660955014, hand=True)
     palette = gem_palette()
+    assert read_grid(scene.image, palette, 5, 5).cells is None
     tracker = GridTracker()
-    first = tracker.read(scene.image, palette)
-    again = tracker.read(scene.image, palette.with_models(palette.models))
-    assert first.cells is not None and again.cells is not None
-    assert first.cells[0] == again.cells[0] == "?????"
+    assert tracker.read(scene.image, palette).cells is None
+    assert tracker.read(scene.image, palette.with_models(palette.models)).cells is None

@@ -14,7 +14,7 @@ from vision.cells import extract_patches
 from vision.lattice import find_grid, search_grid, shape_in_grid
 from vision.visible import cards_in_view
 
-from .scenes import CALM, GEMS, corner_error, cube_photos, imread, set_card_photos
+from .scenes import CALM, GEMS, corner_error, cube_photos, imread, line_cleared, set_card_photos
 
 CONDITIONS = {
     "calm": CALM,
@@ -165,3 +165,18 @@ def test_a_lattice_sheared_along_the_grids_diagonals_does_not_see_its_cards_squa
     size, square = shape_in_grid(boxes)
     assert square.tolist() == [True, False, True]
     assert np.allclose(size[0], [0.8, 0.9])
+
+
+@pytest.mark.parametrize("line", ["top", "left"])
+def test_N9_a_grid_missing_an_edge_line_is_not_placed_by_a_deck_beside_it(line):
+    # With one edge line cleared the cards span four lines, and a deck lying beside the
+    # grid stretched the lattice over a fifth on the deck's side, the wrong one: every card
+    # was read as its neighbour's. Where the fifth line lies, one picture cannot tell (a
+    # tracker can: it held the full grid before).
+    shot, full, cleared = line_cleared(1, line)
+    picture = render_scene(np.random.default_rng(3), GEMS, 5, 5, shot, labels=cleared)
+    assert search_grid(picture.image, 5, 5).geometry is None
+    whole = render_scene(np.random.default_rng(3), GEMS, 5, 5, shot, labels=full)
+    found = find_grid(whole.image, 5, 5)
+    assert found is not None
+    assert corner_error(found.corners, whole.corners, 5) < 0.25

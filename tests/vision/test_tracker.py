@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE
-from tools.synthetic import Conditions, random_conditions, render_scene
+from tools.synthetic import Conditions, render_scene
 from vision.lattice import search_grid
 from vision.reader import read_cells, read_grid
-from vision.tracker import GridTracker
+from vision.tracker import PITCH, GridTracker, _moved_a_cell
 
-from .scenes import CALM, GEMS, corner_error, gem_palette, video
+from .scenes import CALM, GEMS, corner_error, gem_palette, line_cleared, video
 
 SIZE = (640, 480)
 
@@ -365,9 +365,9 @@ def test_N9_an_empty_cell_on_a_gingham_is_not_a_card_the_cloth_outlined():
 def test_N9_a_line_cleared_at_the_grids_edge_leaves_the_grid_in_place(seed, line, shake):
     # A combination along the grid's edge cleared: a whole line bare until it is refilled.
     # A search finds four lines of cards and cannot tell on which side the fifth lies: it
-    # put the grid a line off (every card read as its neighbour's) or, the camera shaken a
-    # pixel, found none. The lattice followed to the cards left knows where the line was.
-    shot, full, cleared = _line_cleared(seed, line)
+    # put the grid a line off (every card read as its neighbour's) before it learnt to find
+    # none there. The lattice followed to the cards left knows where the line was.
+    shot, full, cleared = line_cleared(seed, line)
     tracker = GridTracker()
     palette = gem_palette()
     before = render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5, shot, labels=full)
@@ -382,7 +382,7 @@ def test_N9_a_line_cleared_by_a_hand_still_over_the_grid_leaves_it_in_place(seed
     # put a line off under it (9 to 15 cards read as their neighbours'), or in the next
     # frame, the hand gone. Only cards seen in both pictures tell whether the lattice
     # followed shows them where they were.
-    shot, full, cleared = _line_cleared(seed, line)
+    shot, full, cleared = line_cleared(seed, line)
     tracker = GridTracker()
     palette = gem_palette()
     pictures = [render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5,
@@ -396,18 +396,6 @@ def test_N9_a_line_cleared_by_a_hand_still_over_the_grid_leaves_it_in_place(seed
     _assert_in_place(tracker.read(_shaken(pictures[2].image, 1.0, 1.0), palette), cleared)
 
 
-def _line_cleared(seed: int, line: str) -> tuple[Conditions, tuple[str, ...], tuple[str, ...]]:
-    """A camera, light and table, a full grid, and the same grid with one edge line bare."""
-    shot = replace(random_conditions(np.random.default_rng(seed), hand=False), empty=0)
-    letters = np.array(list(GEMS))
-    cells = letters[np.random.default_rng(seed + 1).integers(len(letters), size=25)]
-    full = tuple("".join(row) for row in cells.reshape(5, 5))
-    bare = cells.reshape(5, 5).copy()
-    bare[{"top": (0, slice(None)), "bottom": (4, slice(None)),
-          "left": (slice(None), 0), "right": (slice(None), 4)}[line]] = "."
-    return shot, full, tuple("".join(row) for row in bare)
-
-
 def _assert_in_place(reading, cleared: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
     assert reading.cells is not None, reading.reason
     got, truth = "".join(reading.cells), "".join(cleared)
@@ -417,11 +405,10 @@ def _assert_in_place(reading, cleared: tuple[str, ...]) -> None:  # type: ignore
 
 @pytest.mark.parametrize(("seed", "line"), [(1, "left"), (2, "top")])
 def test_N9_a_grid_first_seen_with_a_line_bare_is_not_held_a_line_off(seed, line):
-    # Nothing before it told where the bare line lies, so no lattice followed to the cards
-    # may stand in for a search that finds no grid: the first search may have put it a
-    # line off (it did here), and it was held there over the frames after (before the
-    # lattice had to have shown a card in every edge line first).
-    shot, _, cleared = _line_cleared(seed, line)
+    # Nothing before it told where the bare line lies. The first search put the grid a
+    # line off here, and the lattice followed from it stood in for the searches after (it
+    # must have shown a card in every edge line first); now the search finds no grid.
+    shot, _, cleared = line_cleared(seed, line)
     picture = render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5, shot, labels=cleared)
     tracker = GridTracker()
     palette = gem_palette()
@@ -437,3 +424,34 @@ def test_N9_a_grid_first_seen_with_a_line_bare_is_not_held_a_line_off(seed, line
                 g in (t, "?") for g, t in zip("".join(reading.cells), truth, strict=True)
             ), (shake, reading.cells)
     assert stood_in  # the case arose
+
+
+def _top_down_of(cards: dict[tuple[int, int], np.ndarray], rows: int = 5, cols: int = 5):
+    """A tracker's top-down view of a grid (one pitch of table around it): a card in each
+    cell of ``cards`` (a pattern of its own, with a white rim), bare table elsewhere."""
+    p = PITCH
+    view = np.full(((rows + 2) * p, (cols + 2) * p, 3), (60, 90, 120), np.uint8)
+    for (r, c), face in cards.items():
+        y, x = (r + 1) * p, (c + 1) * p
+        view[y + 2 : y + p - 2, x + 2 : x + p - 2] = 255
+        view[y + 5 : y + p - 5, x + 5 : x + p - 5] = cv2.resize(face, (p - 10, p - 10),
+                                                                interpolation=cv2.INTER_NEAREST)
+    return cv2.GaussianBlur(view, (3, 3), 0)
+
+
+def test_N9_cards_showing_what_their_left_neighbours_showed_mean_the_lattice_slipped():
+    # Two columns of cards, the rest of the grid bare (a sparse table after clearings);
+    # the camera is bumped a cell to the left, so in the lattice kept every card shows
+    # what the cell to its left showed before. Only moving the last picture the way the
+    # cards moved lines them up with it; moved the other way, nothing matches, and
+    # nothing would tell.
+    rng = np.random.default_rng(7)
+    faces = {(r, c): rng.integers(0, 256, (4, 4, 3), dtype=np.uint8)
+             for r in range(5) for c in (0, 1)}
+    was = np.zeros((5, 5), bool)
+    was[:, :2] = True
+    before = _top_down_of(faces)
+    bumped = _top_down_of({(r, c + 1): face for (r, c), face in faces.items()})
+    seen = np.roll(was, 1, axis=1)
+    assert _moved_a_cell(bumped, before, seen, was)
+    assert not _moved_a_cell(before.copy(), before, was, was)
