@@ -11,7 +11,8 @@ fit (affine while little is known, then a homography) and taking those that fall
 lattice point with a card-like size. Several seeds are tried and the lattice with the most
 cards in a rows x cols window wins. Cells under a hand or left empty are simply missing;
 the fit is rejected when too few cells back it, when the lattice seen is not rows x cols,
-or when it does not reach every row and column.
+or when it does not reach every row and column, or when a line at the window's edge holds
+no card (the cards span a line less: the grid could as well lie a line over).
 """
 
 from __future__ import annotations

@@ -232,7 +232,8 @@ def read_cells(
         like = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
         labels[like] = UNSURE
         confidence[like] = 0.0
-    doubt = _line_in_doubt(frame, geometry, labels, sides)
+    doubt = _line_in_doubt(frame, geometry, labels, sides,
+                           None if anchored else partial(_look, looks, "table", look=bare))
     if doubt:
         return no_reading(rows, cols, doubt)
     cells = tuple("".join(row) for row in labels)
@@ -245,18 +246,29 @@ def read_cells(
 
 
 def _line_in_doubt(
-    frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray, sides: dict[str, np.ndarray]
+    frame: np.ndarray, geometry: GridGeometry, labels: np.ndarray, sides: dict[str, np.ndarray],
+    looks_bare: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> str:
     """Why the grid's place is in doubt, or "". A line at the grid's edge with no card in it
     (a card read or outlined in one cell at most: a cloth's pattern or a deck beside the
     grid may show one where the lattice runs on past the cards) while the line just past
     the opposite edge is hidden (not bare table: an arm over a line of cards) means the
     lattice may sit a line or two off the cards, and every card would be read as its
-    neighbour's. A grid really missing a line, or a hand over its edge, has bare table past
-    the other side, bar a pile of cards beside it. ``sides``: the table's patches on each
-    side of the grid."""
+    neighbour's. A hand over the grid's edge has bare table past the other side, bar a
+    pile of cards beside it. So has a grid missing a line with a card laid just past the
+    other side: where nothing before anchored the lattice, a line at the edge with one card
+    at most and bare table in the rest (``looks_bare``: which of the cells marked look like
+    the table around the grid) is in doubt whatever lies past the other side. ``sides``:
+    the table's patches on each side of the grid."""
     rows, cols = geometry.rows, geometry.cols
     card = geometry.seen | ((labels != EMPTY) & (labels != UNSURE))  # read or outlined
+    if looks_bare is not None:
+        for line in ((0, slice(None)), (-1, slice(None)), (slice(None), 0), (slice(None), -1)):
+            rest = np.zeros(card.shape, bool)
+            rest[line] = ~card[line] & (labels[line] != EMPTY)
+            lone = np.count_nonzero(card[line]) <= 1
+            if lone and (not rest.any() or looks_bare(rest)[rest].all()):
+                return "a line at the grid's edge shows one card at most: its place is in doubt"
     edges = {  # each edge line's cards, the opposite side and the line just past it
         "top": (card[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
         "bottom": (card[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
@@ -305,10 +317,11 @@ def _like_what_hides(
 
 def empty_edge_lines(empty: np.ndarray) -> np.ndarray:
     """(rows, cols) bool: the cells of each line at the grid's edge that reads empty
-    throughout. In a lattice searched for in one frame, cards span a line less than such a
-    grid: it reached over that line only through a stray outline, or an arm the colour of
-    the table lies along it. (A line a combination cleared is refilled at once; only a
-    lattice the frames before anchored, ``GridTracker``'s, knows where it was.)
+    throughout. A search finds none such (``vision.lattice``), but a lattice followed from
+    one may reach over a line where the cards read empty in colour though the search saw
+    an outline there (an arm the colour of the table along it). (A line a combination
+    cleared is refilled at once; only a lattice the frames before anchored,
+    ``GridTracker``'s, knows where it was.)
 
     >>> e = np.array([[True, True, True], [False, True, False], [True, True, True]])
     >>> empty_edge_lines(e).astype(int).tolist()

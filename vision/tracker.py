@@ -104,7 +104,7 @@ class GridTracker:
         # The reader's close looks at that picture: still good while nothing moves.
         self.looks: dict[tuple[str, int, int], bool] = {}
         # The lattice followed to cards that left a row or column bare: used if a search
-        # finds no grid at all, or one a line off (``locate``).
+        # finds no grid at all (``locate``).
         self._fallback: GridGeometry | None = None
         # The reading of that picture, and the palette it was read with: still good while
         # nothing moves (the cells are the ones read then, bar sensor noise), or while a
@@ -116,7 +116,8 @@ class GridTracker:
         self._view: np.ndarray | None = None
         self._read_view: np.ndarray | None = None
         # Every line at the lattice's edge has shown a card in a reading since it was
-        # searched for: a line empty now was cleared, not reached over past the cards.
+        # searched for (or first found there): a line empty now was cleared, not reached
+        # over past the cards.
         self._anchored = False
 
     def reset(self) -> None:
@@ -184,15 +185,31 @@ class GridTracker:
             self._view = view
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
-        g = self.geometry = search.geometry
-        self._anchored = False
+        found = search.geometry
+        step = None if found is None or g is None else _lattice_step(found, g)
+        if (
+            step is not None and step.any() and seen is not None and g is not None
+            and self._anchored and _in_place(_cells_view(seen), self._view, g.seen)
+        ):
+            # The search put the grid whole cells away from the lattice held, yet through
+            # that lattice the cards show what they showed: the camera did not move. A line
+            # cleared at one edge and a card laid just past the other (a pile in line with
+            # the grid) give the search a grid of five lines a line off.
+            self.tracked += 1
+            self._forget_reading()
+            self._view = _cells_view(seen)
+            self._measured = (small, _grid_area(g, small.shape))
+            return GridSearch(g, anchored=True)
+        g = self.geometry = found
+        # found where the grid was held: the frames before anchored this very lattice
+        self._anchored = self._anchored and step is not None and not step.any()
         self._shape = frame.shape
         self._best_seen = 0 if g is None else int(g.seen.sum())
         self._ring = -1
         self._forget_reading()
         self._view = None if g is None else _cells_view(_top_down(frame, g))
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
-        return search
+        return replace(search, anchored=True) if self._anchored else search
 
     def _forget_reading(self) -> None:
         """Another picture: what was read and seen close up of the last one is gone."""
@@ -269,8 +286,8 @@ class GridTracker:
         if not why and len(ring) > most:
             why = f"{len(ring)} cards just around the grid"
         # A row or column bare, nothing in the ring: a line cleared, if the lattice held a
-        # card in every edge line in the frames before (else it may have been searched for
-        # with a line bare, and be a line off itself).
+        # card in every edge line in the frames before (else it may have been followed from
+        # a search that found a line's worth of cards less, and be a line off itself).
         bare = _only_bare(why, ring) and self._anchored
         followed = why if why and not bare else _refit(np.concatenate(found), cells, g,
                                                        frame.shape, in_view, bare)
@@ -283,6 +300,28 @@ class GridTracker:
             self._ring = len(ring)
         self._best_seen = max(self._best_seen, int(followed.seen.sum()))
         return followed
+
+
+SLIP = 0.25  # cell pitches: two lattices this near, once one is moved by whole cells
+
+
+def _lattice_step(found: GridGeometry, held: GridGeometry) -> np.ndarray | None:
+    """By how many whole cells (columns, rows) the lattice ``found`` lies from ``held``
+    (0, 0: where it was held); None where it is not ``held`` moved so. Compared at
+    ``held``'s cell centres, in ``found``'s grid units."""
+    centres = cell_centres(held.rows, held.cols)
+    moved = apply(inverse(found.homography), held.to_image(centres)) - centres
+    step = np.round(np.median(moved, axis=0))
+    return step if np.abs(moved - step).max() < SLIP else None
+
+
+def _in_place(view: np.ndarray, before: np.ndarray | None, was: np.ndarray) -> bool:
+    """Do most cells that showed a card ``before`` (``was``) show the same in ``view``,
+    with none of them showing rather what a neighbour showed (:func:`_moved_a_cell`)?"""
+    if before is None or view.shape != before.shape:
+        return False
+    here = _alike_share(view, before, was)
+    return here is not None and 2 * here > 1 and not _moved_a_cell(view, before, was, was)
 
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
