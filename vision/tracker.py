@@ -187,19 +187,6 @@ class GridTracker:
             return GridSearch(kept, anchored=self._anchored)
         found = search.geometry
         step = None if found is None or g is None else _lattice_step(found, g)
-        if (
-            step is not None and step.any() and seen is not None and g is not None
-            and self._anchored and _in_place(_cells_view(seen), self._view, g.seen)
-        ):
-            # The search put the grid whole cells away from the lattice held, yet through
-            # that lattice the cards show what they showed: the camera did not move. A line
-            # cleared at one edge and a card laid just past the other (a pile in line with
-            # the grid) give the search a grid of five lines a line off.
-            self.tracked += 1
-            self._forget_reading()
-            self._view = _cells_view(seen)
-            self._measured = (small, _grid_area(g, small.shape))
-            return GridSearch(g, anchored=True)
         g = self.geometry = found
         # found where the grid was held: the frames before anchored this very lattice
         self._anchored = self._anchored and step is not None and not step.any()
@@ -313,15 +300,6 @@ def _lattice_step(found: GridGeometry, held: GridGeometry) -> np.ndarray | None:
     moved = apply(inverse(found.homography), held.to_image(centres)) - centres
     step = np.round(np.median(moved, axis=0))
     return step if np.abs(moved - step).max() < SLIP else None
-
-
-def _in_place(view: np.ndarray, before: np.ndarray | None, was: np.ndarray) -> bool:
-    """Do most cells that showed a card ``before`` (``was``) show the same in ``view``,
-    with none of them showing rather what a neighbour showed (:func:`_moved_a_cell`)?"""
-    if before is None or view.shape != before.shape:
-        return False
-    here = _alike_share(view, before, was)
-    return here is not None and 2 * here > 1 and not _moved_a_cell(view, before, was, was)
 
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
