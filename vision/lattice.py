@@ -500,9 +500,9 @@ def _window(
     refit = _fit_without_strays(cells, c.centres)
     if refit is not None:
         model, cells = refit
-    held = np.zeros((rows, cols), bool)
-    held[tuple(np.array(list(cells)).T)] = True
-    if not (held[0].any() and held[-1].any() and held[:, 0].any() and held[:, -1].any()):
+    bare = np.ones((rows, cols), bool)
+    bare[tuple(np.array(list(cells)).T)] = False
+    if empty_edge_lines(bare).any():
         # The cards span a line less than the grid: only something off the window (a deck
         # beside the grid, or a card held above it, left out as a stray) stretched the
         # lattice that far, and the missing line could as well lie on the other side.
@@ -592,6 +592,29 @@ def _doubts(
     if hits >= max(3, RING_PATTERN * in_frame):
         return "the pattern goes on past the grid: a cloth's, not cards"
     return ""
+
+
+EDGE_LINES = ((0, slice(None)), (-1, slice(None)), (slice(None), 0), (slice(None), -1))
+"""The lines at a grid's edge, as indices into a (rows, cols) array: top, bottom, left, right."""
+
+
+def empty_edge_lines(empty: np.ndarray) -> np.ndarray:
+    """(rows, cols) bool: the cells of each line at the grid's edge that reads empty
+    throughout. A search finds none such (``_window``), but a lattice followed from
+    one may reach over a line where the cards read empty in colour though the search saw
+    an outline there (an arm the colour of the table along it). (A line a combination
+    cleared is refilled at once; only a lattice the frames before anchored,
+    ``GridTracker``'s, knows where it was.)
+
+    >>> e = np.array([[True, True, True], [False, True, False], [True, True, True]])
+    >>> empty_edge_lines(e).astype(int).tolist()
+    [[1, 1, 1], [0, 0, 0], [1, 1, 1]]
+    """
+    out = np.zeros_like(empty)
+    for line in EDGE_LINES:
+        if empty[line].all():
+            out[line] = True
+    return out
 
 
 @functools.lru_cache(maxsize=16)

@@ -20,7 +20,7 @@ from calibration.adapt import ReadFrom
 
 from .air import cards_in_the_air
 from .cells import PATCH_SIZE, extract_patches, extract_points, extract_table_sides, inside_frame
-from .lattice import GridGeometry, GridSearch, search_grid
+from .lattice import EDGE_LINES, GridGeometry, GridSearch, empty_edge_lines, search_grid
 from .visible import TableLook, bare_inside, cards_in_view, like_table
 
 if TYPE_CHECKING:
@@ -263,7 +263,7 @@ def _line_in_doubt(
     rows, cols = geometry.rows, geometry.cols
     card = geometry.seen | ((labels != EMPTY) & (labels != UNSURE))  # read or outlined
     if looks_bare is not None:
-        for line in ((0, slice(None)), (-1, slice(None)), (slice(None), 0), (slice(None), -1)):
+        for line in EDGE_LINES:
             rest = np.zeros(card.shape, bool)
             rest[line] = ~card[line] & (labels[line] != EMPTY)
             lone = np.count_nonzero(card[line]) <= 1
@@ -312,25 +312,6 @@ def _like_what_hides(
         r, c, nr, nc = cards_r[ok], cards_c[ok], nr[ok], nc[ok]
         if len(r):
             out[r, c] |= palette.nearer_than_class(x[r, c], x[nr, nc], labels[r, c].tolist())
-    return out
-
-
-def empty_edge_lines(empty: np.ndarray) -> np.ndarray:
-    """(rows, cols) bool: the cells of each line at the grid's edge that reads empty
-    throughout. A search finds none such (``vision.lattice``), but a lattice followed from
-    one may reach over a line where the cards read empty in colour though the search saw
-    an outline there (an arm the colour of the table along it). (A line a combination
-    cleared is refilled at once; only a lattice the frames before anchored,
-    ``GridTracker``'s, knows where it was.)
-
-    >>> e = np.array([[True, True, True], [False, True, False], [True, True, True]])
-    >>> empty_edge_lines(e).astype(int).tolist()
-    [[1, 1, 1], [0, 0, 0], [1, 1, 1]]
-    """
-    out = np.zeros_like(empty)
-    for line in ((0, slice(None)), (-1, slice(None)), (slice(None), 0), (slice(None), -1)):
-        if empty[line].all():
-            out[line] = True
     return out
 
 

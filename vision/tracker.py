@@ -41,6 +41,7 @@ from .lattice import (
     GridGeometry,
     GridSearch,
     cell_centres,
+    empty_edge_lines,
     ring_points,
     search_grid,
     shape_in_grid,
@@ -186,10 +187,10 @@ class GridTracker:
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         found = search.geometry
-        step = None if found is None or g is None else _lattice_step(found, g)
-        g = self.geometry = found
         # found where the grid was held: the frames before anchored this very lattice
-        self._anchored = self._anchored and step is not None and not step.any()
+        self._anchored = (self._anchored and found is not None and g is not None
+                          and _same_place(found, g))
+        g = self.geometry = found
         self._shape = frame.shape
         self._best_seen = 0 if g is None else int(g.seen.sum())
         self._ring = -1
@@ -219,8 +220,6 @@ class GridTracker:
     def keep_reading(self, reading: GridReading, palette: Palette) -> None:
         """Remember the reading of the frame just located (see ``kept_reading``), and
         whether it showed a card in every line at the grid's edge."""
-        from .reader import empty_edge_lines  # the reader takes a tracker: import it late
-
         self._reading = (_copy(reading), palette)
         self._read_view = self._view
         if reading.cells is not None and not self._anchored:
@@ -289,17 +288,15 @@ class GridTracker:
         return followed
 
 
-SLIP = 0.25  # cell pitches: two lattices this near, once one is moved by whole cells
+SLIP = 0.25  # cell pitches: two lattices this near lie in one place
 
 
-def _lattice_step(found: GridGeometry, held: GridGeometry) -> np.ndarray | None:
-    """By how many whole cells (columns, rows) the lattice ``found`` lies from ``held``
-    (0, 0: where it was held); None where it is not ``held`` moved so. Compared at
-    ``held``'s cell centres, in ``found``'s grid units."""
+def _same_place(found: GridGeometry, held: GridGeometry) -> bool:
+    """Does the lattice ``found`` lie where ``held`` does (within ``SLIP`` at ``held``'s
+    cell centres, in ``found``'s grid units)?"""
     centres = cell_centres(held.rows, held.cols)
     moved = apply(inverse(found.homography), held.to_image(centres)) - centres
-    step = np.round(np.median(moved, axis=0))
-    return step if np.abs(moved - step).max() < SLIP else None
+    return bool(np.abs(moved).max() < SLIP)
 
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
