@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -135,6 +135,7 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
     finder = CandidateFinder(work, rows * cols)
     best = GridSearch(None, "no card-like shapes in the image", None, to_frame, finder=finder)
     looked: _Looked = {}
+    tied = False  # the best lattice's window could as well lie a line or more over
     for stage in STAGES:
         cands = finder.add(stage)
         if len(cands) < 3:
@@ -156,11 +157,21 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
             if best.geometry is None:
                 best = GridSearch(None, reason, cands, to_frame, finder=finder)
             continue
-        if best.geometry is None or geometry.support > best.geometry.support:
+        # the lattice most cards show, and whether they leave its placement in doubt; of
+        # two that show as many, one they settle
+        if (best.geometry is None or geometry.support > best.geometry.support
+                or (geometry.support == best.geometry.support and tied and fit.margin > 0)):
             best = GridSearch(geometry, "", cands, to_frame, finder=finder)
-        if geometry.support >= CONFIDENT_SUPPORT:
+            tied = fit.margin == 0
+        # a placement a card missed could turn round is looked at in more cuts
+        if geometry.support >= CONFIDENT_SUPPORT and fit.margin > 1:
             break
+    if tied:
+        return replace(best, geometry=None, reason=TIED)
     return best
+
+
+TIED = "the cards fit the grid as well a row or column over: its place is in doubt"
 
 
 def _could_add(cands: Candidates, g: GridGeometry, to_frame: np.ndarray) -> bool:
@@ -294,6 +305,10 @@ class _Fit:
     cells: dict[tuple[int, int], int]  # (row, col) -> candidate index
     score: float
     residual: float
+    # How many more cards the window holds than any other placement of it over the
+    # lattice: read a line over, every card would be its neighbour's. Where it is 0 the
+    # cards seen cannot tell which; where it is 1, one card missed could turn it round.
+    margin: int = 0
 
 
 def _seed_order(c: Candidates) -> np.ndarray:
@@ -521,7 +536,9 @@ def _window(
     if why:
         return None, why
     score = n + 0.01 * votes - 2.0 * residual
-    return _Fit(model, cells, score, residual), ""
+    others = np.delete(in_window.ravel(), k)
+    margin = n - int(others.max()) if len(others) else n
+    return _Fit(model, cells, score, residual, margin), ""
 
 
 def _fit_without_strays(

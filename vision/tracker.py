@@ -171,15 +171,17 @@ class GridTracker:
         if kept is not None and seen is not None and g is not None:
             view = _cells_view(_moved_view(seen, g, kept))
         if (
-            search.geometry is None and kept is not None and view is not None and g is not None
+            kept is not None and view is not None and g is not None
+            and (search.geometry is None or _whole_cells_off(search.geometry, kept))
             and not _moved_a_cell(view, self._view, kept.seen, g.seen)
         ):
             # A whole row or column taken away (a combination cleared at the edge) leaves a
             # search nothing to tell on which side of the cards left the bare line lies, so
-            # it finds no grid (vision.lattice). The lattice followed to the cards left
-            # knows where they lay: one that slipped by a cell would have left cards in the
-            # ring around it, or shown each card where its neighbour was. It is kept only
-            # where the lattice held a card in every edge line.
+            # it finds no grid (vision.lattice), or, with cards lying in line past the other
+            # side (a pile), a grid a line over that takes them in. The lattice followed to
+            # the cards left knows where they lay: one that slipped by a cell would have
+            # left new cards in the ring around it, or shown each card where its neighbour
+            # was. It is kept only where the lattice held a card in every edge line.
             self.tracked += 1
             self.geometry = kept
             self._forget_reading()
@@ -271,12 +273,16 @@ class GridTracker:
         why = _doubt(cells, ring, g, in_view)
         if not why and len(ring) > most:
             why = f"{len(ring)} cards just around the grid"
-        # A row or column bare, nothing in the ring: a line cleared, if the lattice held a
-        # card in every edge line in the frames before (else it may have been followed from
-        # a search that found a line's worth of cards less, and be a line off itself).
-        bare = _only_bare(why, ring) and self._anchored
+        # A row or column bare, nothing new in the ring: a line cleared, if the lattice held
+        # a card in every edge line in the frames before (else it may have been followed
+        # from a search that found a line's worth of cards less, and be a line off itself).
+        # Cards in the ring that lay there before (a pile in line with the grid) are no
+        # sign of a slip, bar beside a bare line: there they would be the grid's own.
+        known = self._known_ring(seen, cells, g) if self._anchored and why == BARE_LINE else None
+        bare = known is not None and _only_bare(why, ring, known)
         followed = why if why and not bare else _refit(np.concatenate(found), cells, g,
-                                                       frame.shape, in_view, bare)
+                                                       frame.shape, in_view,
+                                                       known if bare else None)
         if bare and not isinstance(followed, str):
             self._fallback, followed = followed, why
         if isinstance(followed, str):
@@ -286,6 +292,30 @@ class GridTracker:
             self._ring = len(ring)
         self._best_seen = max(self._best_seen, int(followed.seen.sum()))
         return followed
+
+    def _known_ring(self, seen: np.ndarray, cells: dict[tuple[int, int], int],
+                    g: GridGeometry) -> set[tuple[int, int]]:
+        """The ring cells (just around the grid) that look in ``seen`` as they did in the
+        picture located last, except those beside a row or column of ``g`` with no card in
+        ``cells``."""
+        if self._view is None:
+            return set()
+        view = _cells_view(seen)
+        if view.shape != self._view.shape:
+            return set()
+        same = ~_changed_all(view, self._view)  # (rows + 2, cols + 2): the ring around
+        rows, cols = g.rows, g.cols
+        beside = np.zeros_like(same)
+        if not any(r == 0 for r, _ in cells):
+            beside[0] = True
+        if not any(r == rows - 1 for r, _ in cells):
+            beside[-1] = True
+        if not any(c == 0 for _, c in cells):
+            beside[:, 0] = True
+        if not any(c == cols - 1 for _, c in cells):
+            beside[:, -1] = True
+        same[1:-1, 1:-1] = False
+        return {(r - 1, c - 1) for r, c in np.argwhere(same & ~beside).tolist()}
 
 
 SLIP = 0.25  # cell pitches: two lattices this near lie in one place
@@ -297,6 +327,15 @@ def _same_place(found: GridGeometry, held: GridGeometry) -> bool:
     centres = cell_centres(held.rows, held.cols)
     moved = apply(inverse(found.homography), held.to_image(centres)) - centres
     return bool(np.abs(moved).max() < SLIP)
+
+
+def _whole_cells_off(found: GridGeometry, held: GridGeometry) -> bool:
+    """Does the lattice ``found`` lie where ``held`` does moved by whole cells, at least
+    one (within ``SLIP`` at ``held``'s cell centres, in ``found``'s grid units)?"""
+    centres = cell_centres(held.rows, held.cols)
+    moved = apply(inverse(found.homography), held.to_image(centres)) - centres
+    step = np.round(np.median(moved, axis=0))
+    return bool(step.any() and np.abs(moved - step).max() < SLIP)
 
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
@@ -397,7 +436,15 @@ def _alike_share(view: np.ndarray, before: np.ndarray, cells: np.ndarray) -> flo
 
 def _changed_cells(view: np.ndarray, before: np.ndarray) -> np.ndarray:
     """(rows, cols) bool: the cells of ``view`` that do not show what they did ``before``
-    (both :func:`_cells_view`, of one shape). A pixel changed where some channel lies more
+    (both :func:`_cells_view`, of one shape; see :func:`_changed_all`)."""
+    # the ring round the grid only lends the cells at its edge their neighbours
+    return _changed_all(view, before)[1:-1, 1:-1]
+
+
+def _changed_all(view: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """(rows + 2, cols + 2) bool: the cells of ``view`` and of the ring around them that
+    do not show what they did ``before`` (both :func:`_cells_view`, of one shape). A pixel
+    changed where some channel lies more
     than ``STILL_STEP`` outside what ``before`` showed within a pixel of it (a lattice refit
     to the cards is good to a fraction of one): a shake's residue at an edge is within; a
     card taken, a hand or a light turned up is not."""
@@ -406,8 +453,7 @@ def _changed_cells(view: np.ndarray, before: np.ndarray) -> np.ndarray:
     # saturating uint8 subtractions: how far above the highest, below the lowest
     out = cv2.max(cv2.subtract(view, high), cv2.subtract(low, view))
     changed = _beyond(out, STILL_STEP).astype(np.uint8)
-    # the ring round the grid only lends the cells at its edge their neighbours
-    solid = cv2.erode(changed, _SOLID)[PITCH:-PITCH, PITCH:-PITCH]
+    solid = cv2.erode(changed, _SOLID)
     rows, cols = solid.shape[0] // PITCH, solid.shape[1] // PITCH
     per_cell = solid.reshape(rows, PITCH, cols, PITCH).sum(axis=(1, 3))
     return np.asarray(per_cell > CHANGED_SHARE * PITCH * PITCH)
@@ -499,9 +545,10 @@ def _doubt(
     return ""
 
 
-def _only_bare(why: str, ring: set[tuple[int, int]]) -> bool:
-    """The doubt is a row or column with no card, and the ring round the grid holds none."""
-    return why == BARE_LINE and not ring
+def _only_bare(why: str, ring: set[tuple[int, int]], known: set[tuple[int, int]]) -> bool:
+    """The doubt is a row or column with no card, and the ring round the grid holds none
+    but in ``known`` cells."""
+    return why == BARE_LINE and ring <= known
 
 
 def _ring_in_view(g: GridGeometry, shape: tuple[int, ...]) -> bool:
@@ -519,11 +566,12 @@ def _refit(
     g: GridGeometry,
     shape: tuple[int, ...],
     in_view: bool,
-    bare: bool = False,
+    bare: set[tuple[int, int]] | None = None,
 ) -> GridGeometry | str:
     """The lattice refitted to the card boxes ``grid`` (N, 4, 2, in ``g``'s grid units)
-    that show the cards of ``cells``; or the doubt that stops it. ``bare``: a row or column
-    with no card, and none in the ring, is no doubt (the caller keeps such a lattice)."""
+    that show the cards of ``cells``; or the doubt that stops it. ``bare``: ring cells; a
+    row or column with no card, and no card in the ring but in these, is no doubt (the
+    caller keeps such a lattice)."""
     rows, cols = g.rows, g.cols
     centres = cell_centres(rows, cols)
     to_new = np.eye(3)  # g's grid units -> the refitted lattice's
@@ -544,7 +592,7 @@ def _refit(
         # The camera moved: a card further off its old place may snap to the moved lattice.
         cells, ring = _assign(apply(to_new, grid), g)
         why = _doubt(cells, ring, g, in_view)
-        if why and not (bare and _only_bare(why, ring)):
+        if why and not (bare is not None and _only_bare(why, ring, bare)):
             return why
     new = apply(to_new, grid[list(cells.values())])
     keys = np.array(list(cells), int)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -98,18 +99,21 @@ def line_cleared(seed: int, line: str) -> tuple[Conditions, tuple[str, ...], tup
 Rows = tuple[str, ...]
 
 
-def card_past_the_grid(seed: int, col: int) -> tuple[Conditions, Rows, Rows, Rows, Rows]:
-    """A camera and light over a plain cloth, and three layouts of six rows: a full grid
-    with one card lying a pitch past its bottom row in column ``col`` (a pile in line with
-    the grid), the same with the grid's top row cleared, and the grid's truth (five rows)
-    in each."""
+def cards_past_the_grid(
+    seed: int, cols: Sequence[int]
+) -> tuple[Conditions, Rows, Rows, Rows, Rows]:
+    """A camera and light over a plain cloth, and two layouts of six rows: a full grid with
+    cards lying a pitch past its bottom row in columns ``cols`` (piles in line with the
+    grid), the same with the grid's top row cleared; and the grid's truth (five rows) in
+    each."""
     shot = replace(random_conditions(np.random.default_rng(seed), hand=False), empty=0,
                    clutter=0)
     letters = np.array(list(GEMS))
     cells = letters[np.random.default_rng(seed + 1).integers(len(letters), size=30)]
     full = cells.reshape(6, 5).copy()
     full[5] = "."
-    full[5, col] = cells[25 + col]
+    for col in cols:
+        full[5, col] = cells[25 + col]
     cleared = full.copy()
     cleared[0] = "."
     rows = lambda a: tuple("".join(r) for r in a)  # noqa: E731

@@ -180,3 +180,26 @@ def test_N9_a_grid_missing_an_edge_line_is_not_placed_by_a_deck_beside_it(line):
     found = find_grid(whole.image, 5, 5)
     assert found is not None
     assert corner_error(found.corners, whole.corners, 5) < 0.25
+
+
+@pytest.mark.parametrize(("top", "placed"), [("R.G.B", False), ("RG.BV", True)])
+def test_N9_a_grid_as_full_a_line_over_is_not_placed(top, placed):
+    # Six rows of cards: four full, one edge row with three cards and, past the other
+    # edge, three cards in line with the grid. Five rows taken either way hold as many
+    # cards, and read over the wrong ones every card is its neighbour's: no grid, however
+    # many cuts of the picture are made. With a card more on one side, it lies there.
+    rows = (top, "OVYCP", "BGRVY", "CPOGB", "YRBPO", "Y.P.C")
+    scene = render_scene(np.random.default_rng(8), GEMS, 6, 5, CALM, labels=rows)
+    found = search_grid(scene.image, 5, 5)
+    if not placed:
+        assert found.geometry is None
+        assert "its place is in doubt" in found.reason
+        return
+    assert found.geometry is not None, found.reason
+    for r in range(5):
+        for c in range(5):
+            if rows[r][c] != ".":
+                centre = scene.card_quads[r, c].mean(axis=0)
+                quad = found.geometry.cell_quad(r, c)
+                assert quad[:, 0].min() < centre[0] < quad[:, 0].max()
+                assert quad[:, 1].min() < centre[1] < quad[:, 1].max()

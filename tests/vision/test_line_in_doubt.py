@@ -14,7 +14,7 @@ from tools.synthetic import render_scene, widened_conditions
 from vision.lattice import find_grid
 from vision.reader import read_cells, read_grid
 
-from .scenes import CALM, GEMS, card_past_the_grid, gem_palette
+from .scenes import CALM, GEMS, cards_past_the_grid, gem_palette
 
 LAYOUT = ("RGOGY", "CRVPB", "RGYOC", "BVPRO", "YGCBV")
 
@@ -117,7 +117,7 @@ def test_N9_a_grid_missing_a_line_with_a_card_laid_past_the_other_side_is_not_pl
     # as its neighbour's. One picture cannot tell a card past the grid from the last card
     # of an edge line players are clearing: no grid. (Seed 2 lies on a spotted cloth: the
     # bare cells beside the lone card read "?", not ".".)
-    shot, _, cleared, _, _ = card_past_the_grid(seed, col)
+    shot, _, cleared, _, _ = cards_past_the_grid(seed, (col,))
     picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=cleared)
     reading = read_grid(picture.image, gem_palette(), 5, 5)
     assert reading.cells is None
