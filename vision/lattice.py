@@ -171,7 +171,7 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
     return best
 
 
-TIED = "the cards fit the grid as well a row or column over: its place is in doubt"
+TIED = "the cards fit the grid as well a row or column over: move loose cards away from it"
 
 
 def _could_add(cands: Candidates, g: GridGeometry, to_frame: np.ndarray) -> bool:
