@@ -285,6 +285,16 @@ class GridTracker:
                                                        known if bare else None)
         if bare and not isinstance(followed, str):
             self._fallback, followed = followed, why
+        if (
+            not isinstance(followed, str) and (ring or not in_view) and self._view is not None
+            and _moved_a_cell(_cells_view(_moved_view(seen, g, followed)), self._view,
+                              followed.seen, g.seen)
+        ):
+            # The camera was bumped a whole cell: the line it left bare took in cards
+            # lying in line beside the grid (piles), the line it pushed out lies in the
+            # ring or out of the frame; through the lattice followed, each card shows what
+            # its neighbour did.
+            followed = "each card shows what its neighbour showed: the camera moved a cell"
         if isinstance(followed, str):
             self.doubt = followed
             return None

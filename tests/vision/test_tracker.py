@@ -477,6 +477,26 @@ def test_N9_ring_cards_known_are_those_that_lay_there_before_and_not_beside_a_ba
     assert (2, 5) not in known
 
 
+@pytest.mark.parametrize("seed", [0, 4])
+def test_N9_a_camera_bumped_a_row_over_with_piles_in_line_is_not_followed_a_line_off(seed):
+    # Two piles lie in line a pitch past the grid's bottom row. The camera is bumped up
+    # by a row's pitch: through the lattice held, the piles fill its bottom line and the
+    # grid's top row lies in the ring above (seed 0) or out of the frame (seed 4), so no
+    # line is bare. Followed, every card was read as its neighbour's below.
+    shot, rows, _, truth, _ = cards_past_the_grid(seed, (0, 2))
+    scene = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=rows)
+    pitch = np.diff(scene.card_quads.mean(axis=2)[:5], axis=0).reshape(-1, 2).mean(axis=0)
+    tracker = GridTracker()
+    palette = gem_palette()
+    assert tracker.read(scene.image, palette).cells == truth
+    bumped = _shaken(scene.image, *(-pitch))
+    for _ in range(2):
+        reading = tracker.read(bumped, palette)
+        assert reading.cells is None or all(
+            g in (t, "?") for g, t in zip("".join(reading.cells), "".join(truth), strict=True)
+        ), reading.cells
+
+
 @pytest.mark.parametrize(("seed", "cols"), [(0, (0,)), (3, (4,)), (1, (1, 3)), (5, (0, 2, 4))])
 def test_N9_cards_laid_past_the_grid_do_not_draw_a_tracked_grid_a_line_over(seed, cols):
     # Piles lie in line with the grid, a pitch past its bottom row; a combination along
