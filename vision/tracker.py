@@ -350,11 +350,13 @@ def _whole_cells_off(found: GridGeometry, held: GridGeometry) -> bool:
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
                   was: np.ndarray) -> bool:
-    """Do the cards ``seen`` in ``view`` show what the picture ``before`` showed a cell
-    away, where it showed cards (``was``), more than what it showed in their own cells?
-    Then the lattice slipped: the camera was bumped. Only cells seen in both pictures
-    count, a line's worth at least (a hand that cleared a line hides others); cells beside
-    a line cleared show its cards' edges gone, so in place need not mean unchanged."""
+    """Do most cards ``seen`` in ``view`` show what the picture ``before`` showed a cell
+    away, where it showed cards (``was``), and more of them than show what it showed in
+    their own cells? Then the lattice slipped: the camera was bumped. Only cells seen in
+    both pictures count, a line's worth at least (a hand that cleared a line hides others);
+    cells beside a line cleared show its cards' edges gone, so in place need not mean
+    unchanged. (Where the light changed, few cards show what they showed either way, and
+    which few is chance.)"""
     if before is None or view.shape != before.shape:
         return False
     here = _alike_share(view, before, seen & was)
@@ -367,7 +369,7 @@ def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
         had[max(dr, 0):rows + min(dr, 0), max(dc, 0):cols + min(dc, 0)] = was[
             max(-dr, 0):rows + min(-dr, 0), max(-dc, 0):cols + min(-dc, 0)]
         there = _alike_share(view, moved, seen & had)
-        if there is not None and (here is None or there > here):
+        if there is not None and 2 * there > 1 and (here is None or there > here):
             return True
     return False
 
