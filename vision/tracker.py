@@ -285,11 +285,14 @@ class GridTracker:
                                                        known if bare else None)
         if bare and not isinstance(followed, str):
             self._fallback, followed = followed, why
-        if (
-            not isinstance(followed, str) and (ring or not in_view) and self._view is not None
-            and _moved_a_cell(_cells_view(_moved_view(seen, g, followed)), self._view,
-                              followed.seen, g.seen)
-        ):
+        if not isinstance(followed, str) and (ring or not in_view) and self._view is not None:
+            view = _cells_view(_moved_view(seen, g, followed))
+            # most cards in place (cheaply told: each cell's mean colour) is no bump
+            bumped = not _mostly_in_place(view, self._view, followed.seen & g.seen) and (
+                _moved_a_cell(view, self._view, followed.seen, g.seen))
+        else:
+            bumped = False
+        if bumped:
             # The camera was bumped a whole cell: the line it left bare took in cards
             # lying in line beside the grid (piles), the line it pushed out lies in the
             # ring or out of the frame; through the lattice followed, each card shows what
@@ -346,6 +349,22 @@ def _whole_cells_off(found: GridGeometry, held: GridGeometry) -> bool:
     moved = apply(inverse(found.homography), held.to_image(centres)) - centres
     step = np.round(np.median(moved, axis=0))
     return bool(step.any() and np.abs(moved - step).max() < SLIP)
+
+
+def _mostly_in_place(view: np.ndarray, before: np.ndarray, cells: np.ndarray) -> bool:
+    """Does each of most ``cells`` (rows, cols bool, a line's worth at least) of ``view``
+    show about the mean colour it showed ``before`` (both :func:`_cells_view`)? A hand or a
+    card taken changes a few cells; a bump a cell over changes all but those whose
+    neighbour looked alike."""
+    n = np.count_nonzero(cells)
+    if n < min(cells.shape):
+        return False
+    inner = (slice(PITCH, -PITCH), slice(PITCH, -PITCH))
+    size = (cells.shape[1], cells.shape[0])
+    now, then = (cv2.resize(v[inner], size, interpolation=cv2.INTER_AREA).astype(np.int16)
+                 for v in (view, before))
+    same = np.abs(now - then).max(axis=2) <= STILL_STEP
+    return bool(2 * np.count_nonzero(same & cells) > n)
 
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
