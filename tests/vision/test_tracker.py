@@ -15,7 +15,7 @@ import pytest
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE
 from tools.synthetic import Conditions, render_scene
 from vision.reader import read_cells, read_grid
-from vision.tracker import PITCH, GridTracker, _moved_a_cell
+from vision.tracker import PITCH, GridTracker, _mostly_in_place, _moved_a_cell
 
 from .scenes import CALM, GEMS, cards_past_the_grid, corner_error, gem_palette, line_cleared, video
 
@@ -455,6 +455,20 @@ def test_N9_cards_showing_what_their_left_neighbours_showed_mean_the_lattice_sli
     seen = np.roll(was, 1, axis=1)
     assert _moved_a_cell(bumped, before, seen, was)
     assert not _moved_a_cell(before.copy(), before, was, was)
+
+
+def test_N9_a_hand_over_a_few_cells_leaves_most_cards_in_place_a_bump_does_not():
+    # What lets a follow skip the costlier test of a bump (each card showing what its
+    # neighbour showed): a hand or a card taken changes a few cells' colours, a bump all.
+    rng = np.random.default_rng(5)
+    faces = {(r, c): np.full((4, 4, 3), rng.integers(0, 256, 3), np.uint8)
+             for r in range(5) for c in range(5)}
+    before = _top_down_of(faces)
+    hand = {rc: np.full((4, 4, 3), (90, 140, 200), np.uint8) for rc in ((2, 2), (2, 3), (3, 3))}
+    every = np.ones((5, 5), bool)
+    assert _mostly_in_place(_top_down_of(faces | hand), before, every)
+    bumped = _top_down_of({(r, c + 1): face for (r, c), face in faces.items() if c < 4})
+    assert not _mostly_in_place(bumped, before, every)
 
 
 def test_N9_ring_cards_known_are_those_that_lay_there_before_and_not_beside_a_bare_line():
