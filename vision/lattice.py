@@ -308,7 +308,7 @@ class _Fit:
     # How many more cards the window holds than any other placement of it over the
     # lattice: read a line over, every card would be its neighbour's. Where it is 0 the
     # cards seen cannot tell which; where it is 1, one card missed could turn it round.
-    margin: int = 0
+    margin: int
 
 
 def _seed_order(c: Candidates) -> np.ndarray:

@@ -105,7 +105,7 @@ class GridTracker:
         # The reader's close looks at that picture: still good while nothing moves.
         self.looks: dict[tuple[str, int, int], bool] = {}
         # The lattice followed to cards that left a row or column bare: used if a search
-        # finds no grid at all (``locate``).
+        # finds no grid at all, or one whole cells off it (``locate``).
         self._fallback: GridGeometry | None = None
         # The reading of that picture, and the palette it was read with: still good while
         # nothing moves (the cells are the ones read then, bar sensor noise), or while a
@@ -148,11 +148,11 @@ class GridTracker:
             return GridSearch(g, anchored=self._anchored)
         else:
             seen = _top_down(frame, g)
-            followed = self._follow(frame, g, seen)  # sets ``doubt`` when it returns None
-            if followed is not None:
+            result = self._follow(frame, g, seen)  # sets ``doubt`` when it returns None
+            if result is not None:
+                followed, self._view = result
                 self.tracked += 1
                 self.geometry = followed
-                self._view = _cells_view(_moved_view(seen, g, followed))
                 if self._read_view is not None and _same_cells(self._view, self._read_view):
                     # The camera shook, the cards lie as they did: what was read of them
                     # and seen close up still holds. The still test stays held to the
@@ -241,9 +241,11 @@ class GridTracker:
 
         return read_grid(frame, palette, rows, cols, lens, tracker=self)
 
-    def _follow(self, frame: np.ndarray, g: GridGeometry, seen: np.ndarray) -> GridGeometry | None:
+    def _follow(self, frame: np.ndarray, g: GridGeometry, seen: np.ndarray
+                ) -> tuple[GridGeometry, np.ndarray] | None:
         """The lattice refitted to the cards near their cells in ``seen``, ``frame``
-        top-down through ``g`` (:func:`_top_down`); or None (``doubt`` says why)."""
+        top-down through ``g`` (:func:`_top_down`), and its cells' view through it
+        (:func:`_cells_view`); or None (``doubt`` says why)."""
         finder = CandidateFinder(seen, 1)
         in_view = _ring_in_view(g, frame.shape)
         found: list[np.ndarray] = []
@@ -285,26 +287,26 @@ class GridTracker:
                                                        known if bare else None)
         if bare and not isinstance(followed, str):
             self._fallback, followed = followed, why
-        if not isinstance(followed, str) and (ring or not in_view) and self._view is not None:
-            view = _cells_view(_moved_view(seen, g, followed))
+        if isinstance(followed, str):
+            self.doubt = followed
+            return None
+        view = _cells_view(_moved_view(seen, g, followed))
+        if (
+            (ring or not in_view) and self._view is not None
             # most cards in place (cheaply told: each cell's mean colour) is no bump
-            bumped = not _mostly_in_place(view, self._view, followed.seen & g.seen) and (
-                _moved_a_cell(view, self._view, followed.seen, g.seen))
-        else:
-            bumped = False
-        if bumped:
+            and not _mostly_in_place(view, self._view, followed.seen & g.seen)
+            and _moved_a_cell(view, self._view, followed.seen, g.seen)
+        ):
             # The camera was bumped a whole cell: the line it left bare took in cards
             # lying in line beside the grid (piles), the line it pushed out lies in the
             # ring or out of the frame; through the lattice followed, each card shows what
             # its neighbour did.
-            followed = "each card shows what its neighbour showed: the camera moved a cell"
-        if isinstance(followed, str):
-            self.doubt = followed
+            self.doubt = "each card shows what its neighbour showed: the camera moved a cell"
             return None
         if self._ring < 0:
             self._ring = len(ring)
         self._best_seen = max(self._best_seen, int(followed.seen.sum()))
-        return followed
+        return followed, view
 
     def _known_ring(self, seen: np.ndarray, cells: dict[tuple[int, int], int],
                     g: GridGeometry) -> set[tuple[int, int]]:
@@ -337,18 +339,22 @@ SLIP = 0.25  # cell pitches: two lattices this near lie in one place
 def _same_place(found: GridGeometry, held: GridGeometry) -> bool:
     """Does the lattice ``found`` lie where ``held`` does (within ``SLIP`` at ``held``'s
     cell centres, in ``found``'s grid units)?"""
-    centres = cell_centres(held.rows, held.cols)
-    moved = apply(inverse(found.homography), held.to_image(centres)) - centres
-    return bool(np.abs(moved).max() < SLIP)
+    return bool(np.abs(_held_in(found, held)).max() < SLIP)
 
 
 def _whole_cells_off(found: GridGeometry, held: GridGeometry) -> bool:
     """Does the lattice ``found`` lie where ``held`` does moved by whole cells, at least
     one (within ``SLIP`` at ``held``'s cell centres, in ``found``'s grid units)?"""
-    centres = cell_centres(held.rows, held.cols)
-    moved = apply(inverse(found.homography), held.to_image(centres)) - centres
+    moved = _held_in(found, held)
     step = np.round(np.median(moved, axis=0))
     return bool(step.any() and np.abs(moved - step).max() < SLIP)
+
+
+def _held_in(found: GridGeometry, held: GridGeometry) -> np.ndarray:
+    """(rows * cols, 2) how far each of ``held``'s cell centres lies from the same cell's
+    centre of ``found``, in ``found``'s grid units."""
+    centres = cell_centres(held.rows, held.cols)
+    return apply(inverse(found.homography), held.to_image(centres)) - centres
 
 
 def _mostly_in_place(view: np.ndarray, before: np.ndarray, cells: np.ndarray) -> bool:
@@ -475,10 +481,10 @@ def _changed_cells(view: np.ndarray, before: np.ndarray) -> np.ndarray:
 def _changed_all(view: np.ndarray, before: np.ndarray) -> np.ndarray:
     """(rows + 2, cols + 2) bool: the cells of ``view`` and of the ring around them that
     do not show what they did ``before`` (both :func:`_cells_view`, of one shape). A pixel
-    changed where some channel lies more
-    than ``STILL_STEP`` outside what ``before`` showed within a pixel of it (a lattice refit
-    to the cards is good to a fraction of one): a shake's residue at an edge is within; a
-    card taken, a hand or a light turned up is not."""
+    changed where some channel lies more than ``STILL_STEP`` outside what ``before``
+    showed within a pixel of it (a lattice refit to the cards is good to a fraction of
+    one): a shake's residue at an edge is within; a card taken, a hand or a light turned
+    up is not."""
     high = cv2.dilate(before, _NEAR)
     low = cv2.erode(before, _NEAR)
     # saturating uint8 subtractions: how far above the highest, below the lowest
@@ -597,10 +603,10 @@ def _refit(
     g: GridGeometry,
     shape: tuple[int, ...],
     in_view: bool,
-    bare: set[tuple[int, int]] | None = None,
+    known: set[tuple[int, int]] | None = None,
 ) -> GridGeometry | str:
     """The lattice refitted to the card boxes ``grid`` (N, 4, 2, in ``g``'s grid units)
-    that show the cards of ``cells``; or the doubt that stops it. ``bare``: ring cells; a
+    that show the cards of ``cells``; or the doubt that stops it. ``known``: ring cells; a
     row or column with no card, and no card in the ring but in these, is no doubt (the
     caller keeps such a lattice)."""
     rows, cols = g.rows, g.cols
@@ -623,7 +629,7 @@ def _refit(
         # The camera moved: a card further off its old place may snap to the moved lattice.
         cells, ring = _assign(apply(to_new, grid), g)
         why = _doubt(cells, ring, g, in_view)
-        if why and not (bare is not None and _only_bare(why, ring, bare)):
+        if why and not (known is not None and _only_bare(why, ring, known)):
             return why
     new = apply(to_new, grid[list(cells.values())])
     keys = np.array(list(cells), int)
