@@ -35,9 +35,11 @@ from calibration import median
 from .candidates import CandidateFinder, outlines
 from .lattice import (
     CARD_SIZE,
+    EDGE_LINES,
     MIN_SUPPORT,
     RING_PATTERN,
     SNAP,
+    TIED,
     GridGeometry,
     GridSearch,
     cell_centres,
@@ -120,6 +122,9 @@ class GridTracker:
         # searched for (or first found there): a line empty now was cleared, not reached
         # over past the cards.
         self._anchored = False
+        # Which lines at the lattice's edge (``EDGE_LINES``) showed a card in every cell
+        # since a search found it where it lies.
+        self._full = np.zeros(len(EDGE_LINES), bool)
 
     def reset(self) -> None:
         """Forget the grid: the next frame is searched in full."""
@@ -128,6 +133,7 @@ class GridTracker:
         self._view = None
         self._forget_reading()
         self._anchored = False
+        self._full[:] = False
 
     def locate(self, frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         """Where the rows x cols grid is in ``frame``: followed from the last frame when that
@@ -153,6 +159,7 @@ class GridTracker:
                 followed, self._view = result
                 self.tracked += 1
                 self.geometry = followed
+                self._full |= _full_lines(followed.seen)
                 if self._read_view is not None and _same_cells(self._view, self._read_view):
                     # The camera shook, the cards lie as they did: what was read of them
                     # and seen close up still holds. The still test stays held to the
@@ -182,16 +189,42 @@ class GridTracker:
             # the cards left knows where they lay: one that slipped by a cell would have
             # left new cards in the ring around it, or shown each card where its neighbour
             # was. It is kept only where the lattice held a card in every edge line.
-            self.tracked += 1
             self.geometry = kept
             self._forget_reading()
             self._view = view
+            if search.geometry is not None and (_bare_lines(kept.seen) & ~self._full).any():
+                # The line left bare never showed a card in every cell: the lattice may
+                # have been anchored a line off from the start (a sparse line at one edge,
+                # piles in line past the other, took the wrong five), and the search be
+                # right. Neither is told from the other: no grid, the lattice kept to
+                # follow (the frames are searched again until one side settles it).
+                self._measured = None
+                self.doubt = TIED
+                return GridSearch(None, TIED)
+            self.tracked += 1
+            self._full |= _full_lines(kept.seen)
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         found = search.geometry
+        if seen is not None and g is not None and self._holds(found, seen, g):
+            # Following failed (a hand over the grid), and the search found no grid, or
+            # one whole cells off the lattice held while most of its cards lie as they
+            # did: the lattice held stays, to follow in the frames after, anchored as it
+            # was. A search is all a hand's frame has, and it cannot tell a sparse line at
+            # one edge from piles in line past the other.
+            self._measured = None
+            self._forget_reading()
+            if found is None:
+                return search
+            self.doubt = MOVED_WHOLE
+            return GridSearch(None, MOVED_WHOLE)
         # found where the grid was held: the frames before anchored this very lattice
-        self._anchored = (self._anchored and found is not None and g is not None
-                          and _same_place(found, g))
+        same = found is not None and g is not None and _same_place(found, g)
+        self._anchored = self._anchored and same
+        if not same:
+            self._full[:] = False
+        if found is not None:
+            self._full |= _full_lines(found.seen)
         g = self.geometry = found
         self._shape = frame.shape
         self._best_seen = 0 if g is None else int(g.seen.sum())
@@ -200,6 +233,19 @@ class GridTracker:
         self._view = None if g is None else _cells_view(_top_down(frame, g))
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return replace(search, anchored=True) if self._anchored else search
+
+    def _holds(self, found: GridGeometry | None, seen: np.ndarray, g: GridGeometry) -> bool:
+        """Does the lattice held, ``g``, stand against a search's ``found``: none, or one
+        whole cells off it where ``g`` showed a card in every cell of each edge line and
+        most of its cards show in ``seen`` (the frame top-down through ``g``) as they did
+        when it was last located (no bump, no new light)?"""
+        if found is None:
+            return True
+        return bool(
+            self._anchored and self._full.all() and self._view is not None
+            and _whole_cells_off(found, g)
+            and _mostly_in_place(_cells_view(seen), self._view, g.seen)
+        )
 
     def _forget_reading(self) -> None:
         """Another picture: what was read and seen close up of the last one is gone."""
@@ -221,12 +267,14 @@ class GridTracker:
 
     def keep_reading(self, reading: GridReading, palette: Palette) -> None:
         """Remember the reading of the frame just located (see ``kept_reading``), and
-        whether it showed a card in every line at the grid's edge."""
+        which lines at the grid's edge it showed a card in, in every cell or in one."""
         self._reading = (_copy(reading), palette)
         self._read_view = self._view
-        if reading.cells is not None and not self._anchored:
+        if reading.cells is not None:
             no_card = np.array([[ch in ".?" for ch in row] for row in reading.cells])
-            self._anchored = not empty_edge_lines(no_card).any()
+            self._full |= _full_lines(~no_card)
+            if not self._anchored:
+                self._anchored = not empty_edge_lines(no_card).any()
 
     def read(
         self,
@@ -332,6 +380,19 @@ class GridTracker:
         same[1:-1, 1:-1] = False
         return {(r - 1, c - 1) for r, c in np.argwhere(same & ~beside).tolist()}
 
+
+def _full_lines(seen: np.ndarray) -> np.ndarray:
+    """(4,) bool per ``EDGE_LINES``: the line shows a card in every cell of ``seen``."""
+    return np.array([seen[line].all() for line in EDGE_LINES])
+
+
+def _bare_lines(seen: np.ndarray) -> np.ndarray:
+    """(4,) bool per ``EDGE_LINES``: the line shows no card in ``seen``."""
+    return np.array([not seen[line].any() for line in EDGE_LINES])
+
+
+MOVED_WHOLE = ("the cards seen fit the grid a row or column away from where it lay:"
+               " waiting for a clearer view")
 
 SLIP = 0.25  # cell pitches: two lattices this near lie in one place
 

@@ -120,6 +120,12 @@ def cards_past_the_grid(
     return shot, rows(full), rows(cleared), rows(full[:5]), rows(cleared[:5])
 
 
+def shaken(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """The picture as a camera that shook on its stand took it: moved by (dx, dy) pixels."""
+    move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+    return cv2.warpAffine(image, move, image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
 def gem_palette():
     """A palette learned from two calm synthetic layouts (the way a player calibrates)."""
     rng = np.random.default_rng(11)

@@ -17,7 +17,16 @@ from tools.synthetic import Conditions, render_scene
 from vision.reader import read_cells, read_grid
 from vision.tracker import PITCH, GridTracker, _mostly_in_place, _moved_a_cell
 
-from .scenes import CALM, GEMS, cards_past_the_grid, corner_error, gem_palette, line_cleared, video
+from .scenes import (
+    CALM,
+    GEMS,
+    cards_past_the_grid,
+    corner_error,
+    gem_palette,
+    line_cleared,
+    shaken,
+    video,
+)
 
 SIZE = (640, 480)
 
@@ -84,19 +93,13 @@ def test_a_still_table_keeps_its_lattice_and_a_changed_card_is_looked_at_again()
     assert tracker.still == 3 and tracker.tracked == 2
 
 
-def _shaken(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
-    """The picture as a camera that shook on its stand took it: moved by (dx, dy) pixels."""
-    move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-    return cv2.warpAffine(image, move, image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
-
-
 def test_a_shaken_camera_keeps_the_reading_and_a_changed_card_is_read_anew():
     frames = video(39, 5, SIZE, quiet=4, reach=0, conditions=CALM)  # the cards change at 4
     tracker = GridTracker()
     palette = gem_palette()
     first = tracker.read(frames[0].image, palette)
     looks = tracker.looks
-    again = tracker.read(_shaken(frames[1].image, 3.0, -2.0), palette)
+    again = tracker.read(shaken(frames[1].image, 3.0, -2.0), palette)
     # Followed (every edge moved), and the cells, seen through the lattice refitted to the
     # cards (the shake taken out: through the old one they are a view pixel off), are as
     # they were read.
@@ -111,10 +114,10 @@ def test_a_shaken_camera_keeps_the_reading_and_a_changed_card_is_read_anew():
     tip = tuple(np.round(quad.mean(axis=0)).astype(int))
     radius = int(np.linalg.norm(quad[1] - quad[0]) / 5)
     touched = cv2.circle(frames[2].image.copy(), tip, radius, (120, 150, 210), -1)
-    tracker.read(_shaken(touched, -2.0, 3.0), palette)
+    tracker.read(shaken(touched, -2.0, 3.0), palette)
     assert (tracker.tracked, tracker.shaken) == (2, 1) and tracker.looks is not looks
     # Other cards under a shaken camera: read anew, as a search reads them.
-    reading = tracker.read(_shaken(frames[4].image, 2.0, 2.0), palette)
+    reading = tracker.read(shaken(frames[4].image, 2.0, 2.0), palette)
     assert tracker.shaken == 1
     assert reading.cells == read_grid(frames[4].image, palette).cells != first.cells
 
@@ -126,7 +129,7 @@ def test_a_light_drifting_under_a_shaken_camera_is_read_again_once_past_the_step
     tracker.read(frames[0].image, palette)
     for level in (12, 24):  # 12 is within sensor noise's allowance, 24 is not
         brighter = cv2.add(frames[1].image, (level, level, level, 0))
-        tracker.read(_shaken(brighter, 3.0, -2.0), palette)
+        tracker.read(shaken(brighter, 3.0, -2.0), palette)
     # Held to the picture read, not to the shaken one 12 levels short: read again.
     assert (tracker.still, tracker.shaken, tracker.tracked) == (0, 1, 2)
 
@@ -382,7 +385,7 @@ def test_N9_a_line_cleared_at_the_grids_edge_leaves_the_grid_in_place(seed, line
     before = render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5, shot, labels=full)
     after = render_scene(np.random.default_rng(seed + 2), GEMS, 5, 5, shot, labels=cleared)
     assert tracker.read(before.image, palette).cells == full
-    _assert_in_place(tracker.read(_shaken(after.image, *shake), palette), cleared)
+    _assert_in_place(tracker.read(shaken(after.image, *shake), palette), cleared)
 
 
 @pytest.mark.parametrize(("seed", "line"), [(1, "left"), (1, "top"), (8, "right")])
@@ -398,11 +401,11 @@ def test_N9_a_line_cleared_by_a_hand_still_over_the_grid_leaves_it_in_place(seed
                              replace(shot, hand=hand), labels=labels)
                 for hand, labels in ((False, full), (True, cleared), (False, cleared))]
     assert tracker.read(pictures[0].image, palette).cells == full
-    hand = tracker.read(_shaken(pictures[1].image, 1.0, 1.0), palette)
+    hand = tracker.read(shaken(pictures[1].image, 1.0, 1.0), palette)
     assert hand.cells is not None
     got = "".join(hand.cells)
     assert all(g in (t, "?") for g, t in zip(got, "".join(cleared), strict=True)), hand.cells
-    _assert_in_place(tracker.read(_shaken(pictures[2].image, 1.0, 1.0), palette), cleared)
+    _assert_in_place(tracker.read(shaken(pictures[2].image, 1.0, 1.0), palette), cleared)
 
 
 def _assert_in_place(reading, cleared: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
@@ -422,7 +425,7 @@ def test_N9_a_grid_first_seen_with_a_line_bare_is_not_held_a_line_off(seed, line
     tracker = GridTracker()
     palette = gem_palette()
     for shake in ((0, 0), (1, 0), (0, 1), (1, 1), (2, -1), (-1, 2), (-2, 0), (0, -2)):
-        reading = tracker.read(_shaken(picture.image, *shake), palette)
+        reading = tracker.read(shaken(picture.image, *shake), palette)
         assert reading.cells is None, (shake, reading.cells)
 
 
@@ -503,7 +506,7 @@ def test_N9_a_camera_bumped_a_row_over_with_piles_in_line_is_not_followed_a_line
     tracker = GridTracker()
     palette = gem_palette()
     assert tracker.read(scene.image, palette).cells == truth
-    bumped = _shaken(scene.image, *(-pitch))
+    bumped = shaken(scene.image, *(-pitch))
     for _ in range(2):
         reading = tracker.read(bumped, palette)
         assert reading.cells is None or all(
@@ -525,7 +528,7 @@ def test_N9_cards_laid_past_the_grid_do_not_draw_a_tracked_grid_a_line_over(seed
     after = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=cleared)
     assert tracker.read(before.image, palette).cells == truth_full
     for shake in ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0)):
-        reading = tracker.read(_shaken(after.image, *shake), palette)
+        reading = tracker.read(shaken(after.image, *shake), palette)
         assert reading.cells is not None, (shake, reading.reason)
         assert all(
             g in (t, "?") for g, t in zip("".join(reading.cells), "".join(truth), strict=True)
