@@ -15,7 +15,10 @@ taken out), the reading is kept too, and the pixel-by-pixel test stays held to t
 read. Whenever following leaves a doubt (too few cards, a row or column with none while the
 ring could hide the one that slipped out, more cards turning up in the ring than before, a
 lattice that no longer fits, a frame of another size) it searches the whole frame as for a
-first frame (``search_grid``).
+first frame (``search_grid``). A search that finds no grid (a hand over it), or one whole
+cells off a lattice held with a card in every cell of each edge line while most of its
+cards lie as they did, does not replace the lattice held: the frame has no grid, and the
+next is followed from it.
 
 A hand over the grid only hides cards: their cells are not seen, and the reader looks at
 them closely (``vision.visible``) and reads ``?`` where no card shows, as after a search.
@@ -244,7 +247,8 @@ class GridTracker:
         return bool(
             self._anchored and self._full.all() and self._view is not None
             and _whole_cells_off(found, g)
-            and _mostly_in_place(_cells_view(seen), self._view, g.seen)
+            and _mostly_in_place(_light_matched(_cells_view(seen), self._view), self._view,
+                                 g.seen)
         )
 
     def _forget_reading(self) -> None:
@@ -363,9 +367,7 @@ class GridTracker:
         ``cells``."""
         if self._view is None:
             return set()
-        view = _cells_view(seen)
-        if view.shape != self._view.shape:
-            return set()
+        view = _light_matched(_cells_view(seen), self._view)
         same = ~_changed_all(view, self._view)  # (rows + 2, cols + 2): the ring around
         rows, cols = g.rows, g.cols
         beside = np.zeros_like(same)
@@ -416,6 +418,17 @@ def _held_in(found: GridGeometry, held: GridGeometry) -> np.ndarray:
     centre of ``found``, in ``found``'s grid units."""
     centres = cell_centres(held.rows, held.cols)
     return apply(inverse(found.homography), held.to_image(centres)) - centres
+
+
+def _light_matched(view: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """``view`` with each channel scaled by the median of ``before`` over ``view``, pixel
+    by pixel (both :func:`_cells_view`): a light turned down or up, or its colour changed,
+    leaves a card that lay still looking as it did, where a card moved or taken does not
+    (it moves the median little, a few cells of many)."""
+    now = view.reshape(-1, 3).astype(np.float32) + 1.0
+    then = before.reshape(-1, 3).astype(np.float32) + 1.0
+    gain = np.median(then / now, axis=0)
+    return cv2.convertScaleAbs(view.astype(np.float32) * gain.astype(np.float32))
 
 
 def _mostly_in_place(view: np.ndarray, before: np.ndarray, cells: np.ndarray) -> bool:

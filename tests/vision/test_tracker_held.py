@@ -13,7 +13,7 @@ import pytest
 from tools.synthetic import random_conditions, render_scene
 from vision.tracker import GridTracker
 
-from .scenes import GEMS, gem_palette, shaken
+from .scenes import GEMS, cards_past_the_grid, gem_palette, shaken
 
 Rows = tuple[str, ...]
 
@@ -89,3 +89,23 @@ def test_N9_a_grid_held_from_a_sparse_line_is_not_kept_against_a_search_once_pil
     for shake in ((0, 0), (1, 0), (1, 1)):
         reading = tracker.read(shaken(without, *shake), palette)
         assert _never_a_line_off(reading.cells, truth), (shake, reading.cells)
+
+
+@pytest.mark.parametrize(("seed", "gain"), [(0, 0.85), (3, 0.7)])
+def test_N9_a_line_cleared_as_the_light_dims_leaves_the_grid_in_place_beside_piles(seed, gain):
+    # Piles lie in line past the bottom row; the top row is cleared while the light dims.
+    # The piles no longer look as they did pixel by pixel, so they were taken for new
+    # cards: the tracker searched, and the search put the grid a line down over the piles.
+    # Matched for the light first, they look as they did.
+    shot, full, cleared, truth_full, truth = cards_past_the_grid(seed, (1, 3))
+    palette = gem_palette()
+    tracker = GridTracker()
+    before = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=full)
+    after = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=cleared)
+    dimmed = np.clip(after.image * np.float32(gain), 0, 255).astype(np.uint8)
+    assert tracker.read(before.image, palette).cells == truth_full
+    for shake in ((0.0, 0.0), (1.0, 0.0)):
+        reading = tracker.read(shaken(dimmed, *shake), palette)
+        assert reading.cells is not None, (shake, reading.reason)
+        assert _never_a_line_off(reading.cells, truth), (shake, reading.cells)
+        assert reading.cells[0] == "....."
