@@ -128,6 +128,9 @@ class GridTracker:
         # Which lines at the lattice's edge (``EDGE_LINES``) showed a card in every cell
         # since a search found it where it lies.
         self._full = np.zeros(len(EDGE_LINES), bool)
+        # The cells' view when the lattice last showed a card in every edge line (one
+        # followed a line off, with a line bare, does not): ``_stands_against``.
+        self._sure_view: np.ndarray | None = None
 
     def reset(self) -> None:
         """Forget the grid: the next frame is searched in full."""
@@ -137,6 +140,7 @@ class GridTracker:
         self._forget_reading()
         self._anchored = False
         self._full[:] = False
+        self._sure_view = None
 
     def locate(self, frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         """Where the rows x cols grid is in ``frame``: followed from the last frame when that
@@ -163,6 +167,8 @@ class GridTracker:
                 self.tracked += 1
                 self.geometry = followed
                 self._full |= _full_lines(followed.seen)
+                if not _bare_lines(followed.seen).any():
+                    self._sure_view = self._view
                 if self._read_view is not None and _same_cells(self._view, self._read_view):
                     # The camera shook, the cards lie as they did: what was read of them
                     # and seen close up still holds. The still test stays held to the
@@ -209,7 +215,9 @@ class GridTracker:
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         found = search.geometry
-        if seen is not None and g is not None and self._holds(found, seen, g):
+        if seen is not None and g is not None and (
+            found is None or self._stands_against(found, seen, g)
+        ):
             # Following failed (a hand over the grid), and the search found no grid, or
             # one whole cells off the lattice held while most of its cards lie as they
             # did: the lattice held stays, to follow in the frames after, anchored as it
@@ -234,21 +242,20 @@ class GridTracker:
         self._ring = -1
         self._forget_reading()
         self._view = None if g is None else _cells_view(_top_down(frame, g))
+        self._sure_view = self._view  # a search's grid has a card in every edge line
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return replace(search, anchored=True) if self._anchored else search
 
-    def _holds(self, found: GridGeometry | None, seen: np.ndarray, g: GridGeometry) -> bool:
-        """Does the lattice held, ``g``, stand against a search's ``found``: none, or one
-        whole cells off it where ``g`` showed a card in every cell of each edge line and
-        most of its cards show in ``seen`` (the frame top-down through ``g``) as they did
-        when it was last located (no bump, no new light)?"""
-        if found is None:
-            return True
+    def _stands_against(self, found: GridGeometry, seen: np.ndarray, g: GridGeometry) -> bool:
+        """Does the lattice held, ``g``, stand against a search's ``found`` whole cells off
+        it? Where ``g`` showed a card in every cell of each edge line, and most of its
+        cards show in ``seen`` (the frame top-down through ``g``) as they did when it last
+        showed a card in every edge line, light matched: no bump, no grid relaid."""
+        view = self._sure_view
         return bool(
-            self._anchored and self._full.all() and self._view is not None
+            self._anchored and self._full.all() and view is not None
             and _whole_cells_off(found, g)
-            and _mostly_in_place(_light_matched(_cells_view(seen), self._view), self._view,
-                                 g.seen)
+            and _mostly_in_place(_light_matched(_cells_view(seen), view), view, g.seen)
         )
 
     def _forget_reading(self) -> None:
@@ -344,15 +351,16 @@ class GridTracker:
             return None
         view = _cells_view(_moved_view(seen, g, followed))
         if (
-            (ring or not in_view) and self._view is not None
+            self._view is not None
             # most cards in place (cheaply told: each cell's mean colour) is no bump
             and not _mostly_in_place(view, self._view, followed.seen & g.seen)
             and _moved_a_cell(view, self._view, followed.seen, g.seen)
         ):
             # The camera was bumped a whole cell: the line it left bare took in cards
-            # lying in line beside the grid (piles), the line it pushed out lies in the
-            # ring or out of the frame; through the lattice followed, each card shows what
-            # its neighbour did.
+            # lying in line beside the grid (piles) or stayed bare, the line it pushed out
+            # lies in the ring (where a card cut by the view's edge shows no outline) or
+            # out of the frame; through the lattice followed, each card shows what its
+            # neighbour did.
             self.doubt = "each card shows what its neighbour showed: the camera moved a cell"
             return None
         if self._ring < 0:
