@@ -131,6 +131,7 @@ class GridTracker:
         # The cells' view when the lattice last showed a card in every edge line (one
         # followed a line off, with a line bare, does not): ``_stands_against``.
         self._sure_view: np.ndarray | None = None
+        self._seen_now: np.ndarray | None = None  # set by ``_follow``
 
     def reset(self) -> None:
         """Forget the grid: the next frame is searched in full."""
@@ -215,14 +216,16 @@ class GridTracker:
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         found = search.geometry
-        if seen is not None and g is not None and (
+        if seen is not None and g is not None and self._saw_a_line(g) and (
             found is None or self._stands_against(found, seen, g)
         ):
-            # Following failed (a hand over the grid), and the search found no grid, or
-            # one whole cells off the lattice held while most of its cards lie as they
-            # did: the lattice held stays, to follow in the frames after, anchored as it
-            # was. A search is all a hand's frame has, and it cannot tell a sparse line at
-            # one edge from piles in line past the other.
+            # Following failed (a hand over the grid) but saw a line's worth of cards,
+            # and the search found no grid, or one whole cells off the lattice held while
+            # most of the cards seen lie as they did: the lattice held stays, to follow in
+            # the frames after, anchored as it was. A search is all a hand's frame has,
+            # and it cannot tell a sparse line at one edge from piles in line past the
+            # other. (A table left bare, the grid lifted to be laid elsewhere, keeps
+            # nothing.)
             self._measured = None
             self._forget_reading()
             if found is None:
@@ -246,16 +249,23 @@ class GridTracker:
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return replace(search, anchored=True) if self._anchored else search
 
+    def _saw_a_line(self, g: GridGeometry) -> bool:
+        """Did the last follow see a line's worth of cards near their cells?"""
+        return self._seen_now is not None and int(self._seen_now.sum()) >= min(g.rows, g.cols)
+
     def _stands_against(self, found: GridGeometry, seen: np.ndarray, g: GridGeometry) -> bool:
         """Does the lattice held, ``g``, stand against a search's ``found`` whole cells off
-        it? Where ``g`` showed a card in every cell of each edge line, and most of its
-        cards show in ``seen`` (the frame top-down through ``g``) as they did when it last
-        showed a card in every edge line, light matched: no bump, no grid relaid."""
+        it? Where ``g`` showed a card in every cell of each edge line, and most of the
+        cards the follow saw show in ``seen`` (the frame top-down through ``g``) as they
+        did when it last showed a card in every edge line, light matched: no bump, no grid
+        relaid. (Cells a hand hides are not asked.)"""
         view = self._sure_view
+        assert self._seen_now is not None  # ``_saw_a_line`` asked first
         return bool(
             self._anchored and self._full.all() and view is not None
             and _whole_cells_off(found, g)
-            and _mostly_in_place(_light_matched(_cells_view(seen), view), view, g.seen)
+            and _mostly_in_place(_light_matched(_cells_view(seen), view), view,
+                                 g.seen & self._seen_now)
         )
 
     def _forget_reading(self) -> None:
@@ -327,6 +337,9 @@ class GridTracker:
             # Nothing new, and enough to go on: the cards left are hidden.
             if used and len(cells) == before and not _doubt(cells, ring, g, in_view):
                 break
+        # The cards seen now, near their cells: a search after a failed follow asks them.
+        self._seen_now = np.zeros((g.rows, g.cols), bool)
+        self._seen_now[tuple(np.array(list(cells), int).reshape(-1, 2).T)] = True
         # The ring's cards are known from the first frame followed (as few as a search
         # allows); more than a pile set down means the lattice slipped by a cell.
         spots = 2 * (g.rows + g.cols + 2)

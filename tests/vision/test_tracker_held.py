@@ -159,3 +159,41 @@ def test_N9_a_camera_bumped_a_row_under_a_hand_is_not_held_or_followed_a_line_of
                 for jiggle in ((0, 0), (1, 0), (0, 1), (1, 1))]
     assert all(_never_a_line_off(cells, truth) for cells in readings), readings
     assert readings[-1] is not None, tracker.doubt
+
+
+def test_N9_a_grid_lifted_and_laid_a_row_down_is_not_read_where_it_lay():
+    # A hand lifts the grid (the table bare: no card near a cell, no grid found) and lays
+    # it a row down, the hand still over it. A lattice kept through the bare table was
+    # followed to the cards laid, a line off, under the hand.
+    seed = 1
+    shot = _shot(seed)
+    shot = replace(shot, tilt=min(shot.tilt, 10.0))
+    rng = np.random.default_rng(seed + 300)
+    letters = np.array(list(GEMS))
+    grid = letters[rng.integers(len(letters), size=25)].reshape(5, 5)
+    truth = tuple("".join(r) for r in grid)
+
+    def laid(top: int) -> tuple[str, ...]:
+        layout = np.full((7, 7), ".")
+        layout[top:top + 5, 1:6] = grid
+        return tuple("".join(r) for r in layout)
+
+    def picture(labels: tuple[str, ...], **light) -> np.ndarray:
+        scene = render_scene(np.random.default_rng(seed + 2), GEMS, 7, 7,
+                             replace(shot, **light), labels=labels)
+        return scene.image
+
+    palette = gem_palette()
+    calm = render_scene(np.random.default_rng(seed + 2), GEMS, 7, 7, shot, labels=laid(1))
+    centres = calm.card_quads.mean(axis=2)[1:6, 1:6]
+    pitch = float(np.linalg.norm(np.mean(centres[:, 1:] - centres[:, :-1], axis=(0, 1))))
+    tracker = GridTracker()
+    for image in (calm.image, shaken(calm.image, 1, 0)):
+        assert tracker.read(image, palette).cells == truth
+    lifting = _palm(picture(laid(1), hand=True, glare=(shot.glare + 2) % 3),
+                    centres[2, 2] + (0.4, 0), pitch * 1.6)
+    tracker.read(lifting, palette)
+    bare = picture(tuple("." * 7 for _ in range(7)), hand=True)
+    assert tracker.read(bare, palette).cells is None
+    again = tracker.read(picture(laid(2), hand=True, glare=(shot.glare + 1) % 3), palette)
+    assert _never_a_line_off(again.cells, truth), again.cells
