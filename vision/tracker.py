@@ -168,7 +168,7 @@ class GridTracker:
                 self.tracked += 1
                 self.geometry = followed
                 self._full |= _full_lines(followed.seen)
-                if not _bare_lines(followed.seen).any():
+                if not _full_lines(~followed.seen).any():
                     self._sure_view = self._view
                 if self._read_view is not None and _same_cells(self._view, self._read_view):
                     # The camera shook, the cards lie as they did: what was read of them
@@ -202,7 +202,7 @@ class GridTracker:
             self.geometry = kept
             self._forget_reading()
             self._view = view
-            if search.geometry is not None and (_bare_lines(kept.seen) & ~self._full).any():
+            if search.geometry is not None and (_full_lines(~kept.seen) & ~self._full).any():
                 # The line left bare never showed a card in every cell: the lattice may
                 # have been anchored a line off from the start (a sparse line at one edge,
                 # piles in line past the other, took the wrong five), and the search be
@@ -405,13 +405,9 @@ class GridTracker:
 
 
 def _full_lines(seen: np.ndarray) -> np.ndarray:
-    """(4,) bool per ``EDGE_LINES``: the line shows a card in every cell of ``seen``."""
+    """(4,) bool per ``EDGE_LINES``: the line is True in every cell of ``seen`` (a card
+    in each; of ``~seen``, none)."""
     return np.array([seen[line].all() for line in EDGE_LINES])
-
-
-def _bare_lines(seen: np.ndarray) -> np.ndarray:
-    """(4,) bool per ``EDGE_LINES``: the line shows no card in ``seen``."""
-    return np.array([not seen[line].any() for line in EDGE_LINES])
 
 
 MOVED_WHOLE = ("the cards seen fit the grid a row or column away from where it lay:"
@@ -446,10 +442,10 @@ def _light_matched(view: np.ndarray, before: np.ndarray) -> np.ndarray:
     by pixel (both :func:`_cells_view`): a light turned down or up, or its colour changed,
     leaves a card that lay still looking as it did, where a card moved or taken does not
     (it moves the median little, a few cells of many)."""
-    now = view.reshape(-1, 3).astype(np.float32) + 1.0
+    now = view.astype(np.float32)
     then = before.reshape(-1, 3).astype(np.float32) + 1.0
-    gain = np.median(then / now, axis=0)
-    return cv2.convertScaleAbs(view.astype(np.float32) * gain.astype(np.float32))
+    gain = np.median(then / (now.reshape(-1, 3) + 1.0), axis=0)
+    return cv2.convertScaleAbs(now * gain.astype(np.float32))
 
 
 def _mostly_in_place(view: np.ndarray, before: np.ndarray, cells: np.ndarray) -> bool:

@@ -17,6 +17,17 @@ from vision.tracker import GridTracker
 from .scenes import GEMS, cards_past_the_grid, gem_palette, shaken
 
 Rows = tuple[str, ...]
+_LETTERS = np.array(list(GEMS))
+
+
+def _laid(grid: np.ndarray, top: int, piles: dict[int, str] | None = None) -> Rows:
+    """A 7 x 7 layout: ``grid`` (5 x 5 letters) from row ``top`` and column 1, and
+    ``piles`` (column: letter) on the last row."""
+    layout = np.full((7, 7), ".")
+    layout[top:top + 5, 1:6] = grid
+    for col, letter in (piles or {}).items():
+        layout[6, col] = letter
+    return tuple("".join(r) for r in layout)
 
 
 def _shot(seed: int):
@@ -133,13 +144,8 @@ def test_N9_a_camera_bumped_a_row_under_a_hand_is_not_held_or_followed_a_line_of
     shot = _shot(seed)
     shot = replace(shot, tilt=min(shot.tilt, 10.0))
     rng = np.random.default_rng(seed + 300)
-    letters = np.array(list(GEMS))
-    grid = letters[rng.integers(len(letters), size=25)].reshape(5, 5)
-    layout = np.full((7, 7), ".")
-    layout[1:6, 1:6] = grid
-    for c in (1, 3, 5):
-        layout[6, c] = letters[rng.integers(len(letters))]
-    labels = tuple("".join(r) for r in layout)
+    grid = _LETTERS[rng.integers(len(_LETTERS), size=25)].reshape(5, 5)
+    labels = _laid(grid, 1, {c: _LETTERS[rng.integers(len(_LETTERS))] for c in (1, 3, 5)})
     truth = tuple("".join(r) for r in grid)
     palette = gem_palette()
     calm = render_scene(np.random.default_rng(seed + 2), GEMS, 7, 7, shot, labels=labels)
@@ -169,14 +175,8 @@ def test_N9_a_grid_lifted_and_laid_a_row_down_is_not_read_where_it_lay():
     shot = _shot(seed)
     shot = replace(shot, tilt=min(shot.tilt, 10.0))
     rng = np.random.default_rng(seed + 300)
-    letters = np.array(list(GEMS))
-    grid = letters[rng.integers(len(letters), size=25)].reshape(5, 5)
+    grid = _LETTERS[rng.integers(len(_LETTERS), size=25)].reshape(5, 5)
     truth = tuple("".join(r) for r in grid)
-
-    def laid(top: int) -> tuple[str, ...]:
-        layout = np.full((7, 7), ".")
-        layout[top:top + 5, 1:6] = grid
-        return tuple("".join(r) for r in layout)
 
     def picture(labels: tuple[str, ...], **light) -> np.ndarray:
         scene = render_scene(np.random.default_rng(seed + 2), GEMS, 7, 7,
@@ -184,16 +184,16 @@ def test_N9_a_grid_lifted_and_laid_a_row_down_is_not_read_where_it_lay():
         return scene.image
 
     palette = gem_palette()
-    calm = render_scene(np.random.default_rng(seed + 2), GEMS, 7, 7, shot, labels=laid(1))
+    calm = render_scene(np.random.default_rng(seed + 2), GEMS, 7, 7, shot, labels=_laid(grid, 1))
     centres = calm.card_quads.mean(axis=2)[1:6, 1:6]
     pitch = float(np.linalg.norm(np.mean(centres[:, 1:] - centres[:, :-1], axis=(0, 1))))
     tracker = GridTracker()
     for image in (calm.image, shaken(calm.image, 1, 0)):
         assert tracker.read(image, palette).cells == truth
-    lifting = _palm(picture(laid(1), hand=True, glare=(shot.glare + 2) % 3),
+    lifting = _palm(picture(_laid(grid, 1), hand=True, glare=(shot.glare + 2) % 3),
                     centres[2, 2] + (0.4, 0), pitch * 1.6)
     tracker.read(lifting, palette)
     bare = picture(tuple("." * 7 for _ in range(7)), hand=True)
     assert tracker.read(bare, palette).cells is None
-    again = tracker.read(picture(laid(2), hand=True, glare=(shot.glare + 1) % 3), palette)
+    again = tracker.read(picture(_laid(grid, 2), hand=True, glare=(shot.glare + 1) % 3), palette)
     assert _never_a_line_off(again.cells, truth), again.cells
