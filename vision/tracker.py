@@ -132,6 +132,9 @@ class GridTracker:
         # followed a line off, with a line bare, does not): ``_stands_against``.
         self._sure_view: np.ndarray | None = None
         self._seen_now: np.ndarray | None = None  # set by ``_follow``
+        # An anchored lattice and its ``_sure_view``, set aside when a hand hid most of the
+        # grid: a search whole cells off it must show its cards elsewhere to be taken.
+        self._aside: tuple[GridGeometry, np.ndarray] | None = None
 
     def reset(self) -> None:
         """Forget the grid: the next frame is searched in full."""
@@ -142,6 +145,7 @@ class GridTracker:
         self._anchored = False
         self._full[:] = False
         self._sure_view = None
+        self._aside = None
 
     def locate(self, frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         """Where the rows x cols grid is in ``frame``: followed from the last frame when that
@@ -168,8 +172,7 @@ class GridTracker:
                 self.tracked += 1
                 self.geometry = followed
                 self._full |= _full_lines(followed.seen)
-                if not _full_lines(~followed.seen).any():
-                    self._sure_view = self._view
+                self._refresh_sure_view(followed.seen)
                 if self._read_view is not None and _same_cells(self._view, self._read_view):
                     # The camera shook, the cards lie as they did: what was read of them
                     # and seen close up still holds. The still test stays held to the
@@ -213,6 +216,7 @@ class GridTracker:
                 return GridSearch(None, TIED)
             self.tracked += 1
             self._full |= _full_lines(kept.seen)
+            self._refresh_sure_view(kept.seen)
             self._measured = (small, _grid_area(kept, small.shape))
             return GridSearch(kept, anchored=self._anchored)
         found = search.geometry
@@ -232,6 +236,30 @@ class GridTracker:
                 return search
             self.doubt = MOVED_WHOLE
             return GridSearch(None, MOVED_WHOLE)
+        if seen is not None and g is not None and not self._saw_a_line(g):
+            # A hand over most of the grid (or the grid lifted away): too few cards seen to
+            # follow by. A lattice anchored with a card in every edge line is set aside:
+            # a search after the hand has gone, with a line thinned at one edge and piles
+            # in line past the other, may find the grid a line over.
+            self._aside = (g, self._sure_view) if (
+                self._anchored and self._full.all() and self._sure_view is not None) else None
+        aside = self._aside if frame.shape == self._shape else None
+        self._aside = aside if found is None else None
+        if aside is not None and found is not None and _whole_cells_off(found, aside[0]) \
+                and _still_in_place(frame, found, *aside):
+            # The cards the search found lie as they did through the lattice set aside:
+            # it stands, to follow in the frames after (a grid relaid a line over, or a
+            # camera bumped, shows each card where its neighbour was).
+            self.geometry, self._sure_view = aside
+            self._view = self._sure_view
+            self._anchored, self._full[:] = True, True
+            self._best_seen = int(aside[0].seen.sum())
+            self._measured = None
+            self._forget_reading()
+            self.doubt = MOVED_WHOLE
+            return GridSearch(None, MOVED_WHOLE)
+        if g is None and aside is not None and found is not None and _same_place(found, aside[0]):
+            g, self._anchored, self._full[:] = aside[0], True, True  # found where it was set aside
         # found where the grid was held: the frames before anchored this very lattice
         same = found is not None and g is not None and _same_place(found, g)
         self._anchored = self._anchored and same
@@ -249,6 +277,17 @@ class GridTracker:
         self._measured = None if g is None else (small, _grid_area(g, small.shape))
         return replace(search, anchored=True) if self._anchored else search
 
+    def _refresh_sure_view(self, cards: np.ndarray) -> None:
+        """After a follow (no bump): the cells' view is sure where the lattice shows a card
+        in every edge line; else, once the lattice was anchored with every edge line full,
+        its cells showing a card (``cards``) are, one by one: play changes the cards, and a
+        view of them as they lay before a line was cleared goes stale."""
+        assert self._view is not None
+        if not _full_lines(~cards).any():
+            self._sure_view = self._view
+        elif self._sure_view is not None and self._anchored and self._full.all():
+            self._sure_view = _with_cells(self._sure_view, self._view, cards)
+
     def _saw_a_line(self, g: GridGeometry) -> bool:
         """Did the last follow see a line's worth of cards near their cells?"""
         return self._seen_now is not None and int(self._seen_now.sum()) >= min(g.rows, g.cols)
@@ -264,8 +303,8 @@ class GridTracker:
         return bool(
             self._anchored and self._full.all() and view is not None
             and _whole_cells_off(found, g)
-            and _mostly_in_place(_light_matched(_cells_view(seen), view), view,
-                                 g.seen & self._seen_now)
+            and _in_place_rather_than(_light_matched(_cells_view(seen), view), view,
+                                      g.seen & self._seen_now, _cells_off(found, g))
         )
 
     def _forget_reading(self) -> None:
@@ -345,7 +384,10 @@ class GridTracker:
         spots = 2 * (g.rows + g.cols + 2)
         most = max(2, math.ceil(RING_PATTERN * spots) - 1) if self._ring < 0 else self._ring + 1
         why = _doubt(cells, ring, g, in_view)
-        if not why and len(ring) > most:
+        if not why and len(ring) > most and len(ring - self._known_ring(seen, cells, g)) > most:
+            # The first follow may have seen fewer of the piles than lay there (it stops at
+            # the first cut that shows the grid's cards); a pile that looks as it did in the
+            # picture before is none of the grid's cards pushed out by a slip.
             why = f"{len(ring)} cards just around the grid"
         # A row or column bare, nothing new in the ring: a line cleared, if the lattice held
         # a card in every edge line in the frames before (else it may have been followed
@@ -430,6 +472,13 @@ def _whole_cells_off(found: GridGeometry, held: GridGeometry) -> bool:
     return bool(step.any() and np.abs(moved - step).max() < SLIP)
 
 
+def _cells_off(found: GridGeometry, held: GridGeometry) -> tuple[int, int]:
+    """(rows, cols): the cell of ``held`` that ``found``'s cell (0, 0) lies on, for a
+    lattice ``found`` whole cells off ``held`` (:func:`_whole_cells_off`)."""
+    dc, dr = np.round(np.median(_held_in(found, held), axis=0))
+    return -int(dr), -int(dc)
+
+
 def _held_in(found: GridGeometry, held: GridGeometry) -> np.ndarray:
     """(rows * cols, 2) how far each of ``held``'s cell centres lies from the same cell's
     centre of ``found``, in ``found``'s grid units."""
@@ -462,6 +511,55 @@ def _mostly_in_place(view: np.ndarray, before: np.ndarray, cells: np.ndarray) ->
                  for v in (view, before))
     same = np.abs(now - then).max(axis=2) <= STILL_STEP
     return bool(2 * np.count_nonzero(same & cells) > n)
+
+
+def _with_cells(view: np.ndarray, now: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """``view`` with the ``cells`` (rows, cols bool) of ``now`` (both :func:`_cells_view`)."""
+    pick = np.zeros((cells.shape[0] + 2, cells.shape[1] + 2), bool)
+    pick[1:-1, 1:-1] = cells
+    mask = np.repeat(np.repeat(pick, PITCH, axis=0), PITCH, axis=1)
+    return np.where(mask[..., None], now, view)
+
+
+def _still_in_place(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
+                    before: np.ndarray) -> bool:
+    """Do the cards the search ``found`` (whole cells off ``g``) outlined lie, through
+    ``g``, nearer as they did in ``before`` (``g``'s cells' view then) than moved by the
+    cells between the two lattices (:func:`_in_place_rather_than`)?"""
+    dr, dc = _cells_off(found, g)
+    outlined = np.zeros_like(g.seen)
+    rows, cols = g.seen.shape
+    # found's cell (r, c) is g's (r + dr, c + dc)
+    outlined[max(dr, 0):rows + min(dr, 0), max(dc, 0):cols + min(dc, 0)] = found.seen[
+        max(-dr, 0):rows + min(-dr, 0), max(-dc, 0):cols + min(-dc, 0)]
+    view = _light_matched(_cells_view(_top_down(frame, g)), before)
+    return _in_place_rather_than(view, before, outlined & g.seen, (dr, dc))
+
+
+def _in_place_rather_than(view: np.ndarray, before: np.ndarray, cells: np.ndarray,
+                          off: tuple[int, int]) -> bool:
+    """Do most ``cells`` (rows, cols bool, a line's worth at least) of ``view`` show nearer
+    the mean colour they showed ``before`` than the one the cell ``off`` (rows, cols) away
+    showed (both :func:`_cells_view`)? Each cell asks which of the two it looks more like,
+    not whether it looks the same: a light turned up clips colours by more than any
+    threshold allows, but leaves a card nearer itself than its neighbour. The grid laid or
+    the camera bumped by ``off`` shows each card where its neighbour was."""
+    n = np.count_nonzero(cells)
+    if n < min(cells.shape):
+        return False
+    rows, cols = cells.shape
+    now, then = (cv2.resize(v, (cols + 2, rows + 2), interpolation=cv2.INTER_AREA).astype(np.int16)
+                 for v in (view, before))
+    dr, dc = off
+    here = np.abs(now - then)[1:-1, 1:-1].max(axis=2)
+    # a cell a line past the grid's edge is the ring's: past that, the view has nothing
+    shifted = np.full((rows, cols, 3), 10_000, np.int16)
+    # moved by ``off``, the card that showed in cell (r, c) shows in (r + dr, c + dc)
+    r0, r1 = max(0, dr - 1), min(rows, rows + dr + 1)
+    c0, c1 = max(0, dc - 1), min(cols, cols + dc + 1)
+    shifted[r0:r1, c0:c1] = then[r0 + 1 - dr:r1 + 1 - dr, c0 + 1 - dc:c1 + 1 - dc]
+    there = np.abs(now[1:-1, 1:-1] - shifted).max(axis=2)
+    return bool(2 * np.count_nonzero((here < there) & cells) > n)
 
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
