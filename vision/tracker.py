@@ -18,7 +18,8 @@ lattice that no longer fits, a frame of another size) it searches the whole fram
 first frame (``search_grid``). A search that finds no grid (a hand over it), or one whole
 cells off a lattice held with a card in every cell of each edge line while most of its
 cards lie as they did, does not replace the lattice held: the frame has no grid, and the
-next is followed from it.
+next is followed from it. Where a hand hid too much of the grid to follow, such a lattice is
+set aside, and a search after the hand has gone is held against it the same way.
 
 A hand over the grid only hides cards: their cells are not seen, and the reader looks at
 them closely (``vision.visible``) and reads ``?`` where no card shows, as after a search.
