@@ -242,8 +242,8 @@ class GridTracker:
             # follow by. A lattice anchored with a card in every edge line is set aside:
             # a search after the hand has gone, with a line thinned at one edge and piles
             # in line past the other, may find the grid a line over.
-            self._aside = (g, self._sure_view) if (
-                self._anchored and self._full.all() and self._sure_view is not None) else None
+            firm = self._firm_view()
+            self._aside = None if firm is None else (g, firm)
         aside = self._aside if frame.shape == self._shape else None
         self._aside = aside if found is None else None
         if aside is not None and found is not None and _whole_cells_off(found, aside[0]) \
@@ -286,8 +286,13 @@ class GridTracker:
         assert self._view is not None
         if not _full_lines(~cards).any():
             self._sure_view = self._view
-        elif self._sure_view is not None and self._anchored and self._full.all():
-            self._sure_view = _with_cells(self._sure_view, self._view, cards)
+        elif (firm := self._firm_view()) is not None:
+            self._sure_view = _with_cells(firm, self._view, cards)
+
+    def _firm_view(self) -> np.ndarray | None:
+        """``_sure_view`` where the lattice held is anchored and every edge line of it was
+        once full (what the in-place tests trust), else None."""
+        return self._sure_view if self._anchored and self._full.all() else None
 
     def _saw_a_line(self, g: GridGeometry) -> bool:
         """Did the last follow see a line's worth of cards near their cells?"""
@@ -299,11 +304,10 @@ class GridTracker:
         cards the follow saw show in ``seen`` (the frame top-down through ``g``) as they
         did when it last showed a card in every edge line, light matched: no bump, no grid
         relaid. (Cells a hand hides are not asked.)"""
-        view = self._sure_view
+        view = self._firm_view()
         assert self._seen_now is not None  # ``_saw_a_line`` asked first
         return bool(
-            self._anchored and self._full.all() and view is not None
-            and _whole_cells_off(found, g)
+            view is not None and _whole_cells_off(found, g)
             and _in_place_rather_than(_light_matched(_cells_view(seen), view), view,
                                       g.seen & self._seen_now, _cells_off(found, g))
         )
@@ -506,12 +510,30 @@ def _mostly_in_place(view: np.ndarray, before: np.ndarray, cells: np.ndarray) ->
     n = np.count_nonzero(cells)
     if n < min(cells.shape):
         return False
-    inner = (slice(PITCH, -PITCH), slice(PITCH, -PITCH))
-    size = (cells.shape[1], cells.shape[0])
-    now, then = (cv2.resize(v[inner], size, interpolation=cv2.INTER_AREA).astype(np.int16)
-                 for v in (view, before))
-    same = np.abs(now - then).max(axis=2) <= STILL_STEP
+    inner = (slice(1, -1), slice(1, -1))
+    same = np.abs(_cell_means(view)[inner] - _cell_means(before)[inner]).max(axis=2) <= STILL_STEP
     return bool(2 * np.count_nonzero(same & cells) > n)
+
+
+def _cell_means(view: np.ndarray) -> np.ndarray:
+    """(rows + 2, cols + 2, 3) int16: the mean colour of each cell of a :func:`_cells_view`,
+    the ring's too."""
+    size = (view.shape[1] // PITCH, view.shape[0] // PITCH)
+    return cv2.resize(view, size, interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+def _moved_cells(cells: np.ndarray, dr: int, dc: int) -> np.ndarray:
+    """``cells`` (rows, cols bool) moved by (dr, dc): cell (r, c) to (r + dr, c + dc), the
+    cells it leaves False.
+
+    >>> _moved_cells(np.eye(3, dtype=bool), 1, 0).astype(int).tolist()
+    [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+    """
+    rows, cols = cells.shape
+    out = np.zeros_like(cells)
+    out[max(dr, 0):rows + min(dr, 0), max(dc, 0):cols + min(dc, 0)] = cells[
+        max(-dr, 0):rows + min(-dr, 0), max(-dc, 0):cols + min(-dc, 0)]
+    return out
 
 
 def _with_cells(view: np.ndarray, now: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -528,11 +550,7 @@ def _still_in_place(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
     ``g``, nearer as they did in ``before`` (``g``'s cells' view then) than moved by the
     cells between the two lattices (:func:`_in_place_rather_than`)?"""
     dr, dc = _cells_off(found, g)
-    outlined = np.zeros_like(g.seen)
-    rows, cols = g.seen.shape
-    # found's cell (r, c) is g's (r + dr, c + dc)
-    outlined[max(dr, 0):rows + min(dr, 0), max(dc, 0):cols + min(dc, 0)] = found.seen[
-        max(-dr, 0):rows + min(-dr, 0), max(-dc, 0):cols + min(-dc, 0)]
+    outlined = _moved_cells(found.seen, dr, dc)  # found's cell (r, c) is g's (r + dr, c + dc)
     view = _light_matched(_cells_view(_top_down(frame, g)), before)
     return _in_place_rather_than(view, before, outlined & g.seen, (dr, dc))
 
@@ -549,8 +567,7 @@ def _in_place_rather_than(view: np.ndarray, before: np.ndarray, cells: np.ndarra
     if n < min(cells.shape):
         return False
     rows, cols = cells.shape
-    now, then = (cv2.resize(v, (cols + 2, rows + 2), interpolation=cv2.INTER_AREA).astype(np.int16)
-                 for v in (view, before))
+    now, then = _cell_means(view), _cell_means(before)
     dr, dc = off
     here = np.abs(now - then)[1:-1, 1:-1].max(axis=2)
     # a cell a line past the grid's edge is the ring's: past that, the view has nothing
@@ -575,15 +592,11 @@ def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
     if before is None or view.shape != before.shape:
         return False
     here = _alike_share(view, before, seen & was)
-    rows, cols = was.shape
     for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         move = np.array([[1, 0, dc * PITCH], [0, 1, dr * PITCH]], np.float32)
         moved = cv2.warpAffine(before, move, before.shape[1::-1],
                                borderMode=cv2.BORDER_REPLICATE)
-        had = np.zeros_like(was)  # ``was`` moved by (dr, dc) cells
-        had[max(dr, 0):rows + min(dr, 0), max(dc, 0):cols + min(dc, 0)] = was[
-            max(-dr, 0):rows + min(-dr, 0), max(-dc, 0):cols + min(-dc, 0)]
-        there = _alike_share(view, moved, seen & had)
+        there = _alike_share(view, moved, seen & _moved_cells(was, dr, dc))
         if there is not None and 2 * there > 1 and (here is None or there > here):
             return True
     return False

@@ -41,21 +41,8 @@ import cv2
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.vision.moments import ON_ITS_OWN, SCENES, Table, verdict  # noqa: E402
+from tests.vision.moments import ON_ITS_OWN, SCENES, followed  # noqa: E402
 from tests.vision.scenes import gem_palette  # noqa: E402
-from vision.reader import read_grid  # noqa: E402
-from vision.tracker import GridTracker  # noqa: E402
-
-
-def run(name: str, seed: int, palette) -> tuple[str, int]:
-    frames, start = SCENES[name](Table(seed))
-    tracker = None if name in ON_ITS_OWN else GridTracker()
-    out = ""
-    for f in frames:
-        reading = (read_grid(f.image, palette, 5, 5) if tracker is None
-                   else tracker.read(f.image, palette))
-        out += verdict(reading, f)
-    return out, start
 
 
 def main() -> int:
@@ -77,7 +64,7 @@ def main() -> int:
     for name in args.scenes or list(SCENES):
         counts, stuck = dict.fromkeys("RXWNF", 0), 0
         for seed in range(args.seeds):
-            line, start = run(name, seed, palette)
+            line, start = followed(name, seed, palette)
             after = line[start:]
             for k in counts:
                 counts[k] += after.count(k)

@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 
 from tools.synthetic import Conditions, Scene, random_conditions, render_scene
+from vision.reader import read_grid
+from vision.tracker import GridTracker
 
 from .scenes import GEMS, corner_error, shaken
 
@@ -85,14 +87,22 @@ class Table:
         return Frame(image, tuple(r[1:6] for r in labels[1:6]), self.corners() + offset)
 
     def _sleeve(self, image: np.ndarray, k: int) -> np.ndarray:
-        image = image.copy()
         col, _ = self.pitch()
         centre = self.calm.card_quads[3, 3].mean(axis=0)
         r = np.linalg.norm(col) * (1.6 + 0.2 * (k % 2))
-        at = tuple(int(v) for v in centre + (0.2 * k, 0))
-        cv2.ellipse(image, at, (int(r), int(r * 1.2)), 20, 0, 360, (120, 150, 205), -1)
-        cv2.line(image, at, (image.shape[1] - 1, image.shape[0] - 1), (115, 145, 200), int(r))
-        return image
+        x, y = (int(v) for v in centre + (0.2 * k, 0))
+        return palm(image, (x, y), int(r), int(r * 1.2))
+
+
+def palm(image: np.ndarray, at: tuple[int, int], half_width: int, half_height: int
+         ) -> np.ndarray:
+    """A palm (an ellipse ``half_width`` by ``half_height`` px round ``at``) and a forearm
+    as wide running to the frame's corner, in skin tones: enough to hide the grid's middle
+    from a search."""
+    out = image.copy()
+    cv2.ellipse(out, at, (half_width, half_height), 20, 0, 360, (120, 150, 205), -1)
+    cv2.line(out, at, (out.shape[1] - 1, out.shape[0] - 1), (115, 145, 200), half_width)
+    return out
 
 
 def _set(labels: Layout, r: int, c: int, letter: str) -> Layout:
@@ -245,3 +255,15 @@ def verdict(reading, frame: Frame) -> str:
     return "W" if any(g not in (t, "?") for g, t in zip(read, truth, strict=True)) else "R"
 
 
+def followed(name: str, seed: int, palette) -> tuple[str, int]:
+    """Scene ``name`` on seed ``seed``'s table read frame by frame, by one tracker (each
+    picture on its own for ``ON_ITS_OWN``): a :func:`verdict` per frame, and the frame its
+    change starts at."""
+    frames, start = SCENES[name](Table(seed))
+    tracker = None if name in ON_ITS_OWN else GridTracker()
+    out = ""
+    for f in frames:
+        reading = (read_grid(f.image, palette, 5, 5) if tracker is None
+                   else tracker.read(f.image, palette))
+        out += verdict(reading, f)
+    return out, start

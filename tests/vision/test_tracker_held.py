@@ -14,7 +14,7 @@ import pytest
 from tools.synthetic import random_conditions, render_scene
 from vision.tracker import PITCH, GridTracker, _in_place_rather_than
 
-from .moments import SCENES, Table, thinned, verdict
+from .moments import Table, followed, palm, thinned, verdict
 from .scenes import GEMS, cards_past_the_grid, gem_palette, shaken
 
 Rows = tuple[str, ...]
@@ -125,14 +125,9 @@ def test_N9_a_line_cleared_as_the_light_dims_leaves_the_grid_in_place_beside_pil
 
 
 def _palm(image: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
-    """A palm and forearm in skin tones over ``centre``, running to the frame's corner:
-    enough to hide the grid's middle from a search."""
-    out = image.copy()
-    x, y = (int(v) for v in centre)
+    """:func:`moments.palm` round ``centre``, ``radius`` px wide."""
     r = int(radius)
-    cv2.ellipse(out, (x, y), (r, int(1.2 * r)), 20, 0, 360, (120, 150, 205), -1)
-    cv2.line(out, (x, y), (out.shape[1] - 1, out.shape[0] - 1), (115, 145, 200), r)
-    return out
+    return palm(image, (int(centre[0]), int(centre[1])), r, int(1.2 * r))
 
 
 @pytest.mark.parametrize("seed", [4])
@@ -200,16 +195,6 @@ def test_N9_a_grid_lifted_and_laid_a_row_down_is_not_read_where_it_lay():
     assert _never_a_line_off(again.cells, truth), again.cells
 
 
-def _followed(scene: str, seed: int) -> tuple[str, int]:
-    """The moment ``scene`` (:mod:`tests.vision.moments`) followed by a tracker: a verdict
-    per frame (R right, X a line off, W a card wrong, N no grid) and where its change
-    starts."""
-    palette = gem_palette()
-    frames, start = SCENES[scene](Table(seed))
-    tracker = GridTracker()
-    return "".join(verdict(tracker.read(f.image, palette), f) for f in frames), start
-
-
 def test_N9_piles_the_first_follow_did_not_see_are_no_slip():
     # The first frame followed saw the grid's 25 cards with its first cut and stopped:
     # it counted one of the three piles past the bottom row. With the top row thinned
@@ -233,7 +218,7 @@ def test_N9_a_lattice_hidden_under_a_hand_stands_against_a_search_a_line_off(sce
     # read every card as its neighbour's for good from there; with the light turned up
     # (x1.35, colours clipped) the cards look nearer themselves than their neighbours,
     # though not the same.
-    line, start = _followed(scene, seed)
+    line, start = followed(scene, seed, gem_palette())
     assert "X" not in line and "W" not in line, line
     assert line.endswith("RRRR"), line
 
@@ -243,7 +228,7 @@ def test_N9_cards_changed_since_a_line_was_cleared_still_tell_the_grid_in_place(
     # of the cells from when every edge line held a card was stale, most cards "moved",
     # and the search a line down over the piles was taken. The follows since (no bump)
     # refresh the view cell by cell where they see a card.
-    line, start = _followed("line_cleared_changed", 3)
+    line, start = followed("line_cleared_changed", 3, gem_palette())
     assert "X" not in line and "W" not in line, line
     assert line.endswith("RRRR"), line
 
