@@ -557,27 +557,35 @@ def _still_in_place(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
 
 def _in_place_rather_than(view: np.ndarray, before: np.ndarray, cells: np.ndarray,
                           off: tuple[int, int]) -> bool:
-    """Do most ``cells`` (rows, cols bool, a line's worth at least) of ``view`` show nearer
-    the mean colour they showed ``before`` than the one the cell ``off`` (rows, cols) away
-    showed (both :func:`_cells_view`)? Each cell asks which of the two it looks more like,
-    not whether it looks the same: a light turned up clips colours by more than any
-    threshold allows, but leaves a card nearer itself than its neighbour. The grid laid or
-    the camera bumped by ``off`` shows each card where its neighbour was."""
-    n = np.count_nonzero(cells)
-    if n < min(cells.shape):
-        return False
+    """Do most ``cells`` (rows, cols bool, a line's worth at least, each with a cell
+    ``off`` (rows, cols) away in the view) of ``view`` show a mean colour near the one they
+    showed ``before``, and far nearer it than the one the cell ``off`` away showed (both
+    :func:`_cells_view`)? A light turned up clips colours past the threshold that tells
+    a still picture, but leaves a card far nearer itself than its neighbour; the grid
+    laid or the camera bumped by ``off`` shows each card where its neighbour was."""
     rows, cols = cells.shape
     now, then = _cell_means(view), _cell_means(before)
     dr, dc = off
     here = np.abs(now - then)[1:-1, 1:-1].max(axis=2)
-    # a cell a line past the grid's edge is the ring's: past that, the view has nothing
-    shifted = np.full((rows, cols, 3), 10_000, np.int16)
-    # moved by ``off``, the card that showed in cell (r, c) shows in (r + dr, c + dc)
+    # moved by ``off``, the card that showed in cell (r, c) shows in (r + dr, c + dc); a
+    # cell a line past the grid's edge is the ring's, past that the view has nothing and
+    # the cell cannot tell
+    shifted = np.zeros((rows, cols, 3), np.int16)
+    told = np.zeros((rows, cols), bool)
     r0, r1 = max(0, dr - 1), min(rows, rows + dr + 1)
     c0, c1 = max(0, dc - 1), min(cols, cols + dc + 1)
     shifted[r0:r1, c0:c1] = then[r0 + 1 - dr:r1 + 1 - dr, c0 + 1 - dc:c1 + 1 - dc]
+    told[r0:r1, c0:c1] = True
+    asked = cells & told
+    n = np.count_nonzero(asked)
+    if n < min(cells.shape):
+        return False
     there = np.abs(now[1:-1, 1:-1] - shifted).max(axis=2)
-    return bool(2 * np.count_nonzero((here < there) & cells) > n)
+    # Far nearer itself, and near in colour: new cards laid there look like neither, and
+    # one of the two is nearer by chance (a light turned up moves a card's mean colour by
+    # some 20, a card of another colour by some 40 or more).
+    like = (2 * here < there) & (here <= 2 * STILL_STEP)
+    return bool(2 * np.count_nonzero(like & asked) > n)
 
 
 def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tools.synthetic import random_conditions, render_scene
-from vision.tracker import PITCH, GridTracker, _in_place_rather_than
+from vision.tracker import PITCH, GridTracker, _in_place_rather_than, _light_matched
 
 from .moments import Table, followed, palm, thinned, verdict
 from .scenes import GEMS, cards_past_the_grid, gem_palette, shaken
@@ -233,7 +233,7 @@ def test_N9_cards_changed_since_a_line_was_cleared_still_tell_the_grid_in_place(
     assert line.endswith("RRRR"), line
 
 
-def test_N9_in_place_asks_which_a_card_looks_more_like_not_whether_it_looks_the_same():
+def test_N9_in_place_asks_whether_a_card_looks_far_more_like_itself_than_its_neighbour():
     rng = np.random.default_rng(5)
     cells = rng.integers(30, 230, (7, 7, 3)).astype(np.uint8)
 
@@ -241,8 +241,12 @@ def test_N9_in_place_asks_which_a_card_looks_more_like_not_whether_it_looks_the_
         return np.kron(colours, np.ones((PITCH, PITCH, 1), np.uint8))
 
     before, every = view(cells), np.ones((5, 5), bool)
-    brighter = cv2.convertScaleAbs(before, alpha=1.35)  # clipped: not the same colours
+    # clipped: not the same colours, once matched for the light as the tracker does
+    brighter = _light_matched(cv2.convertScaleAbs(before, alpha=1.35), before)
     assert _in_place_rather_than(brighter, before, every, (1, 0))
+    # other cards laid in the same place look like neither, and are not in place
+    other = view(rng.integers(30, 230, (7, 7, 3)).astype(np.uint8))
+    assert not _in_place_rather_than(other, before, every, (1, 0))
     down = view(np.roll(cells, 1, axis=0))  # each card where the one above it was
     assert not _in_place_rather_than(down, before, every, (1, 0))
     assert not _in_place_rather_than(view(np.roll(cells, -1, axis=1)), before, every, (0, -1))
