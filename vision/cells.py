@@ -134,7 +134,7 @@ def extract_table_sides(
     """:func:`extract_table_patches`, cut once and told apart by the side they lie on."""
     sides = table_points_by_side(geometry)
     centres = np.concatenate(list(sides.values()))
-    keep = _in_frame(frame, geometry, centres)
+    keep = squares_in_frame(frame, geometry, centres)
     patches = _cut(frame, geometry, centres[keep], size)
     out, start, taken = {}, 0, 0
     for side, points in sides.items():
@@ -149,7 +149,7 @@ def extract_points(
 ) -> np.ndarray:
     """(M, size, size, 3) patches one pitch square around grid-unit ``centres`` (N, 2),
     only those wholly in the frame (M may be fewer than N)."""
-    return _cut(frame, geometry, centres[_in_frame(frame, geometry, centres)], size)
+    return _cut(frame, geometry, centres[squares_in_frame(frame, geometry, centres)], size)
 
 
 def _cut(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: int) -> np.ndarray:
@@ -160,7 +160,9 @@ def _cut(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: i
     return _warps(img, h, centres, size)
 
 
-def _in_frame(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray) -> np.ndarray:
+def squares_in_frame(
+    frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray
+) -> np.ndarray:
     """(N,) bool: the one-pitch squares around grid-unit ``centres`` lie wholly in the frame."""
     square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
     return _within(geometry.to_image(centres[:, None, :] + square[None]), frame.shape)

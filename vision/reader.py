@@ -19,9 +19,16 @@ from calibration import reading_step
 from calibration.adapt import ReadFrom
 
 from .air import cards_in_the_air
-from .cells import PATCH_SIZE, extract_patches, extract_points, extract_table_sides, inside_frame
+from .cells import (
+    PATCH_SIZE,
+    extract_patches,
+    extract_points,
+    extract_table_sides,
+    inside_frame,
+    squares_in_frame,
+)
 from .lattice import EDGE_LINES, GridGeometry, GridSearch, empty_edge_lines, search_grid
-from .visible import TableLook, bare_inside, cards_in_view, like_table
+from .visible import TableLook, bare_inside, card_in_cell, cards_in_view, like_table
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
@@ -269,6 +276,9 @@ def _line_in_doubt(
             lone = np.count_nonzero(card[line]) <= 1
             if lone and (not rest.any() or looks_bare(rest)[rest].all()):
                 return "a line at the grid's edge shows one card at most: its place is in doubt"
+        if _fits_a_line_over(frame, geometry, labels == EMPTY):
+            return "the cards fit the grid a row or column over too (a gap at one edge, " \
+                   "cards just past the other): move loose cards away from it"
     edges = {  # each edge line's cards, the opposite side and the line just past it
         "top": (card[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
         "bottom": (card[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
@@ -289,6 +299,32 @@ def _line_in_doubt(
             return "a line at the grid's edge shows no card and the other side is hidden: " \
                    "its place is in doubt"
     return ""
+
+
+def _fits_a_line_over(frame: np.ndarray, geometry: GridGeometry, empty: np.ndarray) -> bool:
+    """A line at the grid's edge with a cell read bare while a card is outlined in line just
+    past the opposite edge: the cards fit the lattice a line over as well, a grid whose edge
+    line the players thinned down to that card, with the pile or hand of cards laid past its
+    other side taken for the line it lost. Only the frames before can tell which (a lattice
+    they anchored); a picture on its own cannot. (A full grid with piles beside it has no
+    gap at its edge, and a line at the edge with a gap and bare table past the other side
+    leaves no other lattice.)"""
+    rows, cols = geometry.rows, geometry.cols
+    beyond = {  # each edge line, and the cells just past the opposite edge
+        "top": (empty[0, :], [(rows, c) for c in range(cols)]),
+        "bottom": (empty[-1, :], [(-1, c) for c in range(cols)]),
+        "left": (empty[:, 0], [(r, cols) for r in range(rows)]),
+        "right": (empty[:, -1], [(r, -1) for r in range(rows)]),
+    }
+    for gaps, past in beyond.values():
+        if not gaps.any() or gaps.all():
+            continue  # full, or cleared (empty_edge_lines' and the tracker's to judge)
+        cells = np.array(past)
+        inside = squares_in_frame(frame, geometry, cells[:, ::-1] + 0.5)
+        for r, c in cells[inside].tolist():
+            if card_in_cell(frame, geometry, r, c, edges=False):
+                return True
+    return False
 
 
 def _like_what_hides(

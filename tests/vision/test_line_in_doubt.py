@@ -136,3 +136,49 @@ def test_N9_a_hand_over_most_of_an_edge_line_leaves_the_grid_read(seed):
     got, truth = "".join(reading.cells), "".join(scene.labels)
     assert all(g in (t, "?") for g, t in zip(got, truth, strict=True))
     assert sum(g == t for g, t in zip(got, truth, strict=True)) >= 12
+
+
+def _thinned(rows: tuple[str, ...], keep: int) -> tuple[str, ...]:
+    """The top row down to its first ``keep`` cards."""
+    return (rows[0][:keep] + "." * (5 - keep),) + rows[1:]
+
+
+@pytest.mark.parametrize(("seed", "keep"), [(0, 2), (3, 3), (4, 2)])
+def test_N9_a_thinned_edge_line_with_piles_past_the_other_side_is_not_placed(seed, keep):
+    # The top row thinned to a few cards, piles a pitch past the bottom row in line with
+    # three columns: the cards fit the grid a row down as well (its bottom row the piles,
+    # with gaps) as the true one (its top row with gaps). One picture cannot tell which:
+    # no grid, never the grid a row off.
+    shot, full, _, _, _ = cards_past_the_grid(seed, (0, 2, 4))
+    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot,
+                           labels=_thinned(full, keep))
+    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    assert reading.cells is None
+    assert "a row or column over" in reading.reason
+
+
+@pytest.mark.parametrize("seed", [0, 3, 4])
+def test_N9_a_thinned_edge_line_with_bare_table_past_the_other_side_is_read(seed):
+    # The same grid without the piles: nothing past the bottom row, so no other lattice
+    # fits the cards, and the grid is read with its gaps.
+    shot, full, _, truth, _ = cards_past_the_grid(seed, ())
+    thin = _thinned(full, 3)
+    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=thin)
+    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    assert reading.cells is not None, reading.reason
+    got, want = "".join(reading.cells), "".join(thin[:5])
+    assert all(g in (t, "?") for g, t in zip(got, want, strict=True))
+    assert reading.cells[0][3:] == ".."
+
+
+@pytest.mark.parametrize("seed", [0, 3, 4])
+def test_N9_a_full_grid_with_piles_past_it_is_read_in_place(seed):
+    # No gap at the grid's edge: the lattice a row down would leave its top row's cards
+    # out and take the piles' gaps in, so the grid is where its cards are.
+    shot, full, _, truth, _ = cards_past_the_grid(seed, (0, 2, 4))
+    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=full)
+    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    assert reading.cells is not None, reading.reason
+    got, want = "".join(reading.cells), "".join(truth)
+    assert all(g in (t, "?") for g, t in zip(got, want, strict=True))
+    assert sum(g == t for g, t in zip(got, want, strict=True)) >= 23
