@@ -276,7 +276,7 @@ def _line_in_doubt(
             lone = np.count_nonzero(card[line]) <= 1
             if lone and (not rest.any() or looks_bare(rest)[rest].all()):
                 return "a line at the grid's edge shows one card at most: its place is in doubt"
-        if _fits_a_line_over(frame, geometry, labels == EMPTY):
+        if _fits_a_line_over(frame, geometry, ~card):
             return "the cards fit the grid a row or column over too (a gap at one edge, " \
                    "cards just past the other): move loose cards away from it"
     edges = {  # each edge line's cards, the opposite side and the line just past it
@@ -301,24 +301,26 @@ def _line_in_doubt(
     return ""
 
 
-def _fits_a_line_over(frame: np.ndarray, geometry: GridGeometry, empty: np.ndarray) -> bool:
-    """A line at the grid's edge with a cell read bare while a card is outlined in line just
-    past the opposite edge: the cards fit the lattice a line over as well, a grid whose edge
-    line the players thinned down to that card, with the pile or hand of cards laid past its
-    other side taken for the line it lost. Only the frames before can tell which (a lattice
-    they anchored); a picture on its own cannot. (A full grid with piles beside it has no
-    gap at its edge, and a line at the edge with a gap and bare table past the other side
-    leaves no other lattice.)"""
+def _fits_a_line_over(frame: np.ndarray, geometry: GridGeometry, gaps: np.ndarray) -> bool:
+    """A line at the grid's edge with two gaps or more (``gaps``: cells where no card is
+    read or outlined) while a card is outlined in line just past the opposite edge: the
+    cards fit the lattice a line over as well, a grid whose edge line the players thinned
+    to that card, with piles laid in line past its other side taken for the line it lost.
+    Only the frames before can tell which (a lattice they anchored); a picture on its own
+    cannot. A single gap is a card taken mid-turn, with a deck or a pile beside the grid:
+    piles past the other side would have to lie in line with four of its five lines.
+    (A full grid with piles beside it has no gap at its edge, and bare table past the
+    other side leaves no other lattice.)"""
     rows, cols = geometry.rows, geometry.cols
     beyond = {  # each edge line, and the cells just past the opposite edge
-        "top": (empty[0, :], [(rows, c) for c in range(cols)]),
-        "bottom": (empty[-1, :], [(-1, c) for c in range(cols)]),
-        "left": (empty[:, 0], [(r, cols) for r in range(rows)]),
-        "right": (empty[:, -1], [(r, -1) for r in range(rows)]),
+        "top": (gaps[0, :], [(rows, c) for c in range(cols)]),
+        "bottom": (gaps[-1, :], [(-1, c) for c in range(cols)]),
+        "left": (gaps[:, 0], [(r, cols) for r in range(rows)]),
+        "right": (gaps[:, -1], [(r, -1) for r in range(rows)]),
     }
-    for gaps, past in beyond.values():
-        if not gaps.any() or gaps.all():
-            continue  # full, or cleared (empty_edge_lines' and the tracker's to judge)
+    for line, past in beyond.values():
+        if np.count_nonzero(line) < 2 or line.all():
+            continue  # full but a card, or bare (the check above and empty_edge_lines')
         cells = np.array(past)
         inside = squares_in_frame(frame, geometry, cells[:, ::-1] + 0.5)
         for r, c in cells[inside].tolist():

@@ -182,3 +182,20 @@ def test_N9_a_full_grid_with_piles_past_it_is_read_in_place(seed):
     got, want = "".join(reading.cells), "".join(truth)
     assert all(g in (t, "?") for g, t in zip(got, want, strict=True))
     assert sum(g == t for g, t in zip(got, want, strict=True)) >= 23
+
+
+@pytest.mark.parametrize(("seed", "gap", "pile"), [(0, 1, 1), (3, 4, 0), (4, 2, 3)])
+def test_N9_a_card_taken_from_an_edge_line_with_a_pile_past_the_other_side_is_read(
+    seed, gap, pile
+):
+    # One card taken from the top row mid-turn, a pile lying a pitch past the bottom row
+    # (a deck in line with a column): a grid a row down would have to take in a bottom row
+    # of one card and leave four outside. The grid is read where it is, its gap empty.
+    shot, full, _, truth, _ = cards_past_the_grid(seed, (pile,))
+    taken = (full[0][:gap] + "." + full[0][gap + 1:],) + full[1:]
+    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=taken)
+    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    assert reading.cells is not None, reading.reason
+    got, want = "".join(reading.cells), "".join(taken[:5])
+    assert all(g in (t, "?") for g, t in zip(got, want, strict=True))
+    assert reading.cells[0][gap] == "."
