@@ -259,8 +259,11 @@ class GridTracker:
             self._forget_reading()
             self.doubt = MOVED_WHOLE
             return GridSearch(None, MOVED_WHOLE)
-        if g is None and aside is not None and found is not None and _same_place(found, aside[0]):
-            g, self._anchored, self._full[:] = aside[0], True, True  # found where it was set aside
+        if g is None and aside is not None and found is not None and _same_place(found, aside[0]) \
+                and _looks_as_it_did(frame, found, *aside):
+            # found where it was set aside, its cards as they lay: the frames before anchored
+            # it (another grid laid there, or this one laid a line over onto piles, was not)
+            g, self._anchored, self._full[:] = aside[0], True, True
         # found where the grid was held: the frames before anchored this very lattice
         same = found is not None and g is not None and _same_place(found, g)
         self._anchored = self._anchored and same
@@ -553,6 +556,14 @@ def _still_in_place(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
     outlined = _moved_cells(found.seen, dr, dc)  # found's cell (r, c) is g's (r + dr, c + dc)
     view = _light_matched(_cells_view(_top_down(frame, g)), before)
     return _in_place_rather_than(view, before, outlined & g.seen, (dr, dc))
+
+
+def _looks_as_it_did(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
+                     before: np.ndarray) -> bool:
+    """Do most cards the search ``found`` (where ``g`` lies) outlined show, through ``g``,
+    the mean colour they showed in ``before`` (``g``'s cells' view then), light matched?"""
+    view = _light_matched(_cells_view(_top_down(frame, g)), before)
+    return _mostly_in_place(view, before, found.seen & g.seen)
 
 
 def _in_place_rather_than(view: np.ndarray, before: np.ndarray, cells: np.ndarray,

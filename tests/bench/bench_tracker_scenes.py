@@ -11,7 +11,8 @@ be reported as its neighbour's, and the rules would see a shift nobody made. The
 - ``cards_changed``: the top row thinned, then play changes two cards a frame for 8 frames,
   then the hand; ``line_cleared_changed``: the same with the top row cleared;
 - ``bump_down`` / ``bump_up`` / ``bump_side``: the camera bumped a cell pitch under a hand;
-- ``relaid``: the grid lifted off the table and laid a row lower;
+- ``relaid``: the grid lifted off the table and laid a row lower; ``relaid_up``: laid a row
+  higher, a card short in its top row, the piles now a pitch past its bottom row;
 - ``rows_slid``: a row shifted a cell (wrapping), 8 times; ``cascade``: the bottom row
   cleared, every column dropping a cell and refilled at the top, 6 times;
 - ``first_seen_thinned``: ``rows_slid`` over a grid whose top row showed one card from the

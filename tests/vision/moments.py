@@ -187,6 +187,23 @@ def relaid(t: Table) -> Built:
     return frames + after, 5
 
 
+def relaid_up(t: Table) -> Built:
+    """The grid lifted off and laid a row higher, a card short in its top row (one pile
+    now lies a pitch past its bottom row, in line with the others): in the place it was
+    set aside under the hand, the search may find the piles' row and four of the grid's."""
+    grid = t.grid.copy()
+    grid[0, t.seed % 5] = "."
+    piles = {(r - 1, c): x for (r, c), x in t.piles.items()}
+    higher = t.laid(grid, top=0, piles=piles)
+    corners = t.corners(t.render(higher), top=0)
+    bare = t.render(t.laid(np.full((5, 5), "."), piles={}), hand=True).image
+    frames = [t.frame(t.full, 0), t.frame(t.full, 1), t.frame(t.full, 2, hand=True),
+              Frame(bare, None, None)]
+    after = [replace(t.frame(higher, k), truth=_grid_of(grid), corners=corners + SHAKE[k % 4])
+             for k in range(8)]
+    return frames + after, 4
+
+
 def _grid_of(grid: np.ndarray) -> tuple[str, ...]:
     return tuple("".join(r) for r in grid)
 
@@ -236,6 +253,7 @@ SCENES: dict[str, Callable[[Table], Built]] = {
     "bump_up": _bumped(lambda col, row: -row),
     "bump_side": _bumped(lambda col, row: col),
     "relaid": relaid,
+    "relaid_up": relaid_up,
     "rows_slid": _slid(first_thinned=False),
     "cascade": cascade,
     "first_seen_thinned": _slid(first_thinned=True),

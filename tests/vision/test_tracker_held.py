@@ -250,3 +250,17 @@ def test_N9_in_place_asks_whether_a_card_looks_far_more_like_itself_than_its_nei
     down = view(np.roll(cells, 1, axis=0))  # each card where the one above it was
     assert not _in_place_rather_than(down, before, every, (1, 0))
     assert not _in_place_rather_than(view(np.roll(cells, -1, axis=1)), before, every, (0, -1))
+
+
+@pytest.mark.parametrize("seed", [2, 0])
+def test_N9_a_grid_relaid_a_row_higher_onto_the_place_set_aside_is_not_anchored_there(seed):
+    # The grid under a hand is set aside, the table goes bare, and the grid is laid a row
+    # higher, a card short in its top row, the piles now a pitch past its bottom row. A
+    # search finds the piles' row and four of the grid's (seed 2), where the lattice was
+    # set aside; the cards there are not those that lay there, so that lattice anchors
+    # nothing, and the picture alone cannot place the grid. It was read a row off for
+    # every frame after. Where the search finds the grid (seed 0), it is read.
+    line, start = followed("relaid_up", seed, gem_palette())
+    assert "X" not in line and "W" not in line, line
+    if seed == 0:
+        assert line[start:] == "R" * 8, line
