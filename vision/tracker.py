@@ -560,10 +560,15 @@ def _still_in_place(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
 
 def _looks_as_it_did(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
                      before: np.ndarray) -> bool:
-    """Do most cards the search ``found`` (where ``g`` lies) outlined show, through ``g``,
-    the mean colour they showed in ``before`` (``g``'s cells' view then), light matched?"""
+    """Do the cards the search ``found`` (where ``g`` lies) outlined show, through ``g``,
+    nearer the mean colour they showed in ``before`` (``g``'s cells' view then), light
+    matched, than the one a neighbour a cell over showed, whichever way
+    (:func:`_in_place_rather_than`)? Play may have changed a few under the hand, a light
+    turned up clipped them all; a grid laid a line over shows its neighbours' cards."""
     view = _light_matched(_cells_view(_top_down(frame, g)), before)
-    return _mostly_in_place(view, before, found.seen & g.seen)
+    cells = found.seen & g.seen
+    return all(_in_place_rather_than(view, before, cells, off)
+               for off in ((1, 0), (-1, 0), (0, 1), (0, -1)))
 
 
 def _in_place_rather_than(view: np.ndarray, before: np.ndarray, cells: np.ndarray,
