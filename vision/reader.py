@@ -279,18 +279,14 @@ def _line_in_doubt(
         if _fits_a_line_over(frame, geometry, ~card):
             return "the cards fit the grid a row or column over too (a gap at one edge, " \
                    "cards just past the other): move loose cards away from it"
-    edges = {  # each edge line's cards, the opposite side and the line just past it
-        "top": (card[0, :], "bottom", [(c + 0.5, rows + 0.5) for c in range(cols)]),
-        "bottom": (card[-1, :], "top", [(c + 0.5, -0.5) for c in range(cols)]),
-        "left": (card[:, 0], "right", [(cols + 0.5, r + 0.5) for r in range(rows)]),
-        "right": (card[:, -1], "left", [(-0.5, r + 0.5) for r in range(rows)]),
-    }
-    for cards, far, past in edges.values():
-        if np.count_nonzero(cards) > 1:
+    past_lines = _past_the_far_side(rows, cols)
+    for k in range(len(EDGE_LINES)):
+        line, far, past = EDGE_LINES[k], _FAR_SIDES[k], past_lines[k]
+        if np.count_nonzero(card[line]) > 1:
             continue
         # the table as the other sides show it: the far side may be under the same arm
         table = np.concatenate([p for side, p in sides.items() if side != far])
-        beyond = np.array(past)
+        beyond = past[:, ::-1] + 0.5  # the cells' centres, grid units (x, y)
         patches = extract_points(frame, geometry, beyond)
         if len(patches) < len(beyond):
             continue  # past the frame's edge: nothing to doubt by
@@ -311,22 +307,35 @@ def _fits_a_line_over(frame: np.ndarray, geometry: GridGeometry, gaps: np.ndarra
     piles past the other side would have to lie in line with four of its five lines.
     (A full grid with piles beside it has no gap at its edge, and bare table past the
     other side leaves no other lattice.)"""
-    rows, cols = geometry.rows, geometry.cols
-    beyond = {  # each edge line, and the cells just past the opposite edge
-        "top": (gaps[0, :], [(rows, c) for c in range(cols)]),
-        "bottom": (gaps[-1, :], [(-1, c) for c in range(cols)]),
-        "left": (gaps[:, 0], [(r, cols) for r in range(rows)]),
-        "right": (gaps[:, -1], [(r, -1) for r in range(rows)]),
-    }
-    for line, past in beyond.values():
-        if np.count_nonzero(line) < 2 or line.all():
+    past_lines = _past_the_far_side(geometry.rows, geometry.cols)
+    for k in range(len(EDGE_LINES)):
+        line, past = EDGE_LINES[k], past_lines[k]
+        if np.count_nonzero(gaps[line]) < 2 or gaps[line].all():
             continue  # full but a card, or bare (the check above and empty_edge_lines')
-        cells = np.array(past)
-        inside = squares_in_frame(frame, geometry, cells[:, ::-1] + 0.5)
-        for r, c in cells[inside].tolist():
+        inside = squares_in_frame(frame, geometry, past[:, ::-1] + 0.5)
+        for r, c in past[inside].tolist():
             if card_in_cell(frame, geometry, r, c, edges=False):
                 return True
     return False
+
+
+_FAR_SIDES = ("bottom", "top", "right", "left")  # per line of EDGE_LINES, the opposite side
+
+
+def _past_the_far_side(rows: int, cols: int) -> list[np.ndarray]:
+    """Per line of ``EDGE_LINES`` (top, bottom, left, right), the (row, col) cells just past
+    the opposite edge, in the line's order.
+
+    >>> [p.tolist() for p in _past_the_far_side(2, 3)][:3]
+    [[[2, 0], [2, 1], [2, 2]], [[-1, 0], [-1, 1], [-1, 2]], [[0, 3], [1, 3]]]
+    """
+    along_row, along_col = np.arange(cols), np.arange(rows)
+    return [
+        np.column_stack([np.full(cols, rows), along_row]),
+        np.column_stack([np.full(cols, -1), along_row]),
+        np.column_stack([along_col, np.full(rows, cols)]),
+        np.column_stack([along_col, np.full(rows, -1)]),
+    ]
 
 
 def _like_what_hides(

@@ -525,6 +525,9 @@ def _cell_means(view: np.ndarray) -> np.ndarray:
     return cv2.resize(view, size, interpolation=cv2.INTER_AREA).astype(np.int16)
 
 
+_ONE_CELL = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (rows, cols): a cell down, up, right, left
+
+
 def _moved_cells(cells: np.ndarray, dr: int, dc: int) -> np.ndarray:
     """``cells`` (rows, cols bool) moved by (dr, dc): cell (r, c) to (r + dr, c + dc), the
     cells it leaves False.
@@ -567,8 +570,7 @@ def _looks_as_it_did(frame: np.ndarray, found: GridGeometry, g: GridGeometry,
     turned up clipped them all; a grid laid a line over shows its neighbours' cards."""
     view = _light_matched(_cells_view(_top_down(frame, g)), before)
     cells = found.seen & g.seen
-    return all(_in_place_rather_than(view, before, cells, off)
-               for off in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+    return all(_in_place_rather_than(view, before, cells, off) for off in _ONE_CELL)
 
 
 def _in_place_rather_than(view: np.ndarray, before: np.ndarray, cells: np.ndarray,
@@ -616,7 +618,7 @@ def _moved_a_cell(view: np.ndarray, before: np.ndarray | None, seen: np.ndarray,
     if before is None or view.shape != before.shape:
         return False
     here = _alike_share(view, before, seen & was)
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+    for dr, dc in _ONE_CELL:
         move = np.array([[1, 0, dc * PITCH], [0, 1, dr * PITCH]], np.float32)
         moved = cv2.warpAffine(before, move, before.shape[1::-1],
                                borderMode=cv2.BORDER_REPLICATE)

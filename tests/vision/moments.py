@@ -172,19 +172,27 @@ def _bumped(step: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Callable[[T
     return build
 
 
+def _lifted(t: Table) -> list[Frame]:
+    """The full grid, a hand over it, and the table bare of it (the piles taken too)."""
+    bare = t.render(t.laid(np.full((5, 5), "."), piles={}), hand=True).image
+    return [t.frame(t.full, 0), t.frame(t.full, 1), t.frame(t.full, 2, hand=True),
+            Frame(bare, None, None)]
+
+
+def _laid_at(t: Table, grid: np.ndarray, top: int, piles: dict,
+             shots: list[tuple[int, bool]]) -> list[Frame]:
+    """``grid`` laid from row ``top`` with ``piles``, shot as frames (k, with a hand?),
+    each with its truth."""
+    labels = t.laid(grid, top=top, piles=piles)
+    corners = t.corners(t.render(labels), top=top)
+    return [replace(t.frame(labels, k, hand=hand), truth=_grid_of(grid),
+                    corners=corners + SHAKE[k % 4]) for k, hand in shots]
+
+
 def relaid(t: Table) -> Built:
     piles = {(r + 1, c): x for (r, c), x in t.piles.items() if r + 1 < SIDE}
-    lower = t.laid(t.grid, top=2, piles=piles)
-    scene = t.render(lower)
-    corners = t.corners(scene, top=2)
-    bare = t.render(t.laid(np.full((5, 5), "."), piles={}), hand=True).image
-    frames = [t.frame(t.full, 0), t.frame(t.full, 1), t.frame(t.full, 2, hand=True),
-              Frame(bare, None, None),
-              replace(t.frame(lower, 1, hand=True), truth=_grid_of(t.grid),
-                      corners=corners + SHAKE[1])]
-    after = [replace(t.frame(lower, k), truth=_grid_of(t.grid), corners=corners + SHAKE[k % 4])
-             for k in range(8)]
-    return frames + after, 5
+    shots = [(1, True)] + [(k, False) for k in range(8)]
+    return _lifted(t) + _laid_at(t, t.grid, 2, piles, shots), 5
 
 
 def relaid_up(t: Table) -> Built:
@@ -194,14 +202,7 @@ def relaid_up(t: Table) -> Built:
     grid = t.grid.copy()
     grid[0, t.seed % 5] = "."
     piles = {(r - 1, c): x for (r, c), x in t.piles.items()}
-    higher = t.laid(grid, top=0, piles=piles)
-    corners = t.corners(t.render(higher), top=0)
-    bare = t.render(t.laid(np.full((5, 5), "."), piles={}), hand=True).image
-    frames = [t.frame(t.full, 0), t.frame(t.full, 1), t.frame(t.full, 2, hand=True),
-              Frame(bare, None, None)]
-    after = [replace(t.frame(higher, k), truth=_grid_of(grid), corners=corners + SHAKE[k % 4])
-             for k in range(8)]
-    return frames + after, 4
+    return _lifted(t) + _laid_at(t, grid, 0, piles, [(k, False) for k in range(8)]), 4
 
 
 def _grid_of(grid: np.ndarray) -> tuple[str, ...]:

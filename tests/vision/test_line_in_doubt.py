@@ -110,6 +110,13 @@ def test_a_grid_really_missing_its_last_column_is_still_read():
     assert alone.cells is None or all(row[4] == "?" for row in alone.cells)
 
 
+def _still(seed: int, shot, labels: tuple[str, ...]):
+    """``labels`` (six rows: the grid and the line past its bottom) on ``shot``'s table,
+    read as a picture on its own."""
+    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=labels)
+    return read_grid(picture.image, gem_palette(), 5, 5)
+
+
 @pytest.mark.parametrize(("seed", "col"), [(0, 0), (2, 2), (3, 4)])
 def test_N9_a_grid_missing_a_line_with_a_card_laid_past_the_other_side_is_not_placed(seed, col):
     # The top row cleared, a pile a pitch past the bottom row in line with a column: the
@@ -118,8 +125,7 @@ def test_N9_a_grid_missing_a_line_with_a_card_laid_past_the_other_side_is_not_pl
     # of an edge line players are clearing: no grid. (Seed 2 lies on a spotted cloth: the
     # bare cells beside the lone card read "?", not ".".)
     shot, _, cleared, _, _ = cards_past_the_grid(seed, (col,))
-    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=cleared)
-    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    reading = _still(seed, shot, cleared)
     assert reading.cells is None
     assert "one card at most" in reading.reason
 
@@ -150,9 +156,7 @@ def test_N9_a_thinned_edge_line_with_piles_past_the_other_side_is_not_placed(see
     # with gaps) as the true one (its top row with gaps). One picture cannot tell which:
     # no grid, never the grid a row off.
     shot, full, _, _, _ = cards_past_the_grid(seed, (0, 2, 4))
-    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot,
-                           labels=_thinned(full, keep))
-    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    reading = _still(seed, shot, _thinned(full, keep))
     assert reading.cells is None
     assert "a row or column over" in reading.reason
 
@@ -163,8 +167,7 @@ def test_N9_a_thinned_edge_line_with_bare_table_past_the_other_side_is_read(seed
     # fits the cards, and the grid is read with its gaps.
     shot, full, _, truth, _ = cards_past_the_grid(seed, ())
     thin = _thinned(full, 3)
-    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=thin)
-    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    reading = _still(seed, shot, thin)
     assert reading.cells is not None, reading.reason
     got, want = "".join(reading.cells), "".join(thin[:5])
     assert all(g in (t, "?") for g, t in zip(got, want, strict=True))
@@ -176,8 +179,7 @@ def test_N9_a_full_grid_with_piles_past_it_is_read_in_place(seed):
     # No gap at the grid's edge: the lattice a row down would leave its top row's cards
     # out and take the piles' gaps in, so the grid is where its cards are.
     shot, full, _, truth, _ = cards_past_the_grid(seed, (0, 2, 4))
-    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=full)
-    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    reading = _still(seed, shot, full)
     assert reading.cells is not None, reading.reason
     got, want = "".join(reading.cells), "".join(truth)
     assert all(g in (t, "?") for g, t in zip(got, want, strict=True))
@@ -193,8 +195,7 @@ def test_N9_a_card_taken_from_an_edge_line_with_a_pile_past_the_other_side_is_re
     # of one card and leave four outside. The grid is read where it is, its gap empty.
     shot, full, _, truth, _ = cards_past_the_grid(seed, (pile,))
     taken = (full[0][:gap] + "." + full[0][gap + 1:],) + full[1:]
-    picture = render_scene(np.random.default_rng(seed + 2), GEMS, 6, 5, shot, labels=taken)
-    reading = read_grid(picture.image, gem_palette(), 5, 5)
+    reading = _still(seed, shot, taken)
     assert reading.cells is not None, reading.reason
     got, want = "".join(reading.cells), "".join(taken[:5])
     assert all(g in (t, "?") for g, t in zip(got, want, strict=True))
