@@ -55,16 +55,28 @@ class Candidates:
         return out
 
 
-def _channels(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+class _Channels:
     """Brightness as the largest channel (saturated dark colours still stand out from black),
     whiteness as the smallest (a white border stays apart from a saturated cloth under warm
-    light), and chroma (their difference)."""
-    # A light blur first: sensor noise and cloth weave would otherwise cut flat areas into
-    # thousands of specks (each a contour to look at) while a card's rim survives it.
-    b, g, r = cv2.split(cv2.GaussianBlur(img, (3, 3), 0))
-    hi = cv2.max(cv2.max(b, g), r)
-    lo = cv2.min(cv2.min(b, g), r)
-    return hi, lo, cv2.subtract(hi, lo)
+    light), and chroma (their difference); each made when first asked for (the first stage
+    of the search cuts whiteness alone)."""
+
+    def __init__(self, img: np.ndarray) -> None:
+        # A light blur first: sensor noise and cloth weave would otherwise cut flat areas into
+        # thousands of specks (each a contour to look at) while a card's rim survives it.
+        blurred = cv2.GaussianBlur(img, (3, 3), 0)
+        # Into planes made here: planes cv2.split makes itself it copies once more on return.
+        planes = [np.empty(img.shape[:2], np.uint8) for _ in range(3)]
+        self._b, self._g, self._r = cv2.split(blurred, planes)
+        self.lo = cv2.min(cv2.min(self._b, self._g), self._r)
+
+    @functools.cached_property
+    def hi(self) -> np.ndarray:
+        return cv2.max(cv2.max(self._b, self._g), self._r)
+
+    @functools.cached_property
+    def chroma(self) -> np.ndarray:
+        return cv2.subtract(self.hi, self.lo)
 
 
 def otsu_cut(channel: np.ndarray) -> np.ndarray:
@@ -142,8 +154,8 @@ class CandidateFinder:
         self.done: set[str] = set()
         # Per cut that found any: centres (N, 2), areas (N,), boxes (N, 4, 2), frame pixels.
         self.found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        self._fine: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._coarse: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._fine: _Channels | None = None
+        self._coarse: _Channels | None = None
         self._bright: dict[float, np.ndarray] = {}  # Otsu cut of brightness, per scale
 
     def add(self, names: Sequence[str]) -> Candidates:
@@ -163,33 +175,32 @@ class CandidateFinder:
             if self._coarse is None:
                 # At half size a fine check or weave averages out; cards keep their shape.
                 h, w = self.img.shape[:2]
-                self._coarse = _channels(
+                self._coarse = _Channels(
                     cv2.resize(self.img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
                 )
-            hi, lo, _ = self._coarse
-            block = (min(hi.shape) // 4) | 1
+            ch = self._coarse
             kind, f = name[len("coarse_") :], 2.0
         else:
             if self._fine is None:
-                self._fine = _channels(self.img)
-            hi, lo, chroma = self._fine
-            block = (min(hi.shape) // 4) | 1
+                self._fine = _Channels(self.img)
+            ch = self._fine
             kind, f = name, 1.0
+        block = (min(ch.lo.shape) // 4) | 1
         if kind in ("bright", "dark"):
             if f not in self._bright:
-                self._bright[f] = otsu_cut(hi)
+                self._bright[f] = otsu_cut(ch.hi)
             bright = self._bright[f]
             return (bright if kind == "bright" else cv2.bitwise_not(bright)), f
         makers = {
-            "white": lambda: otsu_cut(lo),
-            "colour": lambda: otsu_cut(chroma),
-            "local_bright": lambda: local_cut(hi, block),
-            "local_white": lambda: local_cut(lo, block),
+            "white": lambda: otsu_cut(ch.lo),
+            "colour": lambda: otsu_cut(ch.chroma),
+            "local_bright": lambda: local_cut(ch.hi, block),
+            "local_white": lambda: local_cut(ch.lo, block),
             # Saturation falls with the light: a shadowed card's field needs a local cut.
-            "local_colour": lambda: local_cut(chroma, block),
-            "outline": lambda: _outlines(hi),
+            "local_colour": lambda: local_cut(ch.chroma, block),
+            "outline": lambda: _outlines(ch.hi),
             # A yellow or pink field is as bright as the white border; not as white.
-            "outline_white": lambda: _outlines(lo),
+            "outline_white": lambda: _outlines(ch.lo),
         }
         if kind not in makers:
             raise ValueError(f"unknown cut {name!r}")
