@@ -228,7 +228,9 @@ class CandidateFinder:
             kept.append(area)
         if not quads:
             return
-        boxes = np.array(quads, np.float64).reshape(-1, 4, 2)
+        # One join of their bytes (each is 4 points: a region that passed holds a quadrilateral;
+        # a triangle fills at most half its rectangle).
+        boxes = np.frombuffer(b"".join(quads), np.int32).reshape(-1, 4, 2).astype(np.float64)
         area = np.array(kept)
         # The region fills its quadrilateral (round corners pass, discs do not): all at once.
         ok = (area >= MIN_FILL * quad_areas(boxes)) & _parallelograms(boxes)
@@ -254,18 +256,23 @@ def quad_areas(quads: np.ndarray) -> np.ndarray:
 def _parallelograms(quads: np.ndarray) -> np.ndarray:
     """(N,) bool for quads (N, 4, 2): opposite sides nearly parallel and of like length, a
     card seen at a slant, not a region with a corner bitten off (by a glare spot, a shadow,
-    a finger)."""
+    a finger).
+
+    >>> slanted = [[0, 0], [10, 0], [13, 15], [3, 15]]
+    >>> bitten = [[0, 0], [10, 0], [10, 8], [3, 15]]  # a corner cut off the first
+    >>> _parallelograms(np.array([slanted, bitten], np.float64)).tolist()
+    [True, False]
+    """
     sides = quads[:, [1, 2, 3, 0]] - quads  # side i runs from corner i to corner i + 1
     length = np.hypot(sides[..., 0], sides[..., 1])
-    ok = np.ones(len(quads), bool)
-    for a, b in ((0, 2), (1, 3)):
-        la, lb = length[:, a], length[:, b]
-        ok &= (la > 0) & (lb > 0) & (np.maximum(la, lb) <= SIDE_RATIO * np.minimum(la, lb))
-        # Opposite sides of a parallelogram run opposite ways.
-        product = sides[:, a] * sides[:, b]
-        dot = product[:, 0] + product[:, 1]
-        ok &= -dot >= PARALLEL * la * lb
-    return ok
+    # Both pairs of opposite sides at once: sides 0 and 1 against sides 2 and 3.
+    la, lb = length[:, :2], length[:, 2:]
+    ok = (la > 0) & (lb > 0) & (np.maximum(la, lb) <= SIDE_RATIO * np.minimum(la, lb))
+    # Opposite sides of a parallelogram run opposite ways.
+    product = sides[:, :2] * sides[:, 2:]
+    dot = product[..., 0] + product[..., 1]
+    ok &= -dot >= PARALLEL * la * lb
+    return ok[:, 0] & ok[:, 1]
 
 
 def outlines(
