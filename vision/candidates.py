@@ -157,6 +157,7 @@ class CandidateFinder:
         self._fine: _Channels | None = None
         self._coarse: _Channels | None = None
         self._bright: dict[float, np.ndarray] = {}  # Otsu cut of brightness, per scale
+        self._merged: tuple[int, Candidates] | None = None  # len(found) then, and the merge
 
     def add(self, names: Sequence[str]) -> Candidates:
         """Run the cuts not run yet; all regions so far, merged."""
@@ -166,7 +167,11 @@ class CandidateFinder:
             self.done.add(name)
             cut, f = self.cut(name)
             self._collect(cut, f)
-        return _merge(self.found)
+        # The regions merged last, while no cut found more: the reader asks once more for
+        # the first cuts, which a search that went past its first stage ran already.
+        if self._merged is None or self._merged[0] != len(self.found):
+            self._merged = len(self.found), _merge(self.found)
+        return self._merged[1]
 
     def cut(self, name: str) -> tuple[np.ndarray, float]:
         """The binary image of cut ``name`` (one of ``CUTS``), and how many image pixels

@@ -7,7 +7,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.candidates import Joined, local_cut, quad_areas
+from vision.candidates import (
+    CUTS,
+    FIRST_CUTS,
+    CandidateFinder,
+    Joined,
+    _Channels,
+    _merge,
+    local_cut,
+    quad_areas,
+)
 
 
 def _images(seed: int) -> list[np.ndarray]:
@@ -64,3 +73,38 @@ def test_quadrilateral_areas_as_opencv_gives_them():
     quads = rng.integers(-50, 600, (500, 4, 2)).astype(np.float64)
     ref = [cv2.contourArea(q.astype(np.float32)) for q in quads]
     assert quad_areas(quads).tolist() == ref
+
+
+def _cards(seed: int) -> np.ndarray:
+    """White cards and coloured stickers on a noisy dark table."""
+    rng = np.random.default_rng(seed)
+    img = rng.integers(20, 60, (288, 512, 3)).astype(np.uint8)
+    for r in range(3):
+        for c in range(4):
+            x, y = 60 + 100 * c, 30 + 85 * r
+            cv2.rectangle(img, (x, y), (x + 60, y + 70), (235, 235, 235), -1)
+            colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+            cv2.rectangle(img, (x + 12, y + 14), (x + 48, y + 56), colour, -1)
+    return img
+
+
+def test_channels_are_the_blurred_images_largest_smallest_and_their_difference():
+    for seed in range(3):
+        img = _cards(seed)
+        b, g, r = cv2.split(cv2.GaussianBlur(img, (3, 3), 0))
+        ch = _Channels(img)
+        assert np.array_equal(ch.lo, np.minimum(np.minimum(b, g), r))
+        assert np.array_equal(ch.hi, np.maximum(np.maximum(b, g), r))
+        assert np.array_equal(ch.chroma, ch.hi - ch.lo)
+
+
+def test_a_finder_asked_again_merges_again_only_what_a_cut_added():
+    finder = CandidateFinder(_cards(1), 12)
+    first = finder.add(FIRST_CUTS)
+    assert len(first) >= 12
+    assert finder.add(FIRST_CUTS[:1]) is first  # no cut run: the very regions
+    more = finder.add(CUTS)
+    assert more is not first
+    fresh = _merge(finder.found)
+    for name in ("centres", "areas", "boxes", "votes"):
+        assert np.array_equal(getattr(more, name), getattr(fresh, name))
