@@ -405,12 +405,14 @@ def _merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Candidates
 
 def _same_region_pairs(centres: np.ndarray, areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs of regions with nearly the same centre and area within a factor two.
-    Only regions closer in x than the largest radius are compared: sorted along x, each
-    region with those after it up to there, all pairs at once."""
+    A pair lies closer than the smaller region's radius, so closer in x than either's: sorted
+    along x, each region is compared with those after it up to its own radius (a big region
+    found once would otherwise pair every small one with hundreds), all pairs at once."""
     radius = 0.2 * np.sqrt(areas)
     by_x = np.argsort(centres[:, 0], kind="stable")
     xs = centres[by_x, 0]
-    after = np.searchsorted(xs, xs + radius.max(), side="right") - np.arange(1, len(xs) + 1)
+    reach = xs + radius[by_x]
+    after = np.searchsorted(xs, reach, side="right") - np.arange(1, len(xs) + 1)
     k = np.repeat(np.arange(len(xs)), after)  # positions along x: k and a later one
     later = k + 1 + np.arange(len(k)) - np.repeat(np.cumsum(after) - after, after)
     i, j = by_x[k], by_x[later]

@@ -14,6 +14,7 @@ from vision.candidates import (
     Joined,
     _Channels,
     _merge,
+    _same_region_pairs,
     local_cut,
     quad_areas,
 )
@@ -108,3 +109,24 @@ def test_a_finder_asked_again_merges_again_only_what_a_cut_added():
     fresh = _merge(finder.found)
     for name in ("centres", "areas", "boxes", "votes"):
         assert np.array_equal(getattr(more, name), getattr(fresh, name))
+
+
+def test_same_region_pairs_are_all_pairs_of_near_like_regions():
+    # small regions in clusters, and a big one: it must not hide or add a pair
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        n = int(rng.integers(2, 120))
+        centres = rng.uniform(0, 200, (n, 2))
+        centres[n // 2 :] = centres[: n - n // 2] + rng.normal(0, 1.5, (n - n // 2, 2))
+        areas = np.exp(rng.uniform(3, 7, n))
+        areas[0] = 40000.0
+        i, j = _same_region_pairs(centres, areas)
+        got = {(min(a, b), max(a, b)) for a, b in zip(i.tolist(), j.tolist(), strict=True)}
+        want = set()
+        for a in range(n):
+            for b in range(a + 1, n):
+                small, big = sorted((areas[a], areas[b]))
+                d = np.hypot(*(centres[a] - centres[b]))
+                if d < 0.2 * np.sqrt(small) and big < 2.0 * small:
+                    want.add((a, b))
+        assert got == want and len(got) == len(i)
