@@ -229,13 +229,14 @@ class CandidateFinder:
             # slant a card is a parallelogram; a disc or a blob still fills too little.
             if short < min_side or max(rw, rh) > MAX_ASPECT * short or area < 0.65 * rw * rh:
                 continue
-            quads.append(cv2.approxPolyN(hull, 4))
+            quads.append(_quad(hull))
             kept.append(area)
         if not quads:
             return
         # One join of their bytes (each is 4 points: a region that passed holds a quadrilateral;
         # a triangle fills at most half its rectangle).
-        boxes = np.frombuffer(b"".join(quads), np.int32).reshape(-1, 4, 2).astype(np.float64)
+        raw = b"".join(quads)  # type: ignore[arg-type]  # arrays are buffers
+        boxes = np.frombuffer(raw, np.int32).reshape(-1, 4, 2).astype(np.float64)
         area = np.array(kept)
         # The region fills its quadrilateral (round corners pass, discs do not): all at once.
         ok = (area >= MIN_FILL * quad_areas(boxes)) & _parallelograms(boxes)
@@ -243,6 +244,21 @@ class CandidateFinder:
             return
         boxes = boxes[ok] * f
         self.found.append((boxes.mean(axis=1), area[ok] * f * f, boxes))
+
+
+def _quad(hull: np.ndarray) -> np.ndarray:
+    """``cv2.approxPolyN(hull, 4)`` of a hull as ``cv2.convexHull`` gives it: the same
+    corners, for a sixth less, as OpenCV's would take the hull of the hull first.
+
+    >>> blob = np.array([[[0, 0]], [[9, 1]], [[12, 8]], [[7, 9]], [[5, 5]], [[1, 8]]], np.int32)
+    >>> hull = cv2.convexHull(blob)
+    >>> bool((_quad(hull) == cv2.approxPolyN(hull, 4)).all())
+    True
+    """
+    try:
+        return cv2.approxPolyN(hull, 4, ensure_convex=False)
+    except cv2.error:  # a hull OpenCV's own test does not take for convex: take it again
+        return cv2.approxPolyN(hull, 4)
 
 
 def quad_areas(quads: np.ndarray) -> np.ndarray:

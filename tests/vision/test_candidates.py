@@ -14,6 +14,7 @@ from vision.candidates import (
     Joined,
     _Channels,
     _merge,
+    _quad,
     _same_region_pairs,
     local_cut,
     quad_areas,
@@ -130,3 +131,17 @@ def test_same_region_pairs_are_all_pairs_of_near_like_regions():
                 if d < 0.2 * np.sqrt(small) and big < 2.0 * small:
                     want.add((a, b))
         assert got == want and len(got) == len(i)
+
+
+def test_quadrilaterals_of_hulls_as_opencv_gives_them():
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        n = int(rng.integers(4, 40))
+        blob = (rng.normal(0, 1, (n, 1, 2)) * rng.uniform(2, 60, 2)).round().astype(np.int32)
+        hull = cv2.convexHull(blob)
+        if len(hull) < 4:
+            continue
+        assert np.array_equal(_quad(hull), cv2.approxPolyN(hull, 4))
+    # three corners in a line: OpenCV's test does not take it for convex
+    line = np.array([[[0, 0]], [[5, 0]], [[10, 0]], [[10, 10]], [[0, 10]]], np.int32)
+    assert np.array_equal(_quad(line), cv2.approxPolyN(line, 4))
