@@ -731,8 +731,7 @@ class Palette:
             # lost the odds to the cloth, then read '?'). Elsewhere that tightness stays:
             # skin fits the cloth's odds no better, and reads '?', not as an orange.
             norms = norms.copy()
-            norms[np.ix_(outlined, table)] = np.median(norms[outlined][:, ~table], axis=1,
-                                                       keepdims=True)
+            norms[np.ix_(outlined, table)] = median(norms[outlined][:, ~table], axis=1)[:, None]
         loglik = -0.5 * d2 - norms
         loglik -= loglik.max(axis=1, keepdims=True)
         # A cell that fits even its best class badly is no clean draw from these Gaussians:
