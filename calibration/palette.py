@@ -191,6 +191,14 @@ class _Light:
     def moved(self, shift: np.ndarray) -> _Light:
         return _Light(self.base, self.free, shift, self.doubt, self.lift, self.rims)
 
+    def on(self, n: int) -> _Light:
+        """This light on ``n`` patches, on each as on the first of these: the scene's typical
+        light, where it lies alike on every patch (those that show no white of their own)."""
+        rows = (n, 3)
+        return _Light(np.broadcast_to(self.base[0], rows), np.broadcast_to(self.free[0], rows),
+                      self.shift, np.broadcast_to(self.doubt[0], rows),
+                      np.broadcast_to(self.lift[0], (n,)), self.rims)
+
     def of_a_lamp(self) -> bool:
         """Whether the change of light guessed could be a lamp's: its colour near the line
         lamps take, from warm to cool. Where the white rims show the light in every channel
@@ -393,45 +401,45 @@ class Palette:
         if not len(cells):
             return CellReads((), np.zeros(0))
         outlined = None if cards is None else np.asarray(cards, bool).reshape(-1)
-        reads, light, seen = self._read(cells, bare, outlined)
+        reads, light, seen, table_light = self._read(cells, bare, outlined)
         # A card's colour against a white the camera clipped, the light guessed, tells how far
         # off the guess was as much as what the card is: it teaches only a palette that
         # learned its colours against clipped whites too, like for like (learned from, a
         # drifting guess pulled a red class's red 3 spreads down, and reds read '?').
         guessed = light.rims and not self._learned_clipped and light.free > 0
         if UNSURE in reads.labels:
-            reads = self._as_rendered(cells, bare, reads, light, seen, outlined)
+            reads = self._as_rendered(cells, bare, reads, light, seen, outlined, table_light)
         return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest,
                          reads.best)
 
     def _read(self, cells: Scene, bare: Scene, outlined: np.ndarray | None
-              ) -> tuple[CellReads, _Light, Cells]:
-        """The cells read (labels, confidence, nearest), the light read on them and the cells
-        seen in it. ``outlined``: (N,) bool, the cells where a card's outline shows, or
-        None."""
+              ) -> tuple[CellReads, _Light, Cells, _Light | None]:
+        """The cells read (labels, confidence, nearest), the light read on them, the cells
+        seen in it and the light on the bare table (None without one). ``outlined``: (N,)
+        bool, the cells where a card's outline shows, or None."""
         light, seen, comparison, rivals = self._read_light(cells, bare, _voters(outlined))
         models = self._models
+        bare_light = None
         if len(bare):
             bare_light = self._light_for(bare, light.shift)
             empty = _bare_table(bare.features(bare_light.ref))
             table_model = fit_class(EMPTY, empty, prior=_TABLE_PRIOR)
             # The bare table is read in the scene's typical light, and so is each cell when
             # held against it: an empty cell's own "white" is only cloth whose hue happens
-            # to match the lamp's in the channels the camera did not clip.
-            plain = Scene(cells.body, cells.ink, cells.rim, cells.fixed,
-                          cells.whites.typical(len(cells)), cells.white, cells.grey)
-            as_table = self._cells(plain, self._light_for(plain, light.shift))
+            # to match the lamp's in the channels the camera did not clip. That light lies
+            # alike on every bare patch: the table's, on as many patches as there are cells.
+            as_table = self._cells(cells, bare_light.on(len(cells)))
             comparison = comparison.only(self._cards).joined(
                 compare(as_table, table_model.mean[None], table_model.scale[None],
                         np.zeros(1, bool))
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
         return (self._doubt_rivals(self._decide(comparison, models, outlined), rivals), light,
-                seen)
+                seen, bare_light)
 
     def _as_rendered(
         self, cells: Scene, bare: Scene, reads: CellReads, light: _Light, seen: Cells,
-        outlined: np.ndarray | None,
+        outlined: np.ndarray | None, table_light: _Light | None,
     ) -> CellReads:
         """The cells read ``?`` read again as the palette's own camera would have shown
         them, where the cards read sure show that this camera renders colours otherwise
@@ -447,7 +455,7 @@ class Palette:
             usable &= voters
         calibrated = self._origin
         colours = _as_log(calibrated._classes.linear[calibrated._cards])
-        table_ref = self._light_for(bare, light.shift).ref if len(bare) else None
+        table_ref = None if table_light is None else table_light.ref
         # the cards read again join those read sure in showing the rendering, once
         for _ in range(_RENDERING_ROUNDS):
             k = calibrated._letters_index(labels)
@@ -459,7 +467,7 @@ class Palette:
             if rendering is None or not worth_undoing(rendering, colours):
                 break
             undone_bare = bare if table_ref is None else _undone(bare, rendering, table_ref)
-            again, _, _ = calibrated._read(_undone(cells, rendering, light.ref), undone_bare,
+            again, *_ = calibrated._read(_undone(cells, rendering, light.ref), undone_bare,
                                            outlined)
             now = np.array(again.labels)
             read = labels != UNSURE
