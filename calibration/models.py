@@ -491,6 +491,19 @@ def steady_of(fixed: np.ndarray, shade: np.ndarray, lift: np.ndarray, k: Classes
     return Steady(z2, 1.0 / np.atleast_2d(brightness) ** 2)
 
 
+def unveiled(comparison: Comparison, cells: Cells, k: Classes, steady: Steady | None
+             ) -> Comparison:
+    """:func:`compare_classes` of ``cells`` with classes ``k``, where ``comparison`` compared
+    them with classes that differ from ``k`` only in the veil their colours hold (flat ones:
+    only the light cost differs, the rest is taken over; else compared anew)."""
+    if not k.flat or steady is None:
+        return compare_classes(cells, k, steady)
+    assert k.fit is not None
+    z2 = comparison.z2.copy()
+    z2[..., LIGHT_COST] = k.fit.cost(cells.x[..., LIGHT], cells.rgb >= cells.cap - 1e-6, steady.ps)
+    return Comparison(z2, _FlatVariances(cells, k), comparison.shade)
+
+
 def _compare_flat(cells: Cells, k: Classes, fixed: Steady) -> Comparison:
     """:func:`compare_classes` of flat classes (every one a card, compared as light): what
     the long way works out and then sets to 0, left out."""

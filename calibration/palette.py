@@ -66,6 +66,7 @@ from .models import (
     extra_variance,
     fit_class,
     steady_of,
+    unveiled,
     veil_held,
 )
 from .rendering import Rendering, worth_undoing
@@ -613,8 +614,9 @@ class Palette:
         rivals = [_seen(t) for t in tried if t is not best and t[0] <= near * best[0]]
         seen, comparison = _seen(best)
         if self._search is not self._classes:
-            comparison = compare_classes(seen, self._classes, steady)
-            rivals = [(c, compare_classes(c, self._classes, steady)) for c, _ in rivals]
+            # the classes searched with hold no veil: only the light cost differs
+            comparison = unveiled(comparison, seen, self._classes, steady)
+            rivals = [(c, unveiled(r, c, self._classes, steady)) for c, r in rivals]
         return best[1], seen, comparison, [r for _, r in rivals]
 
     def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:

@@ -10,8 +10,8 @@ import pytest
 
 from calibration.adapt import agreeing
 from calibration.deck import NOMINAL_RGB
-from calibration.features import LIGHT
-from calibration.models import light_cost
+from calibration.features import LIGHT, prepare_with_table
+from calibration.models import compare_classes, light_cost, steady_of, unveiled
 from calibration.palette import Palette, learn_palette
 
 from .synth import LAYOUT, TABLES, learned_palette, scene, to_linear, veiled
@@ -136,3 +136,20 @@ def test_a_class_holding_a_veil_fits_no_card_worse():
     brightness = rng.uniform(0.15, 0.4, (300, 6))
     held = light_cost(seen, colours, low, brightness, unveil)
     assert (held <= light_cost(seen, colours, low, brightness) + 1e-9).all()
+
+
+def test_cells_held_against_classes_holding_a_veil_differ_from_the_search_only_in_light():
+    # The light is searched with classes holding no veil, and the cells are then held against
+    # the palette's own: what is taken over from the search is, to the bit, what holding
+    # them against those classes anew gives.
+    palette, *_ = _glared_violet()
+    rng = np.random.default_rng(8)
+    cells = palette._read_light(prepare_with_table(*scene(rng, LAYOUT, kelvin=4000))[0])[1]
+    k = palette._classes
+    steady = steady_of(cells.x[:, 5:9], cells.shade, cells.lift, k)
+    searched = compare_classes(cells, palette._search, steady)
+    anew = compare_classes(cells, k, steady)
+    taken = unveiled(searched, cells, k, steady)
+    assert not np.array_equal(searched.z2, anew.z2)  # the veil counts
+    for a, b in ((taken.z2, anew.z2), (taken.var, anew.var), (taken.shade, anew.shade)):
+        assert np.array_equal(a, b)
