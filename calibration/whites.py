@@ -322,6 +322,8 @@ def _second_light(
     than one card shows it."""
     out = np.zeros(len(own), bool)
     candidates = ~fits & seen.all(axis=1)
+    if np.count_nonzero(candidates) < 2:  # (nearly always: the tests below only drop more)
+        return out
     if fits.any():
         # paper under a window, not cloth showing in an empty cell: as bright as paper
         level = own.mean(axis=1)
