@@ -597,7 +597,12 @@ class Palette:
             candidates += [lift * clipped for lift in _CLIPPED_STARTS]
         steady = (steady_of(scene.fixed[:, :4], start.doubt[:, 0], start.lift, self._classes)
                   if self._classes.flat else None)  # the same under every light tried
-        tried = self._tries(scene, [start.moved(c) for c in candidates], bare, steady, voters)
+        if guess:
+            tried = self._tries(scene, [start.moved(c) for c in candidates], bare, steady,
+                                voters)
+        else:  # the one light there is: how well it fits weighs it against no other
+            cells = self._cells(scene, start)
+            tried = [(0.0, start, cells, compare_classes(cells, self._search, steady), None)]
         best = min(tried, key=lambda t: t[0])
         # With rims clipped each start is refined: they differ only in what the clipped
         # channels hide. Without rims only the best one: a finer search would make it look
