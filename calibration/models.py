@@ -510,15 +510,13 @@ def _compare_flat(cells: Cells, k: Classes, fixed: Steady) -> Comparison:
     fit = k.fit
     assert fit is not None and k.frame_var is not None
     x = cells.x[..., None, :]
-    z2 = np.empty(cells.x.shape[:-1] + k.means.shape)
-    z2[..., COLOUR] = 0.0
+    z2 = np.zeros(cells.x.shape[:-1] + k.means.shape)  # 0 in COLOUR and LIGHT
     for f in range(HUE.start, HUE.stop):  # one plane at a time: numpy is slow along short axes
         hue = cells.x[..., f, None] - k.means[:, f]
         z2[..., f] = hue**2 / k.var[:, f] * _INK_REPEATS
     z2[..., 5:9] = fixed.z2
     framed = x[..., FRAME] - _foreseen(cells, k)
     z2[..., FRAME] = np.where(framed > 0, 0.0, framed**2 / k.frame_var)
-    z2[..., LIGHT] = 0.0
     z2[..., LIGHT_COST] = fit.cost(cells.x[..., LIGHT], cells.rgb >= cells.cap - 1e-6, fixed.ps)
     return Comparison(z2, _FlatVariances(cells, k), np.zeros(z2.shape[:-1]))
 
