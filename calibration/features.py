@@ -134,9 +134,17 @@ class Scene:
         return rims
 
 
-def _scene(found: Measures, part: slice) -> Scene:
-    return Scene(found.body[part], found.ink[part], found.rim[part], found.fixed[part],
-                 found.whites.subset(part), found.white, found.grey)
+def _scenes(found: Measures) -> tuple[Scene, Scene]:
+    """The scenes of the cells and of the bare table measured with them, in the cells' typical
+    light."""
+    n = len(found.whites.refs)
+
+    def scene(part: slice, whites: SceneWhites) -> Scene:
+        return Scene(found.body[part], found.ink[part], found.rim[part], found.fixed[part],
+                     whites, found.white, found.grey)
+
+    return (scene(slice(0, n), found.whites),
+            scene(slice(n, None), found.whites.typical(len(found.body) - n)))
 
 
 def prepare(patches: np.ndarray) -> Scene:
@@ -163,7 +171,6 @@ def prepare_with_table(
         lit = measure(cells, len(cells), as_read)
         alone = measure(bare, 0, as_read)
         whites = lit.whites.typical(len(bare))
-        return _scene(lit, slice(None)), Scene(alone.body, alone.ink, alone.rim, alone.fixed,
-                                               whites, lit.white, lit.grey)
-    found = measure_scene(cells, bare, as_read)
-    return _scene(found, slice(0, len(cells))), _scene(found, slice(len(cells), None))
+        return _scenes(lit)[0], Scene(alone.body, alone.ink, alone.rim, alone.fixed, whites,
+                                      lit.white, lit.grey)
+    return _scenes(measure_scene(cells, bare, as_read))

@@ -65,7 +65,7 @@ class Measures:
     ink: np.ndarray  # (M, 3) camera R, G, B of each body's ink
     rim: np.ndarray  # (M, 3) camera R, G, B of each patch's rim (the table around it)
     fixed: np.ndarray  # (M, 5) texture, ink share, mixed, edges, frame
-    whites: SceneWhites
+    whites: SceneWhites  # of the cells (the bare table lies in their typical light)
     white: np.ndarray  # (3,) log R, G, B: the scene's white, or its brightest pixels
     grey: np.ndarray  # (3,) log R, G, B: the cells' average field
 
@@ -183,10 +183,10 @@ def measure_scene(cells: np.ndarray, table: np.ndarray, as_read: bool = False) -
     inked = apart >= _row_quantile(apart, 1.0 - _INK_SHARE)
     ink, plain = (x[::-1].T for x in _mean_planes(body_pixels, inked, card))
     whites = settle(whites, plain[:n], ink[:n]) if not at.lone else whites
-    rims = whites.has_rims
-    whites = whites.with_typical(m - n)
-    if rims:
-        white, refs = whites.scene_white, whites.refs
+    if whites.has_rims:
+        white = whites.scene_white
+        refs = np.empty((m, 3))  # each cell's white, then the typical one on the bare table
+        refs[:n], refs[n:] = whites.refs, white
     else:
         white = _brightest(_planes(pixels)[:, :n])
         # Fields are picked against a grey as bright as those pixels, not against their

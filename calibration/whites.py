@@ -120,20 +120,6 @@ class SceneWhites:
         """``bound`` of the cells with a white rim (of every cell where none has one)."""
         return self.bound[self.rim] if self.rim.any() else self.bound
 
-    def subset(self, index: np.ndarray | slice) -> SceneWhites:
-        # a run of cells holding every white rim shows the same typical white
-        every_rim = isinstance(index, slice) and self.rim[index].sum() == self.rim.sum()
-        return self._with_cells(tuple(a[index] for a in self._cells()), every_rim)
-
-    def with_typical(self, extra: int) -> SceneWhites:
-        """These cells' whites, then the typical light on ``extra`` more patches."""
-        if not extra:
-            return self
-        more = self.typical(extra)
-        return self._with_cells(tuple(
-            np.concatenate([a, b]) for a, b in zip(self._cells(), more._cells(), strict=True)),
-            every_rim=True)
-
     def typical(self, n: int) -> SceneWhites:
         """The scene's typical light on ``n`` more patches of it (bare table beside the grid)."""
         refs = np.empty((n, 3))
@@ -145,20 +131,6 @@ class SceneWhites:
             bound[:] = self.bound.all(axis=0) if len(self.bound) else True
         no = np.zeros(n, bool)
         return SceneWhites(refs, bound, no, no, self.has_rims, self.censored)
-
-    def _cells(self) -> tuple[np.ndarray, ...]:
-        return (self.refs, self.bound, self.rim, self.own)
-
-    def _with_cells(self, cells: tuple[np.ndarray, ...], every_rim: bool = False) -> SceneWhites:
-        """Other cells (in ``_cells`` order) in this scene's light; ``every_rim``: among them
-        every one of these cells with a white rim (then the scene's white and whether the rims
-        show its light are these cells', known already)."""
-        refs, bound, rim, own = cells
-        out = SceneWhites(refs, bound, rim, own, has_rims=self.has_rims, censored=self.censored)
-        if every_rim and self.rim.any():
-            out.__dict__.update(scene_white=self.scene_white, light_read=self.light_read,
-                                clipped_on_most=self.clipped_on_most)
-        return out
 
 
 def read_whites(candidates: np.ndarray) -> SceneWhites:
