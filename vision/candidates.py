@@ -55,11 +55,12 @@ class Candidates:
         return out
 
 
-class _Channels:
-    """Brightness as the largest channel (saturated dark colours still stand out from black),
-    whiteness as the smallest (a white border stays apart from a saturated cloth under warm
-    light), and chroma (their difference); each made when first asked for (the first stage
-    of the search cuts whiteness alone)."""
+class Channels:
+    """An image lightly blurred, as its whiteness (the smallest channel: a white border
+    stays apart from a saturated cloth under warm light), its brightness (the largest:
+    saturated dark colours still stand out from black) and its chroma (their difference);
+    each made when first asked for (the first stage of the search, and most of a cell's
+    close looks, cut whiteness alone)."""
 
     def __init__(self, img: np.ndarray) -> None:
         # A light blur first: sensor noise and cloth weave would otherwise cut flat areas into
@@ -77,6 +78,10 @@ class _Channels:
     @functools.cached_property
     def chroma(self) -> np.ndarray:
         return cv2.subtract(self.hi, self.lo)
+
+    @property
+    def all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.hi, self.lo, self.chroma
 
 
 def otsu_cut(channel: np.ndarray) -> np.ndarray:
@@ -154,8 +159,8 @@ class CandidateFinder:
         self.done: set[str] = set()
         # Per cut that found any: centres (N, 2), areas (N,), boxes (N, 4, 2), frame pixels.
         self.found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        self._fine: _Channels | None = None
-        self._coarse: _Channels | None = None
+        self._fine: Channels | None = None
+        self._coarse: Channels | None = None
         self._bright: dict[float, np.ndarray] = {}  # Otsu cut of brightness, per scale
         self._merged: tuple[int, Candidates] | None = None  # len(found) then, and the merge
 
@@ -180,14 +185,14 @@ class CandidateFinder:
             if self._coarse is None:
                 # At half size a fine check or weave averages out; cards keep their shape.
                 h, w = self.img.shape[:2]
-                self._coarse = _Channels(
+                self._coarse = Channels(
                     cv2.resize(self.img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
                 )
             ch = self._coarse
             kind, f = name[len("coarse_") :], 2.0
         else:
             if self._fine is None:
-                self._fine = _Channels(self.img)
+                self._fine = Channels(self.img)
             ch = self._fine
             kind, f = name, 1.0
         block = (min(ch.lo.shape) // 4) | 1

@@ -33,7 +33,7 @@ import numpy as np
 
 from calibration import median
 
-from .candidates import Joined, canny, local_cut, otsu_cut
+from .candidates import Channels, Joined, canny, local_cut, otsu_cut
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
@@ -91,7 +91,7 @@ def card_in_cell(
     centre = (np.array([c + 0.5, r + 0.5]) - [x0, y0]) / step
     smallest = MIN_SHARE * expect[0] * expect[1]
     largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
-    channels = _Channels(patch)
+    channels = Channels(patch)
     for cut, local in _cuts(channels):
         contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for k in _plausible(contours, smallest, largest):
@@ -118,14 +118,14 @@ def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) 
 
 
 def edge_support(
-    patch: np.ndarray, expect: np.ndarray, centre: np.ndarray, channels: _Channels | None = None
+    patch: np.ndarray, expect: np.ndarray, centre: np.ndarray, channels: Channels | None = None
 ) -> float:
     """How well the card's four sides show as edges: over placements of the expected
     rectangle near ``centre``, the best of (the weakest side's share of its length that
     lies on an edge). A card under a glare spot or a shadow's edge keeps most of its
     outline; under a hand it loses whole sides. ``channels``: the patch's, if already
     worked out (the cuts of a close look take the same)."""
-    look = _Channels(patch) if channels is None else channels
+    look = Channels(patch) if channels is None else channels
     # An edge pixel: brightness, whiteness or colour steps by more than EDGE_STEP a pixel
     # across it (a Sobel step is four pixels' worth). The steps are whole numbers of 8-bit
     # levels: one comparison with the integer Sobel, saturated to 8 bits (all it must tell
@@ -174,32 +174,7 @@ def _any_above(steps: list[np.ndarray], level: int) -> np.ndarray:
     return cv2.threshold(most, level, 1, cv2.THRESH_BINARY)[1]
 
 
-class _Channels:
-    """A close look's patch lightly blurred, as its whiteness (the smallest channel), its
-    brightness (the largest) and its colour (their difference): what its cuts and its
-    edges are taken from, each worked out once, when first asked for (most looks end at
-    the first cut)."""
-
-    def __init__(self, patch: np.ndarray) -> None:
-        self._planes = cv2.split(cv2.GaussianBlur(patch, (3, 3), 0))
-        b, g, r = self._planes
-        self.lo = cv2.min(cv2.min(b, g), r)
-
-    @functools.cached_property
-    def hi(self) -> np.ndarray:
-        b, g, r = self._planes
-        return cv2.max(cv2.max(b, g), r)
-
-    @functools.cached_property
-    def chroma(self) -> np.ndarray:
-        return cv2.subtract(self.hi, self.lo)
-
-    @property
-    def all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return self.hi, self.lo, self.chroma
-
-
-def _cuts(look: _Channels) -> Iterator[tuple[np.ndarray, bool]]:
+def _cuts(look: Channels) -> Iterator[tuple[np.ndarray, bool]]:
     """Binary cuts of the patch, made one at a time, each with whether it is a local cut
     (see ``_stands_apart``). A card counts when any of them shows it, so the order only
     sets the cost: the cuts that show most cards go first (over the cells looked at closely

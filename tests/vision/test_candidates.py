@@ -11,8 +11,8 @@ from vision.candidates import (
     CUTS,
     FIRST_CUTS,
     CandidateFinder,
+    Channels,
     Joined,
-    _Channels,
     _merge,
     _quad,
     _same_region_pairs,
@@ -94,7 +94,7 @@ def test_channels_are_the_blurred_images_largest_smallest_and_their_difference()
     for seed in range(3):
         img = _cards(seed)
         b, g, r = cv2.split(cv2.GaussianBlur(img, (3, 3), 0))
-        ch = _Channels(img)
+        ch = Channels(img)
         assert np.array_equal(ch.lo, np.minimum(np.minimum(b, g), r))
         assert np.array_equal(ch.hi, np.maximum(np.maximum(b, g), r))
         assert np.array_equal(ch.chroma, ch.hi - ch.lo)
