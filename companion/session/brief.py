@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from companion.errors import CompanionError
 from companion.rules.explain import card_difference
-from companion.rules.grid import EMPTY, PEARL, Grid
+from companion.rules.grid import EMPTY, PEARL, Cell, Grid
 from companion.rules.shift import ALL_SHIFTS, Shift
 
 from .events import Cleared, Event, Refill, Shifts
@@ -133,19 +133,25 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     shifts); while cards are cleared and laid, the one through the most (each is a moment
     the table was seen in). ``glimpsed``: grids one frame alone showed. Such a grid may show
     known cards moved or taken away (a card misread in it makes no shift the rules take);
-    it names the cards of a refill only for a stable reading ``then`` after it, and never
-    of one that makes a cascade (one card misread in it may make the line, and the cards
-    lifted to lay them again look like that line cleared). A refill laid back as the cards
+    it names the cards of a refill only for a stable reading ``then`` after it, or, for a
+    tap, where another frame after it shows them moved by a shift (two frames agree), and
+    never of one that makes a cascade of the refill's cards alone (one card misread in it may make
+    the line, and the cards lifted to lay them again look like that line cleared); a
+    cascade through cards that lay there before counts where a grid after it shows all its
+    cards taken away. A refill laid back as the cards
     scored lay is no refill (the cards put back). None when none gets there, or when ``t``
     takes it as it is."""
     fewest = t.phase == PLAY
     Chain = list[tuple[str, tuple[Event, ...]]]
 
-    def through(k: int, s: TableState, cascade: bool) -> Chain | None:
+    def through(k: int, s: TableState, cascade: bool, pending: bool) -> Chain | None:
+        # cascade: a refill's cascade waits for a grid that shows all its cards taken away;
+        # pending: a refill one frame alone named waits for another frame to show its
+        # cards moved by a shift (a tap, not a stable reading, follows)
         if k == len(briefly):
             shown = not cascade or (then is not None and cleared_whole(s, then))
-            return [] if shown and takes(s) else None
-        best = through(k + 1, s, cascade)  # this one left out
+            return [] if shown and not pending and takes(s) else None
+        best = through(k + 1, s, cascade, pending)  # this one left out
         text, guesses, in_a_row = briefly[k]
         alone = text in glimpsed
         text = as_read(s, text)
@@ -153,19 +159,27 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         # while a cascade waits to be shown, only a grid with all its cards taken away
         shown = cascade and cleared_whole(s, text)
         if made is not None and (made or shown) and (shown or not cascade):
-            after = s
+            after, laid = s, set[Cell]()  # the cells the refill laid, if it is one
             for event in made:
+                if isinstance(event, Refill):
+                    laid = set(refill_cells(after))
                 after = apply(after, event)
-            refilled = any(isinstance(event, Refill) for event in made)
-            if alone and refilled and (then is None or after.phase == CLEAR):
-                return best  # one frame names no card laid for a tap, nor one making a line
-            rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row)
+            refilled = bool(laid)
+            if alone and refilled and after.phase == CLEAR and not set(after.to_clear) - laid:
+                # a line of the cards laid alone: one misread makes it, and lifting them to
+                # lay them again looks like it cleared (a line through cards that lay there
+                # before counts once a grid after it shows them taken away: a hand does not
+                # lift those for a misread)
+                return best
+            moved = any(isinstance(event, Shifts) for event in made)
+            rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row,
+                           (pending and not moved) or (alone and refilled and then is None))
             if rest is not None and (best is None or (
                     len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):
                 best = [(text, made), *rest]
         return best
 
-    chain = through(0, t, False)
+    chain = through(0, t, False, False)
     return chain or None
 
 

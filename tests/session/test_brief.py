@@ -470,3 +470,60 @@ def test_N10_a_refill_misread_in_one_frame_then_relaid_whole_makes_no_cascade(tm
     session.on_reading(rows(laid))
     assert refills(session) == ["OOY"]
     assert session.view().players[0].score == 3
+
+
+# P B B laid down column 1: B B B with the B that lay in row 4 before (rows 2 to 4)
+THROUGH_OLD = CLEARED.replace({(1, 1): "P", (2, 1): "B", (3, 1): "B"})
+THROUGH_OLD_CLEARED = THROUGH_OLD.replace({(2, 1): ".", (3, 1): ".", (4, 1): "."})
+# C O B laid in its cells: the same grid as a plain refill P C O would leave
+THROUGH_OLD_REFILLED = THROUGH_OLD_CLEARED.replace({(2, 1): "C", (3, 1): "O", (4, 1): "B"})
+
+
+def test_N10_a_cascade_one_frame_showed_counts_once_its_old_cards_are_seen_taken_away(
+        tmp_path):
+    # A sparse video: one frame shows the refill P B B (B B B with the B of row 4), one
+    # frame the three B taken away, then the refill C O B holds. The B of row 4 lay there
+    # before the refill: no hand lifts it for a misread, so the cascade was made.
+    session = scored_and_ended(tmp_path)
+    session.on_glimpse(rows(THROUGH_OLD), rows(THROUGH_OLD))
+    session.on_glimpse(rows(THROUGH_OLD_CLEARED), rows(THROUGH_OLD_CLEARED))
+    session.on_reading(rows(THROUGH_OLD_REFILLED))
+    assert refills(session) == ["PBB", "COB"]
+    assert session.view().players[0].score == 3 + 3 + 1  # the cascade's bonus goes on (N8)
+
+
+def test_N10_a_cascade_one_frame_showed_with_no_grid_after_it_cleared_is_no_cascade(
+        tmp_path):
+    # The same refill P B B in one frame, but no frame shows its line taken away: one card
+    # misread may have made it. The grid that holds fits a plain refill: that is taken.
+    session = scored_and_ended(tmp_path)
+    session.on_glimpse(rows(THROUGH_OLD), rows(THROUGH_OLD))
+    session.on_reading(rows(THROUGH_OLD_REFILLED))
+    assert refills(session) == ["PCO"]
+    assert session.view().players[0].score == 3
+
+
+def test_N5_a_refill_one_frame_showed_is_taken_for_a_tap_where_another_frame_shows_it_shifted(
+        tmp_path):
+    # A sparse video: one frame shows the refill whole, the next one the next player's shift
+    # made on it, then "Paid with 3 cards" is tapped. Two frames agree on every card (one
+    # misread in either would leave no shift between them): the refill, the shift, the tap.
+    session = scored_and_ended(tmp_path)
+    shifted = Shift.parse("r4>").apply(REFILLED)
+    session.on_glimpse(rows(REFILLED), rows(REFILLED))
+    session.on_glimpse(rows(shifted), rows(shifted))
+    session.tap("wildcard")
+    assert refills(session) == ["BYP"]
+    assert [str(s) for s in session.state.shifts] == ["r4>!3"]
+
+
+def test_N5_a_refill_one_frame_showed_names_nothing_for_a_tap_where_the_next_frame_disagrees(
+        tmp_path):
+    # The frame after reads a card the shift did not move as another: one of the two frames
+    # misread it, and neither says which. Nothing is taken; the tap is refused.
+    session = scored_and_ended(tmp_path)
+    shifted = Shift.parse("r4>").apply(REFILLED).replace({(2, 1): "V"})
+    session.on_glimpse(rows(REFILLED), rows(REFILLED))
+    session.on_glimpse(rows(shifted), rows(shifted))
+    session.tap("wildcard")
+    assert refills(session) == [] and session.message.startswith("N5")
