@@ -263,7 +263,28 @@ class TableSession(SessionCore[TableState]):
             else:
                 raise BadInput(f"unknown tap {action!r}")
         except CompanionError as err:
-            self.message = str(err)
+            self.message = self._after_a_draw(action) or str(err)
+
+    def _after_a_draw(self, action: str) -> str:
+        """Why "end turn" tapped just after a draw is refused, in words that say so: the
+        draw ended that turn (N3), and the player whose turn it is now has done nothing yet.
+        Players used to ending every turn tap it after a draw too. "" otherwise."""
+        t = self.state
+        if action != "end_turn" or t.phase != PLAY or t.rules is None or t.shifts:
+            return ""
+        live: list[str] = []
+        for payload in self.events():
+            if payload["kind"] == "undo":
+                live.pop()
+            else:
+                live.append(payload["kind"])
+        moves = [kind for kind in live if kind in ("setup", "draw", "end_turn")]
+        if not moves or moves[-1] != "draw":
+            return ""
+        now = t.rules.active
+        before = (now - 1) % t.game.players
+        return (f"N3: the draw ended player {before}'s turn; it is player {now}'s turn now, "
+                f"to draw or shift")
 
     def _tapped(self, event: ev.Event) -> None:
         """A button's event. One the game cannot take now may settle a card laid unread,

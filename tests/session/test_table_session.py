@@ -91,6 +91,24 @@ def test_N3_draw_then_shift_is_refused(tmp_path):
     session.tap("draw")
     assert session.state.rules.hands == (6, 3)  # scored at once, next player's turn
     assert session.state.rules.active == 1
+    seq = session.seq
+    # End turn tapped out of habit after the draw: refused, saying the draw ended the turn
+    session.tap("end_turn")
+    assert session.message == "N3: the draw ended player 0's turn; it is player 1's turn now, " \
+        "to draw or shift"
+    assert session.seq == seq
+    session.tap("draw")  # player 1 draws too: the next End turn is refused the same way
+    session.tap("end_turn")
+    assert "the draw ended player 1's turn" in session.message
+
+
+def test_N3_end_turn_with_no_move_after_a_shift_turn_asks_for_a_move(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    shifted = Shift.parse("r1>").apply(Grid(SETUP))  # Y R G O G: no line
+    session.on_reading(rows(shifted))
+    session.tap("end_turn")
+    assert session.message == "" and session.state.rules.active == 1
     session.tap("end_turn")
     assert "draw or shift first" in session.message
 
