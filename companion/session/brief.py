@@ -26,11 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from companion.errors import CompanionError
+from companion.rules.combination import cleared_cells, find_combinations
 from companion.rules.explain import card_difference
 from companion.rules.grid import EMPTY, PEARL, Cell, Grid
 from companion.rules.shift import ALL_SHIFTS, Shift
 
-from .events import Cleared, Event, Refill, Shifts
+from .events import Cleared, EndTurn, Event, Refill, Shifts
 from .misread import as_read
 from .table import CLEAR, PLAY, REFILL, TableState, apply, shifts_problem
 from .unread import (
@@ -222,3 +223,73 @@ def refills_behind(t: TableState, text: str) -> list[str]:
             if all(letter_at(undone, cell) not in (EMPTY, PEARL) for cell in cells):
                 found.add(undone)
     return sorted(found)
+
+
+def turn_behind(t: TableState, text: str, provisional: bool = True
+                ) -> list[tuple[str, tuple[Event, ...]]] | None:
+    """In play, a turn the camera never saw held (a hand over the grid while the player
+    shifted, and on until the refill was laid: "end turn" was refused then, no shift seen):
+    the stable reading ``text`` shows the grid after it, scored, cleared and refilled. The
+    events of the one way there: shifts (the fewest, up to ``UNSEEN_SHIFTS``) the hand can
+    pay, the turn ended, the cards scored cleared and the refill laid in their cells, every
+    other card as the shifts left it. None where no way, or more than one, gets there, or
+    where the refill would make a cascade (its first cards were never seen).
+
+    >>> from companion.rules.game import Game
+    >>> from companion.session.events import Setup
+    >>> t = apply(TableState(Game("classic", 2)), Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
+    >>> for text, events in turn_behind(t, "BGOGY/YVPBC/PGYOC/BVPRO/YGCBV"):  # r2<, BYP laid
+    ...     print(text, [e.KIND for e in events])
+    RGOGY/RVPBC/RGYOC/BVPRO/YGCBV ['shifts', 'end_turn']
+    BGOGY/YVPBC/PGYOC/BVPRO/YGCBV ['cleared', 'refill']
+    """
+    if t.phase != PLAY or t.grid is None or UNSURE in text or EMPTY in text:
+        return None
+    pearl = t.game.pearl
+    ways: list[tuple[Shift, ...]] = [()]
+    for _ in range(UNSEEN_SHIFTS):
+        ways = [(*way, shift) for way in ways for shift in ALL_SHIFTS]
+        found: dict[str, list[tuple[str, tuple[Event, ...]]]] = {}
+        for way in ways:
+            grid = t.grid
+            for shift in way:
+                grid = shift.apply(grid)
+            shifted = str(grid)
+            if shifted in found:
+                continue
+            # cheap first: every card the scoring left in place shows where the shifts put it
+            cells = set(cleared_cells(find_combinations(grid, pearl)))
+            if not cells or not set(cells_differ(shifted, text)) <= cells:
+                continue
+            chain = _scored_and_laid(t, shifted, text, provisional)
+            if chain is not None:
+                found[shifted] = chain
+        if found:
+            return next(iter(found.values())) if len(found) == 1 else None
+    return None
+
+
+def _scored_and_laid(t: TableState, shifted: str, text: str, provisional: bool
+                     ) -> list[tuple[str, tuple[Event, ...]]] | None:
+    """:func:`turn_behind` through the grid ``shifted``: its events, or None where the rules
+    take no step of it."""
+    made = moves_made(t, shifted, "", provisional)
+    if not made:
+        return None
+    try:
+        ended = t
+        for event in made:
+            ended = apply(ended, event)
+        ended = apply(ended, EndTurn())
+        if ended.phase != CLEAR:
+            return None
+        cleared = apply(ended, Cleared())
+    except CompanionError:
+        return None
+    laid = moves_made(cleared, text, "", provisional)
+    if not laid or not all(isinstance(event, Refill) for event in laid):
+        return None
+    after = apply(cleared, laid[0])
+    if after.phase == CLEAR:
+        return None  # the refill makes a cascade: the cards first laid were never seen
+    return [(shifted, (*made, EndTurn())), (text, (Cleared(), *laid))]

@@ -31,7 +31,7 @@ from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
-from .brief import Brief, catching_up, moves_made, refills_behind
+from .brief import Brief, catching_up, moves_made, refills_behind, turn_behind
 from .brief import taken as taken_by
 from .core import SessionCore, Shown, locked
 from .misread import (
@@ -427,6 +427,17 @@ class TableSession(SessionCore[TableState]):
         self._take_chain(chain)
         return True
 
+    def _turn_behind(self, raw: str) -> bool:
+        """Take a turn the camera never saw held, shifted, scored and refilled while hands
+        were over the grid, worked out from the stable reading ``raw`` after it
+        (``brief.turn_behind``): only when exactly one such turn explains it. Without it the
+        game would stay a turn behind the table, every grid after refused. True when taken."""
+        chain = turn_behind(self.state, raw, self.provisional)
+        if chain is None:
+            return False
+        self._take_chain(chain)
+        return True
+
     def _refill_behind(self, takes: Callable[[TableState], bool], then: str) -> bool:
         """Take a refill the camera never saw whole (a sparse video: hands over the grid
         until the next player had shifted), worked out from the stable reading ``then``
@@ -503,7 +514,8 @@ class TableSession(SessionCore[TableState]):
             text = as_read(t, text)
         taken = self._take(t, text)
         if taken is None and (self._catch_up(takes, raw) or (
-                t.phase in (CLEAR, REFILL) and self._refill_behind(takes, raw))):
+                t.phase in (CLEAR, REFILL) and self._refill_behind(takes, raw))
+                or self._turn_behind(raw)):
             t = self.state
             text = as_read(t, raw)
             taken = self._take(t, text)

@@ -527,3 +527,35 @@ def test_N5_a_refill_one_frame_showed_names_nothing_for_a_tap_where_the_next_fra
     session.on_glimpse(rows(shifted), rows(shifted))
     session.tap("wildcard")
     assert refills(session) == [] and session.message.startswith("N5")
+
+
+def test_N9_a_turn_the_camera_never_saw_held_is_worked_out_from_the_grid_after_it(tmp_path):
+    # Hands over the grid all through r2<, "end turn" (refused then: no shift seen), the
+    # clearing and the refill; the grid then holds. One turn explains it: r2< made R R R,
+    # cleared and refilled B Y P. Logged so; the game is no longer a turn behind the table.
+    session = opened(tmp_path)
+    session.tap("end_turn")
+    assert session.message.startswith("N3")
+    session.on_reading(rows(REFILLED))
+    kinds = [e["kind"] for e in session.events()]
+    assert kinds[-4:] == ["shifts", "end_turn", "cleared", "refill"]
+    assert refills(session) == ["BYP"] and session.view().players[0].score == 3
+    assert session.state.phase == "play" and session.state.rules.active == 1
+
+
+def test_N9_a_grid_a_turn_behind_with_a_card_the_scoring_did_not_take_changed_is_refused(
+        tmp_path):
+    # The same grid, but a card the scoring left in place changed too: no turn explains it.
+    session = opened(tmp_path)
+    seq = session.seq
+    session.on_reading(rows(REFILLED.replace({(5, 5): "R"})))
+    assert session.seq == seq and not session.view().verdict.legal
+
+
+def test_N10_a_turn_behind_whose_refill_makes_a_line_is_not_worked_out(tmp_path):
+    # B B B laid down column 1 over the B of row 4: a cascade the players would have cleared
+    # and refilled, its first cards never seen. Nothing is made up: the reading is refused.
+    session = opened(tmp_path)
+    seq = session.seq
+    session.on_reading(rows(CLEARED.replace({(1, 1): "B", (2, 1): "B", (3, 1): "B"})))
+    assert session.seq == seq
