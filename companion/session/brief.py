@@ -135,7 +135,8 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     the table was seen in). ``glimpsed``: grids one frame alone showed. Such a grid may show
     known cards moved or taken away (a card misread in it makes no shift the rules take);
     it names the cards of a refill only for a stable reading ``then`` after it, or, for a
-    tap, where another frame after it shows them moved by a shift (two frames agree), and
+    tap, where another frame after it shows them moved by a shift or shows its cascade's
+    cards taken away and the rest as they were (two frames agree), and
     never of one that makes a cascade of the refill's cards alone (one card misread in it may make
     the line, and the cards lifted to lay them again look like that line cleared); a
     cascade through cards that lay there before counts where a grid after it shows all its
@@ -147,8 +148,8 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
 
     def through(k: int, s: TableState, cascade: bool, pending: bool) -> Chain | None:
         # cascade: a refill's cascade waits for a grid that shows all its cards taken away;
-        # pending: a refill one frame alone named waits for another frame to show its
-        # cards moved by a shift (a tap, not a stable reading, follows)
+        # pending: a refill one frame alone named waits for another frame to agree with its
+        # cards (a tap, not a stable reading, follows)
         if k == len(briefly):
             shown = not cascade or (then is not None and cleared_whole(s, then))
             return [] if shown and not pending and takes(s) else None
@@ -172,9 +173,11 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
                 # before counts once a grid after it shows them taken away: a hand does not
                 # lift those for a misread)
                 return best
-            moved = any(isinstance(event, Shifts) for event in made)
+            # another frame agrees with every card of a refill one frame named: the next
+            # player's shift moved them, or its cascade's cards taken away left the rest
+            agreed = shown or any(isinstance(event, Shifts) for event in made)
             rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row,
-                           (pending and not moved) or (alone and refilled and then is None))
+                           (pending and not agreed) or (alone and refilled and then is None))
             if rest is not None and (best is None or (
                     len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):
                 best = [(text, made), *rest]

@@ -295,7 +295,7 @@ class TableSession(SessionCore[TableState]):
             self.commit(event)
         except CompanionError:
             before = len(self.history)
-            if self._catch_up(lambda s: taken_by(s, event)):
+            if self._catch_up(lambda s: taken_by(s, event)) or self._opened_for_tap(event):
                 caught = len(self.history) - before
                 self.commit(event)  # the move the tap follows, seen only briefly
                 self._tap_caught = (self.seq, caught)
@@ -699,6 +699,9 @@ class TableSession(SessionCore[TableState]):
         if EMPTY in whole or (unread and (not self.provisional or len(unread) > SETTLE_AT_MOST)):
             return
         whole = provisional_names(self.game, whole, "", guesses=self._guesses)
+        if not unread and self._opened_briefly(whole):
+            self._reading(text)  # the first move, made before the layout held
+            return
         try:
             self.commit(ev.Setup(whole, unread or None))
             self._briefly.clear()  # the deal: no move of the game
@@ -707,6 +710,51 @@ class TableSession(SessionCore[TableState]):
             grid = Grid.parse(whole)
             cells = tuple(cleared_cells(find_combinations(grid, self.game.pearl)))
             self._refuse(str(err), cells)
+
+    def _opened_briefly(self, whole: str) -> bool:
+        """Set up the layout two frames in a row last showed whole, where the first stable
+        reading, ``whole``, is a move the rules take from it (a sparse video: the first
+        player shifted before the layout held for a stable reading). Taking ``whole`` as the
+        layout would leave the game a turn behind the table for good. True when set up."""
+        held = self._held_whole(whole)
+        if not held or self._opened_for(held[-1], whole) is None:
+            return False
+        self.commit(ev.Setup(held[-1]))
+        self._briefly.clear()
+        self.verdict = None
+        return True
+
+    def _held_whole(self, other_than: str = "") -> list[str]:
+        """The grids held briefly by two frames in a row, whole, oldest first."""
+        return [text for text, _, in_a_row in self._briefly
+                if in_a_row and text != other_than and UNSURE not in text and EMPTY not in text]
+
+    def _opened_for(self, layout: str, moved: str) -> tuple[ev.Event, ...] | None:
+        """The moves the rules see from the opening ``layout`` to ``moved`` (none: None)."""
+        try:
+            opened = apply_event(self.state, ev.Setup(layout))
+        except CompanionError:
+            return None
+        return moves_made(opened, moved, "", self.provisional) or None
+
+    def _opened_for_tap(self, event: ev.Event) -> bool:
+        """A tap on the opening layout (end turn, say) the game can take once the layout
+        and the first move, each held by two frames in a row only, are taken: a sparse video
+        never held either for a stable reading. True when taken (the tap is not)."""
+        held = self._held_whole()
+        if self.state.phase != OPENING or len(held) < 2:
+            return False
+        moves = self._opened_for(held[-2], held[-1])
+        if moves is None:
+            return False
+        after = apply_event(self.state, ev.Setup(held[-2]))
+        for move in moves:
+            after = apply_event(after, move)
+        if not taken_by(after, event):
+            return False
+        self.commit(ev.Setup(held[-2]))
+        self._take_chain([(held[-1], moves)])
+        return True
 
     def _names_back(self, before: TableState) -> None:
         """After an undo on the opening layout: names a ``Relaid`` dropped are back. The

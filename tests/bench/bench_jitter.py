@@ -12,7 +12,8 @@ Kinds, each over N seeded runs (frames with a tap are never touched):
 - ``misread``: in a tenth of the frames one card read as another, sure (the reader's answer
   changed, after vision: a glare, a card on a class's edge); ``misread20``: a fifth;
 - ``sparse``: every second frame (two runs, from the first and the second frame);
-  ``sparse3``: every third frame (three runs).
+  ``sparse3``: every third frame (three runs); ``sparse4``: every fourth (four runs: most
+  moments then show in one frame or none, the opening layout in two).
 Prints one line per run and a count per kind; asserts nothing. About 25 s a run on one core.
 """
 
@@ -117,7 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=6)
     parser.add_argument("--only", choices=("blank", "drop", "misread", "misread20", "sparse",
-                                           "sparse3"))
+                                           "sparse3", "sparse4"))
     args = parser.parse_args()
     truth = json.loads((GAME / "truth.json").read_text())["final"]
     tapped = {json.loads(line)["frame"] for line in
@@ -132,7 +133,7 @@ def main() -> None:
         for kind, share in (("misread", 0.1), ("misread20", 0.2)):
             runs.append((kind, f"seed {seed}", _marked(set(), ""),
                          misreading(random.Random(seed), share)))
-    for step, kind in ((2, "sparse"), (3, "sparse3")):
+    for step, kind in ((2, "sparse"), (3, "sparse3"), (4, "sparse4")):
         for offset in range(step):
             left_out = {k for k in range(frames) if k % step != offset and k not in tapped}
             runs.append((kind, f"from frame {offset}", _marked(left_out, "drop"), None))

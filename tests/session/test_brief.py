@@ -559,3 +559,53 @@ def test_N10_a_turn_behind_whose_refill_makes_a_line_is_not_worked_out(tmp_path)
     seq = session.seq
     session.on_reading(rows(CLEARED.replace({(1, 1): "B", (2, 1): "B", (3, 1): "B"})))
     assert session.seq == seq
+
+
+def _new(tmp_path) -> TableSession:
+    return TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("classic", 2), ["A", "B"])
+
+
+def test_N2_a_layout_two_frames_held_then_a_shift_that_holds_sets_up_the_layout(tmp_path):
+    # A sparse video: the layout held two frames in a row, then the first player's r2< held
+    # for a stable reading. The layout is the one held briefly; r2< the first move, scored.
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.on_reading(rows(SHIFTED))
+    events = session.events()
+    assert events[0]["kind"] == "setup" and events[0]["grid"] == str(SETUP)
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
+
+
+def test_N2_a_layout_held_briefly_that_no_move_leads_on_from_is_no_layout(tmp_path):
+    # Two cards swapped while dealing: no shift leads from the grid held briefly to the one
+    # that holds, which is the layout.
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP.replace({(1, 1): "G", (1, 2): "R"})), in_a_row=True)
+    session.on_reading(rows(SETUP))
+    assert session.events()[0]["grid"] == str(SETUP) and not session.state.shifts
+
+
+def test_N3_end_turn_tapped_before_the_layout_held_takes_the_layout_and_shift_held_briefly(
+        tmp_path):
+    # The layout and r2< each held two frames in a row, neither for a stable reading, and
+    # "end turn" tapped: the layout, the shift and the end of the turn, in that order.
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.on_brief(rows(SHIFTED), in_a_row=True)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert [e["kind"] for e in session.events()] == ["setup", "shifts", "end_turn"]
+    assert session.state.phase == "clear"
+
+
+def test_N10_a_tap_takes_a_cascade_one_frame_showed_once_a_frame_shows_it_taken_away(tmp_path):
+    # One frame each: the refill P B B (B B B through the B of row 4), the three B taken
+    # away; then the refill C O B held two frames and Draw tapped. The second frame agrees
+    # with every card of the first bar the line's: the cascade and both refills are logged.
+    session = scored_and_ended(tmp_path)
+    session.on_glimpse(rows(THROUGH_OLD), rows(THROUGH_OLD))
+    session.on_glimpse(rows(THROUGH_OLD_CLEARED), rows(THROUGH_OLD_CLEARED))
+    session.on_brief(rows(THROUGH_OLD_REFILLED), in_a_row=True)
+    session.tap("draw")
+    assert refills(session) == ["PBB", "COB"]
+    assert session.events()[-1]["kind"] == "draw"
