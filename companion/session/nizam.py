@@ -169,6 +169,8 @@ class TableSession(SessionCore[TableState]):
         guesses (``on_brief``)."""
         self._glimpsed: set[str] = set()
         """Grids of ``_briefly`` one frame alone showed (``on_glimpse``)."""
+        self._held_at = -1
+        """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._tap_caught = (-1, 0)
         """The last tap taken after moves seen briefly (``_tapped``): the event it logged and
         how many events those moves logged before it (one undo takes back all of them)."""
@@ -272,19 +274,23 @@ class TableSession(SessionCore[TableState]):
         t = self.state
         if action != "end_turn" or t.phase != PLAY or t.rules is None or t.shifts:
             return ""
-        live: list[str] = []
-        for payload in self.events():
-            if payload["kind"] == "undo":
-                live.pop()
-            else:
-                live.append(payload["kind"])
-        moves = [kind for kind in live if kind in ("setup", "draw", "end_turn")]
+        moves = [kind for kind in self._live_kinds() if kind in ("setup", "draw", "end_turn")]
         if not moves or moves[-1] != "draw":
             return ""
         now = t.rules.active
         before = (now - 1) % t.game.players
         return (f"N3: the draw ended player {before}'s turn; it is player {now}'s turn now, "
                 f"to draw or shift")
+
+    def _live_kinds(self) -> list[str]:
+        """The kinds of the events logged and not undone, oldest first."""
+        live: list[str] = []
+        for payload in self.events():
+            if payload["kind"] == "undo":
+                live.pop()
+            else:
+                live.append(payload["kind"])
+        return live
 
     def _tapped(self, event: ev.Event) -> None:
         """A button's event. One the game cannot take now may settle a card laid unread,
@@ -432,6 +438,10 @@ class TableSession(SessionCore[TableState]):
         were over the grid, worked out from the stable reading ``raw`` after it
         (``brief.turn_behind``): only when exactly one such turn explains it. Without it the
         game would stay a turn behind the table, every grid after refused. True when taken."""
+        if self._live_kinds()[-1:] == ["draw"] and self._held_at != self.seq:
+            # a draw tapped while the camera held no grid may have been the next player's,
+            # the turn unseen before it: whose turn was worked out would be in doubt
+            return False
         chain = turn_behind(self.state, raw, self.provisional)
         if chain is None:
             return False
@@ -543,6 +553,7 @@ class TableSession(SessionCore[TableState]):
                 self._behind = -1
                 self._unsettled = set()
             self._read_at_last(text, taken)
+            self._held_at = self.seq
 
     def _take(self, t: TableState, raw: str) -> str | None:
         """Take the reading ``raw`` in state ``t`` (the current one): the reading as taken,

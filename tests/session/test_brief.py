@@ -609,3 +609,14 @@ def test_N10_a_tap_takes_a_cascade_one_frame_showed_once_a_frame_shows_it_taken_
     session.tap("draw")
     assert refills(session) == ["PBB", "COB"]
     assert session.events()[-1]["kind"] == "draw"
+
+
+def test_N3_a_turn_behind_right_after_a_draw_no_grid_held_since_is_not_worked_out(tmp_path):
+    # Draw tapped while the camera held no grid since the last one read: it may have been
+    # the next player's, tapped after a turn the camera missed. Whose turn that was is in
+    # doubt, so the grid after a whole turn is refused, as before, not scored for anyone.
+    session = opened(tmp_path)
+    session.tap("draw")
+    seq = session.seq
+    session.on_reading(rows(REFILLED))
+    assert session.seq == seq and session.view().players[1].score == 0
