@@ -164,7 +164,10 @@ class BriefFilter:
     a grid shown whole (every card read, or its outline seen and its colour guessed: the
     reading's ``guesses`` hold no ``?``) by two of the last three frames that found a grid,
     two in a row or two around one odd frame (a card misread in that one), the first time
-    it does (and again once two in a row show it); else None. ``guesses``: that grid's, as
+    it does (and again once two in a row show it); or, where the last three frames each
+    read every card and each another grid, the grid two of them agree on in every cell, when
+    each differs from it in one cell at most (a card misread in each, a different one: no
+    two frames alike, yet every card named twice); else None. ``guesses``: that grid's, as
     the frame read it; ``in_a_row``: whether two frames in a row showed it; ``whole``: the
     last frame's grid and guesses when it showed one whole, once or not. A frame that found
     no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
@@ -172,10 +175,13 @@ class BriefFilter:
     >>> f = BriefFilter()
     >>> [f.push(c) for c in (("RG",), None, ("RG",), ("RG",), ("RB",), ("RG",), ("YG",))]
     [None, None, ('RG',), None, None, None, None]
+    >>> f = BriefFilter()
     >>> [f.push(c) for c in (("YY",), ("YB",), ("YY",))], f.in_a_row
     ([None, None, ('YY',)], False)
     >>> f.push(("YY",)), f.in_a_row
     (('YY',), True)
+    >>> [f.push(c) for c in (("RGB",), ("RGO",), ("RCB",))], f.in_a_row
+    ([None, None, ('RGB',)], False)
     """
 
     def __init__(self) -> None:
@@ -201,8 +207,42 @@ class BriefFilter:
         earlier = list(self._frames)
         self._frames.append((cells, whole))
         in_a_row = bool(earlier) and earlier[-1] == (cells, True)
-        if not whole or (cells, True) not in earlier or (
-                cells == self._last and (self.in_a_row or not in_a_row)):
+        if whole and (cells, True) in earlier:
+            if cells == self._last and (self.in_a_row or not in_a_row):
+                return None
+            self._last, self.guesses, self.in_a_row = cells, guessed, in_a_row
+            return cells
+        agreed = _agreed([c for c, w in earlier if w] + [cells]) if whole else None
+        if agreed is None or agreed == self._last:
             return None
-        self._last, self.guesses, self.in_a_row = cells, guessed, in_a_row
-        return cells
+        self._last, self.guesses, self.in_a_row = agreed, agreed, False
+        return agreed
+
+
+def _agreed(frames: Sequence[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The grid two of three frames' readings (each every card read, no two alike) agree
+    on in every cell, where each differs from it in one cell at most; else None.
+
+    >>> _agreed([("RG", "BY"), ("RG", "BO"), ("RC", "BY")])
+    ('RG', 'BY')
+    >>> _agreed([("RG", "BY"), ("CO", "BY"), ("RG", "VV")]) is None  # two cells off
+    True
+    """
+    if len(frames) != 3 or len(set(frames)) != 3:
+        return None
+    widths = [len(row) for row in frames[0]]
+    if any([len(row) for row in f] != widths or any(UNSURE in row for row in f)
+           for f in frames):
+        return None
+    flat = ["".join(f) for f in frames]
+    agreed = []
+    for a, b, c in zip(*flat, strict=True):
+        if a in (b, c):
+            agreed.append(a)
+        elif b == c:
+            agreed.append(b)
+        else:
+            return None
+    if any(sum(x != y for x, y in zip(f, agreed, strict=True)) > 1 for f in flat):
+        return None
+    return _split(agreed, widths)

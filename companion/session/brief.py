@@ -187,6 +187,40 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     return chain or None
 
 
+def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
+                   provisional: bool = True) -> tuple[Event, ...]:
+    """The shifts the newest grid held briefly shows made since the grid last taken, when
+    ``event`` (a tap) ends the turn after them: the table as the camera last saw it when the
+    button was pressed. A player taps "end turn" as soon as the last card stops; on a jittery
+    or sparse video the grid after that shift has then held for a frame or two, too few to be
+    a stable reading. Taken without it, the turn would be scored short, and that grid then
+    read as the next player's shift. () where that grid shows no shift, a card unread, or a
+    move the rules or the hand do not take.
+
+    >>> from companion.rules.game import Game
+    >>> from companion.session.events import Setup
+    >>> t = apply(TableState(Game("classic", 2)), Setup("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV"))
+    >>> t = apply(t, Shifts((Shift.parse("r2<"),)))
+    >>> held = ("YGOGY/RVPBC/RGYOC/RVPRO/BGCBV", "", False)  # then c1v, one frame
+    >>> shifted_before(t, [held], EndTurn())
+    (Shifts(shifts=(Shift.parse('c1v'),)),)
+    >>> shifted_before(t, [held, (str(t.grid), "", False)], EndTurn())
+    ()
+    """
+    if t.phase != PLAY or not briefly or not isinstance(event, EndTurn):
+        return ()
+    text, _, _ = briefly[-1]
+    if UNSURE in text:
+        return ()  # a hand still over the cards: no look at the table as it was left
+    made = moves_made(t, text, "", provisional)
+    if not made or not all(isinstance(e, Shifts) for e in made):
+        return ()
+    after = t
+    for e in made:
+        after = apply(after, e)
+    return made if taken(after, event) else ()
+
+
 def refills_behind(t: TableState, text: str) -> list[str]:
     """While cards are cleared and laid (N9): the grids the refill may have left when the
     stable reading ``text`` shows the next player's shifts (up to ``UNSEEN_SHIFTS``) made
@@ -232,11 +266,13 @@ def turn_behind(t: TableState, text: str, provisional: bool = True
                 ) -> list[tuple[str, tuple[Event, ...]]] | None:
     """In play, a turn the camera never saw held (a hand over the grid while the player
     shifted, and on until the refill was laid: "end turn" was refused then, no shift seen):
-    the stable reading ``text`` shows the grid after it, scored, cleared and refilled. The
-    events of the one way there: shifts (the fewest, up to ``UNSEEN_SHIFTS``) the hand can
-    pay, the turn ended, the cards scored cleared and the refill laid in their cells, every
-    other card as the shifts left it. None where no way, or more than one, gets there, or
-    where the refill would make a cascade (its first cards were never seen).
+    the stable reading ``text`` shows the grid after it, scored, cleared and refilled, or
+    scored and cleared, the refill not laid yet (empty the cells the scoring empties, and
+    only they). The events of the one way there: shifts (the fewest, up to
+    ``UNSEEN_SHIFTS``) the hand can pay, the turn ended, the cards scored cleared and the
+    refill laid in their cells (if it is), every other card as the shifts left it. None
+    where no way, or more than one, gets there, or where the refill would make a cascade
+    (its first cards were never seen).
 
     >>> from companion.rules.game import Game
     >>> from companion.session.events import Setup
@@ -245,8 +281,10 @@ def turn_behind(t: TableState, text: str, provisional: bool = True
     ...     print(text, [e.KIND for e in events])
     RGOGY/RVPBC/RGYOC/BVPRO/YGCBV ['shifts', 'end_turn']
     BGOGY/YVPBC/PGYOC/BVPRO/YGCBV ['cleared', 'refill']
+    >>> [e.KIND for _, events in turn_behind(t, ".GOGY/.VPBC/.GYOC/BVPRO/YGCBV") for e in events]
+    ['shifts', 'end_turn', 'cleared']
     """
-    if t.phase != PLAY or t.grid is None or UNSURE in text or EMPTY in text:
+    if t.phase != PLAY or t.grid is None or UNSURE in text:
         return None
     pearl = t.game.pearl
     ways: list[tuple[Shift, ...]] = [()]
@@ -289,6 +327,8 @@ def _scored_and_laid(t: TableState, shifted: str, text: str, provisional: bool
         cleared = apply(ended, Cleared())
     except CompanionError:
         return None
+    if cleared.phase == REFILL and text == str(cleared.grid):
+        return [(shifted, (*made, EndTurn())), (text, (Cleared(),))]
     laid = moves_made(cleared, text, "", provisional)
     if not laid or not all(isinstance(event, Refill) for event in laid):
         return None

@@ -31,7 +31,7 @@ from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
-from .brief import Brief, catching_up, moves_made, refills_behind, turn_behind
+from .brief import Brief, catching_up, moves_made, refills_behind, shifted_before, turn_behind
 from .brief import taken as taken_by
 from .core import SessionCore, Shown, locked
 from .misread import (
@@ -169,6 +169,9 @@ class TableSession(SessionCore[TableState]):
         guesses (``on_brief``)."""
         self._glimpsed: set[str] = set()
         """Grids of ``_briefly`` one frame alone showed (``on_glimpse``)."""
+        self._last_look: str | None = None
+        """In play, the grid the newest frame alone showed whole, when nothing since showed
+        another (``on_glimpse``): the table as a tap found it (``brief.shifted_before``)."""
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._tap_caught = (-1, 0)
@@ -228,6 +231,7 @@ class TableSession(SessionCore[TableState]):
         try:
             if action == "undo":
                 self._briefly.clear()  # what was held before is no move to redo
+                self._last_look = None
                 before = self.state
                 with_tap = self._settled_with_tap()
                 # a tap and the moves seen briefly it was taken after: one thing, one undo
@@ -296,7 +300,18 @@ class TableSession(SessionCore[TableState]):
         """A button's event. One the game cannot take now may settle a card laid unread,
         when one name only lets it be taken (``_settle``, ``by`` "tap"; one undo takes back
         both). Never the likeliest of several: a tap too early (Draw before the cards scored
-        are cleared) and a card under a wrong name look the same, and a tap shows no card."""
+        are cleared) and a card under a wrong name look the same, and a tap shows no card.
+        "End turn" takes first the shifts the newest grid held briefly shows made
+        (``brief.shifted_before``): one undo takes back both."""
+        looks = self._briefly if self._last_look is None else [
+            *self._briefly, (self._last_look, "", False)]
+        ahead = shifted_before(self.state, looks, event, self.provisional)
+        if ahead:
+            for made in ahead:
+                self.commit(made)
+            self.commit(event)
+            self._tap_caught = (self.seq, len(ahead))
+            return
         try:
             self.commit(event)
         except CompanionError:
@@ -364,6 +379,7 @@ class TableSession(SessionCore[TableState]):
         best guess at it (``GridReading.guesses``), the name it is laid under if it is laid
         unread and that name can be."""
         self._age_settled()
+        self._last_look = None
         shape = [len(row) for row in rows]
         self._guesses = "/".join(guesses) if guesses and [len(r) for r in guesses] == shape else ""
         try:
@@ -383,6 +399,7 @@ class TableSession(SessionCore[TableState]):
     def _keep_brief(self, rows: Sequence[str], guesses: Sequence[str] | None, in_a_row: bool,
                     glimpse: bool) -> None:
         text = "/".join(rows)
+        self._last_look = None  # this grid is newer
         guess = "/".join(guesses) if guesses is not None else text
         if text == self.reading and not (self.state.phase in (CLEAR, REFILL) and self._briefly):
             self._briefly.clear()  # the cards put back as they were: what was tried is no move
@@ -415,9 +432,14 @@ class TableSession(SessionCore[TableState]):
         refill it shows makes no cascade (one card misread in it may make the line), and
         names its cards only for a stable reading after it, never for a tap (one misread
         frame would be the refill logged); known cards moved or taken away it may show to
-        either. In play a frame alone is no move: a hand shows many."""
-        if self.state.phase in (CLEAR, REFILL):
+        either. In play a frame alone is no move: a hand shows many. It is kept only as
+        the table's last look, for a tap that ends the turn (``_tapped``). On the opening
+        layout it is kept too: the layout, if the first grid that holds is a move from it
+        the rules take and can be no layout itself (``_opened_briefly``)."""
+        if self.state.phase in (CLEAR, REFILL, OPENING):
             self._keep_brief(rows, guesses, in_a_row=False, glimpse=True)
+        elif self.state.phase == PLAY and tuple(guesses) == tuple(rows):  # every card read
+            self._last_look = "/".join(rows)
 
     def _catch_up(self, takes: Callable[[TableState], bool], then: str | None = None) -> bool:
         """Take the grids held briefly since the last stable reading taken that move the game
@@ -438,9 +460,10 @@ class TableSession(SessionCore[TableState]):
         were over the grid, worked out from the stable reading ``raw`` after it
         (``brief.turn_behind``): only when exactly one such turn explains it. Without it the
         game would stay a turn behind the table, every grid after refused. True when taken."""
-        if self._live_kinds()[-1:] == ["draw"] and self._held_at != self.seq:
+        if self._live_kinds()[-1:] in (["draw"], ["end_turn"]) and self._held_at != self.seq:
             # a draw tapped while the camera held no grid may have been the next player's,
-            # the turn unseen before it: whose turn was worked out would be in doubt
+            # the turn unseen before it; "end turn" so tapped may have come before a last
+            # shift the camera had not seen held: whose turn was worked out would be in doubt
             return False
         chain = turn_behind(self.state, raw, self.provisional)
         if chain is None:
@@ -726,19 +749,28 @@ class TableSession(SessionCore[TableState]):
         """Set up the layout two frames in a row last showed whole, where the first stable
         reading, ``whole``, is a move the rules take from it (a sparse video: the first
         player shifted before the layout held for a stable reading). Taking ``whole`` as the
-        layout would leave the game a turn behind the table for good. True when set up."""
+        layout would leave the game a turn behind the table for good. Where ``whole`` holds
+        a line (no layout does, N2), a layout one frame alone showed will do. True when set
+        up."""
         held = self._held_whole(whole)
         if not held or self._opened_for(held[-1], whole) is None:
-            return False
+            # a layout one frame alone showed, where the grid that holds can be no layout
+            # (it holds a line): a deal under way shows no whole grid a move leads on from
+            held = [text for text in self._held_whole(whole, alone=True)
+                    if self._opened_for(text, whole) is not None]
+            if not held or taken_by(self.state, ev.Setup(whole)):
+                return False
         self.commit(ev.Setup(held[-1]))
         self._briefly.clear()
         self.verdict = None
         return True
 
-    def _held_whole(self, other_than: str = "") -> list[str]:
-        """The grids held briefly by two frames in a row, whole, oldest first."""
+    def _held_whole(self, other_than: str = "", alone: bool = False) -> list[str]:
+        """The grids held briefly by two frames in a row, whole, oldest first (``alone``:
+        by one frame too)."""
         return [text for text, _, in_a_row in self._briefly
-                if in_a_row and text != other_than and UNSURE not in text and EMPTY not in text]
+                if (in_a_row or alone) and text != other_than and UNSURE not in text
+                and EMPTY not in text]
 
     def _opened_for(self, layout: str, moved: str) -> tuple[ev.Event, ...] | None:
         """The moves the rules see from the opening ``layout`` to ``moved`` (none: None)."""
@@ -751,21 +783,27 @@ class TableSession(SessionCore[TableState]):
     def _opened_for_tap(self, event: ev.Event) -> bool:
         """A tap on the opening layout (end turn, say) the game can take once the layout
         and the first move, each held by two frames in a row only, are taken: a sparse video
-        never held either for a stable reading. True when taken (the tap is not)."""
-        held = self._held_whole()
-        if self.state.phase != OPENING or len(held) < 2:
+        never held either for a stable reading. Else the last two grids shown whole, one
+        frame each will do: no frame misread, nor a deal under way, shows a whole grid and
+        then one a move the rules take leads to from it. True when taken (the tap is not)."""
+        if self.state.phase != OPENING:
             return False
-        moves = self._opened_for(held[-2], held[-1])
-        if moves is None:
-            return False
-        after = apply_event(self.state, ev.Setup(held[-2]))
-        for move in moves:
-            after = apply_event(after, move)
-        if not taken_by(after, event):
-            return False
-        self.commit(ev.Setup(held[-2]))
-        self._take_chain([(held[-1], moves)])
-        return True
+        for alone in (False, True):
+            held = self._held_whole(alone=alone)
+            if len(held) < 2:
+                continue
+            moves = self._opened_for(held[-2], held[-1])
+            if moves is None:
+                continue
+            after = apply_event(self.state, ev.Setup(held[-2]))
+            for move in moves:
+                after = apply_event(after, move)
+            if not taken_by(after, event):
+                continue
+            self.commit(ev.Setup(held[-2]))
+            self._take_chain([(held[-1], moves)])
+            return True
+        return False
 
     def _names_back(self, before: TableState) -> None:
         """After an undo on the opening layout: names a ``Relaid`` dropped are back. The

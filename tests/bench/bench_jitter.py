@@ -4,7 +4,10 @@ end against the truth's. The split holds each moment of a turn for a few frames 
 cleared grid for 2 to 3, the grid between two cascades for 3): one bad frame there is enough
 to lose a moment the scores depend on.
 
-    .venv/bin/python tests/bench/bench_jitter.py [--seeds N] [--only KIND]
+    .venv/bin/python tests/bench/bench_jitter.py [--seeds N] [--only KIND] [--game FOLDER]
+
+``--game``: another recording with its truth (``truth.json``, as ``bench_recordings`` writes
+them: Pearl of the East, three to five players), its frames disturbed the same way.
 
 Kinds, each over N seeded runs (frames with a tap are never touched):
 - ``blank``: a tenth of the frames black (no grid found);
@@ -45,15 +48,16 @@ KEYS = ("scores", "deck", "discard", "deck_runs_out")
 GEMS = "ROYGCBVP"
 
 
-def copied(into: Path, keep: Callable[[int], str]) -> Path:
-    """The game in ``into``, each frame ``keep(number)``: "as is", "black" or "drop" (the
+def copied(into: Path, keep: Callable[[int], str], game: Path = GAME) -> Path:
+    """The ``game`` in ``into``, each frame ``keep(number)``: "as is", "black" or "drop" (the
     frames after a dropped one renumbered, the taps moved with them)."""
     for name in ("calib.jpg", "calib.json", "game.json"):
-        (into / name).symlink_to(GAME / name)
+        (into / name).symlink_to(game / name)
     (into / "frames").mkdir()
     black = into / "black.jpg"
-    cv2.imwrite(str(black), np.zeros((720, 1280, 3), np.uint8))
-    frames = sorted((GAME / "frames").iterdir())
+    frames = sorted((game / "frames").iterdir())
+    shape = cv2.imread(str(frames[0])).shape
+    cv2.imwrite(str(black), np.zeros(shape, np.uint8))
     renumbered, n = {}, 0
     for k, path in enumerate(frames):
         renumbered[k] = n
@@ -62,7 +66,7 @@ def copied(into: Path, keep: Callable[[int], str]) -> Path:
             continue
         (into / "frames" / f"{n:06d}{path.suffix}").symlink_to(black if how == "black" else path)
         n += 1
-    taps = [json.loads(line) for line in (GAME / "taps.jsonl").read_text().splitlines() if line]
+    taps = [json.loads(line) for line in (game / "taps.jsonl").read_text().splitlines() if line]
     (into / "taps.jsonl").write_text("".join(
         json.dumps({**t, "frame": renumbered[t["frame"]]}) + "\n" for t in taps))
     return into
@@ -119,11 +123,14 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=6)
     parser.add_argument("--only", choices=("blank", "drop", "misread", "misread20", "sparse",
                                            "sparse3", "sparse4"))
+    parser.add_argument("--game", type=Path, default=GAME)
     args = parser.parse_args()
-    truth = json.loads((GAME / "truth.json").read_text())["final"]
+    game = args.game
+    truth = json.loads((game / "truth.json").read_text())
+    truth = truth.get("final", truth)  # the split's truth nests it; a generated one does not
     tapped = {json.loads(line)["frame"] for line in
-              (GAME / "taps.jsonl").read_text().splitlines() if line}
-    frames = len(list((GAME / "frames").iterdir()))
+              (game / "taps.jsonl").read_text().splitlines() if line}
+    frames = len(list((game / "frames").iterdir()))
     runs: list[tuple[str, str, Callable[[int], str], Change | None]] = []
     for seed in range(1, args.seeds + 1):
         for kind, share, how in (("blank", 0.1, "black"), ("drop", 0.15, "drop")):
@@ -142,7 +149,7 @@ def main() -> None:
         if args.only and kind != args.only:
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            path = copied(Path(tmp), keep)
+            path = copied(Path(tmp), keep, game)
             got = replayed(path, change)
         ok = all(got[k] == truth[k] for k in KEYS)
         tally = counts.setdefault(kind, [0, 0])

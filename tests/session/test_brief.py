@@ -552,6 +552,26 @@ def test_N9_a_grid_a_turn_behind_with_a_card_the_scoring_did_not_take_changed_is
     assert session.seq == seq and not session.view().verdict.legal
 
 
+def test_N9_a_turn_the_camera_never_saw_held_is_worked_out_from_its_cards_cleared(tmp_path):
+    # The same unseen turn, the grid held once the cards scored were taken away and before
+    # the refill was laid: the cells r2<'s line empties are empty, and only they.
+    session = opened(tmp_path)
+    session.on_reading(rows(CLEARED))
+    kinds = [e["kind"] for e in session.events()]
+    assert kinds[-3:] == ["shifts", "end_turn", "cleared"]
+    assert session.state.phase == "refill" and session.view().players[0].score == 3
+    session.on_reading(rows(REFILLED))
+    assert refills(session) == ["BYP"] and session.state.rules.active == 1
+
+
+def test_N9_a_grid_a_turn_behind_with_a_card_more_taken_away_is_refused(tmp_path):
+    # a card the scoring leaves lifted too (to straighten it): no turn empties those cells
+    session = opened(tmp_path)
+    seq = session.seq
+    session.on_reading(rows(CLEARED.replace({(5, 5): "."})))
+    assert session.seq == seq
+
+
 def test_N10_a_turn_behind_whose_refill_makes_a_line_is_not_worked_out(tmp_path):
     # B B B laid down column 1 over the B of row 4: a cascade the players would have cleared
     # and refilled, its first cards never seen. Nothing is made up: the reading is refused.
@@ -598,6 +618,46 @@ def test_N3_end_turn_tapped_before_the_layout_held_takes_the_layout_and_shift_he
     assert session.state.phase == "clear"
 
 
+def test_N2_a_layout_one_frame_showed_is_the_layout_where_the_grid_that_holds_has_a_line(
+        tmp_path):
+    # The layout in one frame only, then r2< (R R R down column 1) held: no layout holds a
+    # line (N2), so the grid that holds is the first move, made from the layout glimpsed.
+    session = _new(tmp_path)
+    session.on_glimpse(rows(SETUP), rows(SETUP))
+    session.on_reading(rows(SHIFTED))
+    events = session.events()
+    assert events[0]["kind"] == "setup" and events[0]["grid"] == str(SETUP)
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
+
+
+def test_N2_a_layout_one_frame_showed_does_not_replace_a_layout_that_holds(tmp_path):
+    # r4> makes no line: the grid that holds may be the layout itself (the frame before it
+    # a card swapped while dealing, say); as before, it is
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _new(tmp_path)
+    session.on_glimpse(rows(SETUP), rows(SETUP))
+    session.on_reading(rows(other))
+    assert session.events()[0]["grid"] == str(other) and not session.state.shifts
+
+
+def test_N3_end_turn_tapped_after_the_layout_and_a_shift_one_frame_each_takes_both(tmp_path):
+    session = _new(tmp_path)
+    session.on_glimpse(rows(SETUP), rows(SETUP))
+    session.on_glimpse(rows(SHIFTED), rows(SHIFTED))
+    session.tap("end_turn")
+    assert session.message == ""
+    assert [e["kind"] for e in session.events()] == ["setup", "shifts", "end_turn"]
+    assert session.events()[0]["grid"] == str(SETUP)
+
+
+def test_N3_end_turn_after_two_grids_no_move_joins_takes_no_layout(tmp_path):
+    session = _new(tmp_path)
+    session.on_glimpse(rows(SETUP), rows(SETUP))
+    session.on_glimpse(rows(SHIFTED.replace({(5, 5): "R"})), rows(SHIFTED.replace({(5, 5): "R"})))
+    session.tap("end_turn")
+    assert session.message and not session.events()
+
+
 def test_N10_a_tap_takes_a_cascade_one_frame_showed_once_a_frame_shows_it_taken_away(tmp_path):
     # One frame each: the refill P B B (B B B through the B of row 4), the three B taken
     # away; then the refill C O B held two frames and Draw tapped. The second frame agrees
@@ -620,3 +680,116 @@ def test_N3_a_turn_behind_right_after_a_draw_no_grid_held_since_is_not_worked_ou
     seq = session.seq
     session.on_reading(rows(REFILLED))
     assert session.seq == seq and session.view().players[1].score == 0
+
+
+FURTHER = Shift.parse("r2<").apply(Shift.parse("r4>").apply(SETUP))  # r4> then r2<: RRR
+
+
+def test_N4_end_turn_takes_the_shift_the_last_frame_alone_showed(tmp_path):
+    # End turn tapped as the card stops: the shifted grid was in the newest frame only, too
+    # brief to hold. The camera's last look at the table is the turn's grid.
+    session = _followed(tmp_path, SHIFTED)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
+    assert session.state.phase == "clear" and session.view().turn_points == 3
+
+
+def test_N4_end_turn_takes_the_further_shift_seen_briefly_after_one_taken(tmp_path):
+    # r4> held and taken, then r2< held two frames (a frame lost between them and the tap):
+    # the turn is both shifts, scored with the line r2< made, not r4> alone for nothing
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _followed(tmp_path, other, other, other, FURTHER, FURTHER)
+    assert [str(s) for s in session.state.shifts] == ["r4>"]
+    session.tap("end_turn")
+    assert [str(s) for s in session.state.shifts] == ["r4>", "r2<"]
+    assert session.state.phase == "clear" and session.view().turn_points == 3
+    # one thing the player did: one undo takes back the tap and the shift it took
+    session.tap("undo")
+    assert session.state.phase == "play"
+    assert [str(s) for s in session.state.shifts] == ["r4>"]
+
+
+def _shifts_logged(session) -> list[list[str]]:
+    return [e["shifts"] for e in session.events() if e["kind"] == "shifts"]
+
+
+def test_N4_end_turn_takes_the_shift_seen_last_though_a_hand_came_after(tmp_path):
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _followed(tmp_path, other, other, other, FURTHER)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    follower.follow(_reading(tuple("???" + row[3:] for row in rows(FURTHER))))  # a hand
+    session.tap("end_turn")
+    assert _shifts_logged(session) == [["r4>"], ["r2<"]]
+
+
+def test_N4_end_turn_takes_no_shift_where_the_grid_taken_shows_again_after_it(tmp_path):
+    # the row slid, then slid back: the newest frame shows the grid taken
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _followed(tmp_path, other, other, other, FURTHER, other)
+    session.tap("end_turn")
+    assert _shifts_logged(session) == [["r4>"]] and session.message == ""
+
+
+def test_N4_end_turn_takes_no_further_move_the_rules_refuse(tmp_path):
+    # a frame misread (one card as another) is no shift: the turn ends as taken
+    other = Shift.parse("r4>").apply(SETUP)
+    misread = other.replace({(5, 5): "R"})
+    session = _followed(tmp_path, other, other, other, misread)
+    session.tap("end_turn")
+    assert _shifts_logged(session) == [["r4>"]]
+    assert session.events()[-1]["kind"] == "end_turn"
+
+
+def test_N3_a_turn_behind_right_after_end_turn_no_grid_held_since_is_not_worked_out(tmp_path):
+    # r4> taken, "end turn" tapped before the camera held r2< made after it: the grid then
+    # held (r2< made, its line cleared) may be that player's last shift or the next
+    # player's whole turn. Whose is in doubt: refused, not scored for the next player.
+    other = Shift.parse("r4>").apply(SETUP)
+    session = opened(tmp_path)
+    session.on_reading(rows(other))
+    session.tap("end_turn")
+    seq = session.seq
+    cleared = FURTHER.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    session.on_reading(rows(cleared))
+    assert session.seq == seq and session.view().players[1].score == 0
+    # undo "end turn": the grid is that player's second shift, its line scored for them
+    session.tap("undo")
+    session.on_reading(rows(cleared))
+    assert _shifts_logged(session) == [["r4>"], ["r2<"]]
+    assert session.view().players[0].score == 3 and session.state.phase == "refill"
+
+
+def test_N4_three_frames_each_with_another_card_misread_hold_the_grid_they_agree_on(tmp_path):
+    # r2< in three frames, each with one card misread, a different one in each: no two
+    # frames alike, yet every card is named alike by two. The grid they agree on is held
+    # briefly, and "end turn" takes it.
+    frames = [SHIFTED.replace({(5, 5): "R"}), SHIFTED.replace({(1, 5): "B"}),
+              SHIFTED.replace({(4, 2): "G"})]
+    session = _followed(tmp_path, *frames)
+    assert session._briefly[-1][0] == str(SHIFTED)  # noqa: SLF001
+    session.tap("end_turn")
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
+
+
+def test_N4_three_frames_that_disagree_on_a_card_hold_no_grid(tmp_path):
+    # two cards misread in one frame: it does not agree with the grid in one cell at most
+    frames = [SHIFTED.replace({(5, 5): "R", (5, 4): "O"}), SHIFTED.replace({(1, 5): "B"}),
+              SHIFTED.replace({(4, 2): "G"})]
+    session = _followed(tmp_path, *frames)
+    assert not session._briefly  # noqa: SLF001
+
+
+def test_P6_end_turn_takes_the_shift_the_last_frame_alone_showed_in_pearl_mode(tmp_path):
+    # Pearl of the East, 3 players: r2< makes R R R; the tap takes the shift the newest
+    # frame showed, and the rubies complete player A's ruby task
+    layout = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCB*")
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("pearl", 3),
+                               ["A", "B", "C"])
+    session.on_reading(rows(layout))
+    follower = GridFollower(session, gem_palette(), learn=False)
+    for grid in (layout,) * 3 + (Shift.parse("r2<").apply(layout),):
+        follower.follow(_reading(rows(grid)))
+    session.tap("end_turn")
+    assert session.message == "" and session.state.phase == "clear"
+    assert "R" not in session.view().players[0].tasks_left
