@@ -4,13 +4,17 @@ frame and ``calib.jpg`` changed the same way (``bench_dev_variants.VARIANTS``; `
 B), the replay's end against the truth's. The split has one game under one camera; the games it
 is judged on have others.
 
-    .venv/bin/python tests/bench/bench_game_variants.py [--drift|--ramp] [--keep DIR] [VARIANT ...]
+    .venv/bin/python tests/bench/bench_game_variants.py [--drift|--ramp|--flicker] [--keep DIR]
+        [VARIANT ...]
 
 By default each variant is a new camera, calibrated from its changed ``calib.jpg``. ``--drift``:
 calibrated from ``calib.jpg`` as it is, the frames changed (the light or the camera's settings
 moved after calibration). ``--ramp``: calibrated as it is, the frames moving from as they are
 (the first) to wholly changed (the last): the light or the camera drifting during the game,
-as the daylight fades. With no VARIANT, every single variant. The changed recordings are
+as the daylight fades. ``--flicker``: calibrated as it is, each frame changed, then given its
+own exposure (x0.7 to x1.3) and white balance (each channel x0.9 to x1.1), seeded by its
+number: a camera's auto exposure and white balance hunting from frame to frame (with no
+VARIANT, only "as rendered"). With no VARIANT, every single variant. The changed recordings are
 written to a temporary folder (``--keep DIR``: there, and reused when run again). About a minute
 a variant on one core. Prints one line per variant; asserts nothing.
 """
@@ -55,10 +59,18 @@ def change_of(combo: str) -> Variant:
     return change
 
 
+def flickered(image: np.ndarray, number: int) -> np.ndarray:
+    """``image`` with frame ``number``'s own exposure and white balance (``--flicker``)."""
+    rng = np.random.default_rng(number)
+    gain = rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3)
+    return np.clip(image.astype(np.float32) * gain.astype(np.float32), 0, 255).astype(np.uint8)
+
+
 def changed_recording(combo: str, how: str, into: Path) -> Path:
-    """The game with every frame changed (and ``calib.jpg`` too unless ``how`` is "drift" or
-    "ramp"; "ramp": frame k of n a blend, k / (n - 1) of the way to changed), in a folder of
-    ``into`` named after the variant; kept as it is when already there."""
+    """The game with every frame changed (and ``calib.jpg`` too unless ``how`` is "drift",
+    "ramp" or "flicker"; "ramp": frame k of n a blend, k / (n - 1) of the way to changed;
+    "flicker": then ``flickered``), in a folder of ``into`` named after the variant; kept as
+    it is when already there."""
     out = into / ((how + " " if how else "") + combo).replace(" ", "_").replace("|", "+")
     if (out / "frames").is_dir():
         return out
@@ -81,6 +93,8 @@ def changed_recording(combo: str, how: str, into: Path) -> Path:
     for k, frame in enumerate(frames):
         image = cv2.imread(str(frame))
         changed = change(image, k / (len(frames) - 1)) if how == "ramp" else change(image)
+        if how == "flicker":
+            changed = flickered(changed, k)
         cv2.imwrite(str(work / "frames" / frame.name), changed, [cv2.IMWRITE_JPEG_QUALITY, 97])
     work.rename(out)
     return out
@@ -107,14 +121,16 @@ def main() -> int:
     after = ap.add_mutually_exclusive_group()
     after.add_argument("--drift", action="store_true")
     after.add_argument("--ramp", action="store_true")
+    after.add_argument("--flicker", action="store_true")
     ap.add_argument("--keep", type=Path, help="folder for the changed recordings, kept")
     args = ap.parse_args()
     if not GAME.is_dir():
         print(f"no game at {GAME}")
         return 2
-    how = "drift" if args.drift else "ramp" if args.ramp else ""
-    combos = args.variants or [n for n in VARIANTS if not (how and n == "as rendered")
-                               and not (how == "ramp" and n in RESIZED)]
+    how = "drift" if args.drift else "ramp" if args.ramp else "flicker" if args.flicker else ""
+    combos = args.variants or (["as rendered"] if how == "flicker" else [
+        n for n in VARIANTS if not (how and n == "as rendered")
+        and not (how == "ramp" and n in RESIZED)])
     if how == "ramp" and any(set(combo.split("|")) & RESIZED for combo in combos):
         raise SystemExit("a ramp blends each frame with its change: not one of another size")
     for combo in combos:
@@ -123,6 +139,8 @@ def main() -> int:
     truth = [final.get(k) for k in KEYS]
     print(f"{GAME.name}, " + {"drift": "calibrated as it is, frames changed",
                               "ramp": "calibrated as it is, frames drifting to changed",
+                              "flicker": "calibrated as it is, each frame its own exposure "
+                                         "and white balance",
                               "": "calibrated and read changed"}[how] + f"; truth {truth}")
     into = args.keep or Path(tempfile.mkdtemp(prefix="game-variants-"))
     same = 0
