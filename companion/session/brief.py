@@ -194,8 +194,9 @@ def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
     button was pressed. A player taps "end turn" as soon as the last card stops; on a jittery
     or sparse video the grid after that shift has then held for a frame or two, too few to be
     a stable reading. Taken without it, the turn would be scored short, and that grid then
-    read as the next player's shift. () where that grid shows no shift, a card unread, or a
-    move the rules or the hand do not take.
+    read as the next player's shift. A grid no move makes (a card misread) is passed over
+    for the one before it. () where that grid shows no shift, a card unread, or a move the
+    rules or the hand do not take.
 
     >>> from companion.rules.game import Game
     >>> from companion.session.events import Setup
@@ -207,18 +208,21 @@ def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
     >>> shifted_before(t, [held, (str(t.grid), "", False)], EndTurn())
     ()
     """
-    if t.phase != PLAY or not briefly or not isinstance(event, EndTurn):
+    if t.phase != PLAY or not isinstance(event, EndTurn):
         return ()
-    text, _, _ = briefly[-1]
-    if UNSURE in text:
-        return ()  # a hand still over the cards: no look at the table as it was left
-    made = moves_made(t, text, "", provisional)
-    if not made or not all(isinstance(e, Shifts) for e in made):
-        return ()
-    after = t
-    for e in made:
-        after = apply(after, e)
-    return made if taken(after, event) else ()
+    for text, _, _ in reversed(briefly):
+        if UNSURE in text:
+            return ()  # a hand still over the cards: no look at the table as it was left
+        made = moves_made(t, text, "", provisional)
+        if made is None:
+            continue  # no move makes it: a card misread, which says nothing of the table
+        if not made or not all(isinstance(e, Shifts) for e in made):
+            return ()  # the grid taken, shown again: a shift tried was put back
+        after = t
+        for e in made:
+            after = apply(after, e)
+        return made if taken(after, event) else ()
+    return ()
 
 
 def refills_behind(t: TableState, text: str) -> list[str]:

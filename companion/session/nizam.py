@@ -316,7 +316,8 @@ class TableSession(SessionCore[TableState]):
             self.commit(event)
         except CompanionError:
             before = len(self.history)
-            if self._catch_up(lambda s: taken_by(s, event)) or self._opened_for_tap(event):
+            if (self._catch_up(lambda s: taken_by(s, event)) or self._opened_for_tap(event)
+                    or self._refill_behind_tap(event)):
                 caught = len(self.history) - before
                 self.commit(event)  # the move the tap follows, seen only briefly
                 self._tap_caught = (self.seq, caught)
@@ -480,6 +481,27 @@ class TableSession(SessionCore[TableState]):
         for grid in refills_behind(self.state, then):
             chain = catching_up(self.state, [*self._briefly, (grid, "", False)], takes,
                                 self.provisional, then, self._glimpsed)
+            if chain is not None and any(text == grid for text, _ in chain):
+                chains.append(chain)
+        if len(chains) != 1:
+            return False  # none, or more than one refill would do: the players are asked
+        self._take_chain(chains[0])
+        return True
+
+    def _refill_behind_tap(self, event: ev.Event) -> bool:
+        """``_refill_behind`` for a tap: the refill worked out from the newest grid held
+        briefly, which shows the next player's shifts made after it; only where two frames
+        in a row showed that grid (one frame alone names no refill for a tap), and the tap
+        follows it. True when taken (the tap is not)."""
+        t = self.state
+        if t.phase not in (CLEAR, REFILL) or not self._briefly or not self._briefly[-1][2]:
+            return False
+        *before, shown = self._briefly
+        chains = []
+        for grid in refills_behind(t, shown[0]):
+            chain = catching_up(t, [*before, (grid, "", False), shown],
+                                lambda s: taken_by(s, event), self.provisional, None,
+                                self._glimpsed)
             if chain is not None and any(text == grid for text, _ in chain):
                 chains.append(chain)
         if len(chains) != 1:

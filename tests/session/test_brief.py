@@ -793,3 +793,39 @@ def test_P6_end_turn_takes_the_shift_the_last_frame_alone_showed_in_pearl_mode(t
     session.tap("end_turn")
     assert session.message == "" and session.state.phase == "clear"
     assert "R" not in session.view().players[0].tasks_left
+
+
+def test_N9_a_refill_never_seen_whole_is_worked_out_for_a_tap_from_the_shift_held_after_it(
+        tmp_path):
+    # The refill never seen whole, the next player's r4> held two frames, then "end turn"
+    # tapped before a stable reading: the refill is that grid with r4> undone, as it is for
+    # a stable reading; the refill, the shift and the tap are logged, one undo takes all.
+    session = scored_and_ended(tmp_path)
+    seq = session.seq
+    session.on_brief(rows(Shift.parse("r4>").apply(REFILLED)), in_a_row=True)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert [e["kind"] for e in session.events()][-4:] == ["cleared", "refill", "shifts",
+                                                          "end_turn"]
+    assert refills(session) == ["BYP"]
+    session.tap("undo")
+    assert session.seq > seq and session.state.phase == "clear"
+
+
+def test_N9_a_tap_works_out_no_refill_from_a_shift_one_frame_alone_showed(tmp_path):
+    session = scored_and_ended(tmp_path)
+    seq = session.seq
+    shifted = Shift.parse("r4>").apply(REFILLED)
+    session.on_glimpse(rows(shifted), rows(shifted))
+    session.tap("end_turn")
+    assert session.message and session.seq == seq and refills(session) == []
+
+
+def test_N4_end_turn_takes_the_shift_held_briefly_before_a_misread_last_frame(tmp_path):
+    # r2< held two frames, then the frame the tap came on misread a card: no move makes
+    # that frame, so it says nothing of the table; the grid held before it is the turn's
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _followed(tmp_path, other, other, other, FURTHER, FURTHER,
+                        FURTHER.replace({(5, 5): "R"}))
+    session.tap("end_turn")
+    assert _shifts_logged(session) == [["r4>"], ["r2<"]]
