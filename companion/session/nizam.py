@@ -477,16 +477,8 @@ class TableSession(SessionCore[TableState]):
         until the next player had shifted), worked out from the stable reading ``then``
         that shows the shifts made already (``brief.refills_behind``): only when exactly one
         such refill, and the shifts after it, are a way the rules take. True when taken."""
-        chains = []
-        for grid in refills_behind(self.state, then):
-            chain = catching_up(self.state, [*self._briefly, (grid, "", False)], takes,
-                                self.provisional, then, self._glimpsed)
-            if chain is not None and any(text == grid for text, _ in chain):
-                chains.append(chain)
-        if len(chains) != 1:
-            return False  # none, or more than one refill would do: the players are asked
-        self._take_chain(chains[0])
-        return True
+        return self._one_refill(refills_behind(self.state, then),
+                                lambda grid: [*self._briefly, (grid, "", False)], takes, then)
 
     def _refill_behind_tap(self, event: ev.Event) -> bool:
         """``_refill_behind`` for a tap: the refill worked out from the newest grid held
@@ -497,15 +489,24 @@ class TableSession(SessionCore[TableState]):
         if t.phase not in (CLEAR, REFILL) or not self._briefly or not self._briefly[-1][2]:
             return False
         *before, shown = self._briefly
+        return self._one_refill(refills_behind(t, shown[0]),
+                                lambda grid: [*before, (grid, "", False), shown],
+                                lambda s: taken_by(s, event), None)
+
+    def _one_refill(self, grids: Sequence[str], held: Callable[[str], list[Brief]],
+                    takes: Callable[[TableState], bool], then: str | None) -> bool:
+        """Take the one way, through one of the refills worked out (``grids``), that gets
+        the game to a state that ``takes`` what it could not take; ``held(grid)``: the
+        grids held briefly with that refill in its place. None, or more than one refill that
+        would do: the players are asked. True when taken."""
         chains = []
-        for grid in refills_behind(t, shown[0]):
-            chain = catching_up(t, [*before, (grid, "", False), shown],
-                                lambda s: taken_by(s, event), self.provisional, None,
+        for grid in grids:
+            chain = catching_up(self.state, held(grid), takes, self.provisional, then,
                                 self._glimpsed)
             if chain is not None and any(text == grid for text, _ in chain):
                 chains.append(chain)
         if len(chains) != 1:
-            return False  # none, or more than one refill would do: the players are asked
+            return False
         self._take_chain(chains[0])
         return True
 
