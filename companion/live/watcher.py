@@ -105,6 +105,8 @@ class GridFollower:
         if reading is None:
             return False
         self.stability.unsure = self.session.unsure_taken
+        if reading.cells is not None:  # a frame that found no grid tells nothing of it
+            self.session.on_look(reading.cells)
         stable = self.stability.push(reading)
         brief = self.brief.push(reading)
         if stable is None and brief is not None:

@@ -47,6 +47,7 @@ from .unread import (
 )
 
 UNSEEN_SHIFTS = 2  # shifts after a refill never seen whole that ``refills_behind`` undoes
+MISREAD_AT_MOST = 2  # cells a stable reading may misread of the grid as it was
 
 Brief = tuple[str, str, bool]
 """A grid held briefly: the reading (rows joined by "/"), its guesses ("" for none), and
@@ -272,11 +273,13 @@ def turn_behind(t: TableState, text: str, provisional: bool = True
     shifted, and on until the refill was laid: "end turn" was refused then, no shift seen):
     the stable reading ``text`` shows the grid after it, scored, cleared and refilled, or
     scored and cleared, the refill not laid yet (empty the cells the scoring empties, and
-    only they). The events of the one way there: shifts (the fewest, up to
-    ``UNSEEN_SHIFTS``) the hand can pay, the turn ended, the cards scored cleared and the
-    refill laid in their cells (if it is), every other card as the shifts left it. None
-    where no way, or more than one, gets there, or where the refill would make a cascade
-    (its first cards were never seen).
+    only they). The events of the one way there: one shift the hand can pay, the turn
+    ended, the cards scored cleared and the refill laid in their cells (if it is), every
+    other card as the shift left it. None where no way, or more than one, gets there, or
+    where the refill would make a cascade (its first cards were never seen), or where the
+    grid differs from the grid before the turn in two cells or fewer (a card or two
+    misread, nobody moved). Two shifts are never worked out: they may have been two turns,
+    the first making no line, and whose the points are would be in doubt.
 
     >>> from companion.rules.game import Game
     >>> from companion.session.events import Setup
@@ -290,28 +293,26 @@ def turn_behind(t: TableState, text: str, provisional: bool = True
     """
     if t.phase != PLAY or t.grid is None or UNSURE in text:
         return None
+    if len(cells_differ(str(t.grid), text)) <= MISREAD_AT_MOST:
+        return None  # the grid as it was with a card or two misread: far likelier
     pearl = t.game.pearl
-    ways: list[tuple[Shift, ...]] = [()]
-    for _ in range(UNSEEN_SHIFTS):
-        ways = [(*way, shift) for way in ways for shift in ALL_SHIFTS]
-        found: dict[str, list[tuple[str, tuple[Event, ...]]]] = {}
-        for way in ways:
-            grid = t.grid
-            for shift in way:
-                grid = shift.apply(grid)
-            shifted = str(grid)
-            if shifted in found:
-                continue
-            # cheap first: every card the scoring left in place shows where the shifts put it
-            cells = set(cleared_cells(find_combinations(grid, pearl)))
-            if not cells or not set(cells_differ(shifted, text)) <= cells:
-                continue
-            chain = _scored_and_laid(t, shifted, text, provisional)
-            if chain is not None:
-                found[shifted] = chain
-        if found:
-            return next(iter(found.values())) if len(found) == 1 else None
-    return None
+    found: dict[str, list[tuple[str, tuple[Event, ...]]]] = {}
+    # one shift: two may have been two turns, the first making no line and ending, the
+    # next player's making it (whose the points are is in doubt; shifts of two lines show
+    # no order either)
+    for shift in ALL_SHIFTS:
+        grid = shift.apply(t.grid)
+        shifted = str(grid)
+        if shifted in found:
+            continue
+        # cheap first: every card the scoring left in place shows where the shift put it
+        cells = set(cleared_cells(find_combinations(grid, pearl)))
+        if not cells or not set(cells_differ(shifted, text)) <= cells:
+            continue
+        chain = _scored_and_laid(t, shifted, text, provisional)
+        if chain is not None:
+            found[shifted] = chain
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _scored_and_laid(t: TableState, shifted: str, text: str, provisional: bool

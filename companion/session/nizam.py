@@ -91,6 +91,8 @@ from .unread_words import (
 __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
+MOVES = ("setup", "shifts", "wildcard", "draw", "end_turn", "cleared", "refill")
+"""The events that are moves of the game (not a card named, a reading set aside)."""
 """The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 BRIEF_KEPT = 6
@@ -170,8 +172,14 @@ class TableSession(SessionCore[TableState]):
         self._glimpsed: set[str] = set()
         """Grids of ``_briefly`` one frame alone showed (``on_glimpse``)."""
         self._last_look: str | None = None
-        """In play, the grid the newest frame alone showed whole, when nothing since showed
-        another (``on_glimpse``): the table as a tap found it (``brief.shifted_before``)."""
+        """The grid the newest frame that found one showed, every card read; None where it
+        read one ``?`` or more (``on_look``): the table as a tap finds it
+        (``brief.shifted_before``)."""
+        self._look_taken: tuple[int, str] = (-1, "")
+        """The last tap that took shifts a look showed: the event it logged, and that grid."""
+        self._look_undone: str | None = None
+        """A look whose shifts a tap took and the players undid: not taken again until a
+        stable reading is taken."""
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._tap_caught = (-1, 0)
@@ -231,6 +239,8 @@ class TableSession(SessionCore[TableState]):
         try:
             if action == "undo":
                 self._briefly.clear()  # what was held before is no move to redo
+                if self._look_taken[0] == self.seq:  # the players said it was no move
+                    self._look_undone = self._look_taken[1]
                 self._last_look = None
                 before = self.state
                 with_tap = self._settled_with_tap()
@@ -305,12 +315,15 @@ class TableSession(SessionCore[TableState]):
         (``brief.shifted_before``): one undo takes back both."""
         looks = self._briefly if self._last_look is None else [
             *self._briefly, (self._last_look, "", False)]
+        looks = [look for look in looks if look[0] != self._look_undone]
         ahead = shifted_before(self.state, looks, event, self.provisional)
         if ahead:
             for made in ahead:
                 self.commit(made)
+            seen = str(self.state.grid)
             self.commit(event)
             self._tap_caught = (self.seq, len(ahead))
+            self._look_taken = (self.seq, seen)
             return
         try:
             self.commit(event)
@@ -380,7 +393,7 @@ class TableSession(SessionCore[TableState]):
         best guess at it (``GridReading.guesses``), the name it is laid under if it is laid
         unread and that name can be."""
         self._age_settled()
-        self._last_look = None
+        self._look_undone = None
         shape = [len(row) for row in rows]
         self._guesses = "/".join(guesses) if guesses and [len(r) for r in guesses] == shape else ""
         try:
@@ -400,7 +413,6 @@ class TableSession(SessionCore[TableState]):
     def _keep_brief(self, rows: Sequence[str], guesses: Sequence[str] | None, in_a_row: bool,
                     glimpse: bool) -> None:
         text = "/".join(rows)
-        self._last_look = None  # this grid is newer
         guess = "/".join(guesses) if guesses is not None else text
         if text == self.reading and not (self.state.phase in (CLEAR, REFILL) and self._briefly):
             self._briefly.clear()  # the cards put back as they were: what was tried is no move
@@ -433,14 +445,19 @@ class TableSession(SessionCore[TableState]):
         refill it shows makes no cascade (one card misread in it may make the line), and
         names its cards only for a stable reading after it, never for a tap (one misread
         frame would be the refill logged); known cards moved or taken away it may show to
-        either. In play a frame alone is no move: a hand shows many. It is kept only as
-        the table's last look, for a tap that ends the turn (``_tapped``). On the opening
-        layout it is kept too: the layout, if the first grid that holds is a move from it
-        the rules take and can be no layout itself (``_opened_briefly``)."""
+        either. In play a frame alone is no move: a hand shows many (the newest frame is
+        the table as a tap finds it: ``on_look``). On the opening layout it is kept too:
+        the layout, if the first grid that holds is a move from it the rules take and can
+        be no layout itself (``_opened_briefly``)."""
         if self.state.phase in (CLEAR, REFILL, OPENING):
             self._keep_brief(rows, guesses, in_a_row=False, glimpse=True)
-        elif self.state.phase == PLAY and tuple(guesses) == tuple(rows):  # every card read
-            self._last_look = "/".join(rows)
+
+    @locked
+    def on_look(self, rows: Sequence[str]) -> None:
+        """Every frame that found the grid, before anything else is made of it: the table
+        as a tap made now finds it, where every card is read (``_tapped``); a frame with a
+        card read ``?`` (a hand still over the cards) leaves no look at all."""
+        self._last_look = "/".join(rows) if not any(UNSURE in row for row in rows) else None
 
     def _catch_up(self, takes: Callable[[TableState], bool], then: str | None = None) -> bool:
         """Take the grids held briefly since the last stable reading taken that move the game
@@ -461,7 +478,8 @@ class TableSession(SessionCore[TableState]):
         were over the grid, worked out from the stable reading ``raw`` after it
         (``brief.turn_behind``): only when exactly one such turn explains it. Without it the
         game would stay a turn behind the table, every grid after refused. True when taken."""
-        if self._live_kinds()[-1:] in (["draw"], ["end_turn"]) and self._held_at != self.seq:
+        moves = [kind for kind in self._live_kinds() if kind in MOVES]
+        if moves[-1:] in (["draw"], ["end_turn"]) and self._held_at != self.seq:
             # a draw tapped while the camera held no grid may have been the next player's,
             # the turn unseen before it; "end turn" so tapped may have come before a last
             # shift the camera had not seen held: whose turn was worked out would be in doubt
@@ -470,6 +488,9 @@ class TableSession(SessionCore[TableState]):
         if chain is None:
             return False
         self._take_chain(chain)
+        # one turn the players made: one undo takes all of it back
+        self._tap_caught = (self.seq, sum(len(events) for _, events in chain) - 1)
+        self.message = ""  # a refusal of the tap the turn ended with is answered
         return True
 
     def _refill_behind(self, takes: Callable[[TableState], bool], then: str) -> bool:
@@ -775,15 +796,17 @@ class TableSession(SessionCore[TableState]):
         layout would leave the game a turn behind the table for good. Where ``whole`` holds
         a line (no layout does, N2), a layout one frame alone showed will do. True when set
         up."""
-        held = self._held_whole(whole)
-        if not held or self._opened_for(held[-1], whole) is None:
+        # the oldest such layout: grids held after it are moves made from it
+        held = [text for text in self._held_whole(whole)
+                if self._opened_for(text, whole) is not None]
+        if not held:
             # a layout one frame alone showed, where the grid that holds can be no layout
             # (it holds a line): a deal under way shows no whole grid a move leads on from
             held = [text for text in self._held_whole(whole, alone=True)
                     if self._opened_for(text, whole) is not None]
             if not held or taken_by(self.state, ev.Setup(whole)):
                 return False
-        self.commit(ev.Setup(held[-1]))
+        self.commit(ev.Setup(held[0]))
         self._briefly.clear()
         self.verdict = None
         return True
@@ -813,19 +836,19 @@ class TableSession(SessionCore[TableState]):
             return False
         for alone in (False, True):
             held = self._held_whole(alone=alone)
-            if len(held) < 2:
-                continue
-            moves = self._opened_for(held[-2], held[-1])
-            if moves is None:
-                continue
-            after = apply_event(self.state, ev.Setup(held[-2]))
-            for move in moves:
-                after = apply_event(after, move)
-            if not taken_by(after, event):
-                continue
-            self.commit(ev.Setup(held[-2]))
-            self._take_chain([(held[-1], moves)])
-            return True
+            # the oldest layout the newest grid is a move from: those between, moves too
+            for layout in held[:-1]:
+                moves = self._opened_for(layout, held[-1])
+                if moves is None:
+                    continue
+                after = apply_event(self.state, ev.Setup(layout))
+                for move in moves:
+                    after = apply_event(after, move)
+                if not taken_by(after, event):
+                    continue
+                self.commit(ev.Setup(layout))
+                self._take_chain([(held[-1], moves)])
+                return True
         return False
 
     def _names_back(self, before: TableState) -> None:

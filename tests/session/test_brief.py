@@ -714,13 +714,51 @@ def _shifts_logged(session) -> list[list[str]]:
     return [e["shifts"] for e in session.events() if e["kind"] == "shifts"]
 
 
-def test_N4_end_turn_takes_the_shift_seen_last_though_a_hand_came_after(tmp_path):
+def test_N4_end_turn_takes_no_shift_a_hand_came_over_after(tmp_path):
+    # the newest frame has a hand over the row: it may be putting the cards back, so the
+    # table as the tap finds it is not known; the turn ends as taken
     other = Shift.parse("r4>").apply(SETUP)
     session = _followed(tmp_path, other, other, other, FURTHER)
     follower = GridFollower(session, gem_palette(), learn=False)
     follower.follow(_reading(tuple("???" + row[3:] for row in rows(FURTHER))))  # a hand
     session.tap("end_turn")
+    assert _shifts_logged(session) == [["r4>"]]
+
+
+def test_N4_a_shift_tried_for_a_frame_and_put_back_is_not_taken_by_end_turn(tmp_path):
+    # r2< tried for one frame, then put back: two frames with a card in doubt as the hand
+    # withdraws, then the grid as taken holds on (the follower passes it no more)
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _followed(tmp_path, other, other, other, FURTHER)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    for frame in [(1, 1), (3, 4)]:
+        doubt = [list(row) for row in rows(other)]
+        doubt[frame[0]][frame[1]] = "?"
+        follower.follow(_reading(tuple("".join(row) for row in doubt)))
+    for _ in range(10):
+        follower.follow(_reading(rows(other)))
+    session.tap("end_turn")
+    assert _shifts_logged(session) == [["r4>"]]
+    # and a draw, then "end turn" out of habit: no shift for anyone
+    again = _followed(tmp_path / "b", SHIFTED, SETUP, SETUP, SETUP, SETUP)
+    again.tap("draw")
+    again.tap("end_turn")
+    assert _shifts_logged(again) == [] and again.message.startswith("N3")
+
+
+def test_N4_a_shift_a_tap_took_and_the_players_undid_is_not_taken_again(tmp_path):
+    # the next player's r2< showed before player A's "end turn": taken as A's last shift;
+    # the players undo it, and A's "end turn" again ends A's turn without it
+    other = Shift.parse("r4>").apply(SETUP)
+    session = _followed(tmp_path, other, other, other, FURTHER)
+    session.tap("end_turn")
     assert _shifts_logged(session) == [["r4>"], ["r2<"]]
+    session.tap("undo")
+    follower = GridFollower(session, gem_palette(), learn=False)
+    follower.follow(None)
+    follower.follow(_reading(rows(FURTHER)))
+    session.tap("end_turn")
+    assert session.state.rules.active == 1 and session.view().players[0].score == 0
 
 
 def test_N4_end_turn_takes_no_shift_where_the_grid_taken_shows_again_after_it(tmp_path):
@@ -829,3 +867,68 @@ def test_N4_end_turn_takes_the_shift_held_briefly_before_a_misread_last_frame(tm
                         FURTHER.replace({(5, 5): "R"}))
     session.tap("end_turn")
     assert _shifts_logged(session) == [["r4>"], ["r2<"]]
+
+
+def test_N9_a_card_or_two_misread_of_the_grid_as_it_was_is_no_turn_behind(tmp_path):
+    # Nobody moved; one card reads otherwise (G as Y). One shift, a line, a refill laying
+    # back the cards that were there could explain it: a misread is far likelier.
+    layout = Grid("CGOOP/OGBBG/RBGBB/RBROR/GRGVO")
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("classic", 2),
+                               ["A", "B"])
+    session.on_reading(rows(layout))
+    seq = session.seq
+    session.on_reading(rows(layout.replace({(5, 1): "Y"})))
+    assert session.seq == seq and session.view().players[0].score == 0
+
+
+def test_N9_two_shifts_are_never_worked_out_as_one_turn_behind(tmp_path):
+    # r4> (no line) and then r2< (R R R): one player's two shifts, or player A's turn and
+    # player B's. Whose the points are is in doubt: refused, not scored.
+    session = opened(tmp_path)
+    seq = session.seq
+    session.on_reading(rows(FURTHER.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})))
+    assert session.seq == seq and session.view().players[0].score == 0
+
+
+def test_N3_a_card_named_after_a_draw_does_not_lift_the_doubt_over_whose_turn_it_was(
+        tmp_path):
+    session = opened(tmp_path)
+    session.tap("draw")
+    session.on_reading(rows(REFILLED))
+    session.tap("fix", 5, 5, "V")  # a tap that is no move of the game
+    seq = session.seq
+    session.on_reading(rows(REFILLED))
+    assert session.seq == seq and session.view().players[1].score == 0
+
+
+def test_N2_the_oldest_layout_held_briefly_is_the_layout_the_moves_after_it_lead_from(
+        tmp_path):
+    # the layout held two frames, then r4> held two frames, then c5^ holds: the layout is
+    # the first grid, and both shifts are moves (not the grid after r4> as the layout)
+    moved = Shift.parse("r4>").apply(SETUP)
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.on_brief(rows(moved), in_a_row=True)
+    session.on_reading(rows(Shift.parse("c5^").apply(moved)))
+    assert session.events()[0]["grid"] == str(SETUP)
+    assert [str(s) for s in session.state.shifts] == ["r4>", "c5^"]
+
+
+def test_N9_one_undo_takes_back_a_turn_worked_out_from_the_grid_after_it(tmp_path):
+    session = opened(tmp_path)
+    session.tap("end_turn")
+    session.on_reading(rows(REFILLED))
+    assert session.message == ""  # the refusal of the tap is answered
+    session.tap("undo")
+    assert session.state.phase == "play" and session.state.rules.active == 0
+    assert str(session.state.grid) == str(SETUP)
+
+
+def test_N3_end_turn_after_a_draw_names_the_player_before_among_three(tmp_path):
+    session = TableSession.new(GameStore(tmp_path / "g.sqlite"), Game("classic", 3),
+                               ["A", "B", "C"])
+    session.on_reading(rows(SETUP))
+    session.tap("draw")
+    session.tap("draw")
+    session.tap("end_turn")
+    assert session.message.startswith("N3: the draw ended player 1's turn; it is player 2's")
