@@ -91,9 +91,9 @@ from .unread_words import (
 __all__ = ["SETTLE_AT_MOST", "SETTLE_SHIFTS", "TableSession"]
 
 TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
+"""The buttons that are an event of their own, with no more to say."""
 MOVES = ("setup", "shifts", "wildcard", "draw", "end_turn", "cleared", "refill")
 """The events that are moves of the game (not a card named, a reading set aside)."""
-"""The buttons that are an event of their own, with no more to say."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
 BRIEF_KEPT = 6
 """Grids the camera held only briefly, kept since the last stable reading taken (the
