@@ -1,6 +1,7 @@
 """The other renderer's development split seen through other cameras and lights: every image of a
 set-up (its ``calib.jpg`` too) changed the same way, as another camera's white balance, exposure,
-colour rendering or tone curve would change it. The split has six set-ups; the scenes it is
+colour rendering or tone curve would change it, or another place for the camera (turned on its
+stand, lower down the table, off to a side). The split has six set-ups; the scenes it is
 judged on have others. A reader that holds only on the six as rendered was tuned to them.
 
     .venv/bin/python tests/bench/bench_dev_variants.py [--drift] [-v] [VARIANT ...]
@@ -28,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
 from bench_nizam_dev import DATA, tally  # noqa: E402
-from bench_real_variants import gains, jpeg, noisy, scaled, tone  # noqa: E402
+from bench_real_variants import gains, jpeg, keystone, noisy, scaled, side, tone, turned  # noqa: E402
 
 from calibration.palette import learn_palette  # noqa: E402
 from vision.cells import layout_patches  # noqa: E402
@@ -81,6 +82,10 @@ VARIANTS: dict[str, Variant] = {
     # 1280x720 to 1920x1080: a camera of finer pixels (the split's game is filmed at 720p)
     "1.5x size": lambda i: scaled(i, 1.5),
     "jpeg q40 + noise 6": lambda i: jpeg(noisy(i, 6.0), 40),
+    # the camera placed otherwise: turned on its stand, lower down the table, off to a side
+    "turned 10 deg": lambda i: turned(i, 10),
+    "from lower (15%)": lambda i: keystone(i, 0.15),
+    "from the side (15%)": lambda i: side(i, 0.15),
 }
 
 

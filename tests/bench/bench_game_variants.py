@@ -41,7 +41,8 @@ from bench_dev_variants import VARIANTS, Variant  # noqa: E402
 
 GAME = ROOT.parent / "shared" / "data" / "nizam-dev" / "game-classic-p2"
 KEYS = ("scores", "deck", "discard", "deck_runs_out")
-RESIZED = {"half size", "1.5x size"}
+# another size or another view of the table: a ramp blended with one would show two tables
+RESHAPED = {"half size", "1.5x size", "turned 10 deg", "from lower (15%)", "from the side (15%)"}
 
 
 def change_of(combo: str) -> Variant:
@@ -130,9 +131,10 @@ def main() -> int:
     how = "drift" if args.drift else "ramp" if args.ramp else "flicker" if args.flicker else ""
     combos = args.variants or (["as rendered"] if how == "flicker" else [
         n for n in VARIANTS if not (how and n == "as rendered")
-        and not (how == "ramp" and n in RESIZED)])
-    if how == "ramp" and any(set(combo.split("|")) & RESIZED for combo in combos):
-        raise SystemExit("a ramp blends each frame with its change: not one of another size")
+        and not (how == "ramp" and n in RESHAPED)])
+    if how == "ramp" and any(set(combo.split("|")) & RESHAPED for combo in combos):
+        raise SystemExit("a ramp blends each frame with its change: not one of another size "
+                         "or view")
     for combo in combos:
         change_of(combo)  # every name checked before the first minute is spent
     final = json.loads((GAME / "truth.json").read_text())["final"]
