@@ -95,9 +95,11 @@ TAPS = {kind: ev.KINDS[kind] for kind in ("draw", "wildcard", "end_turn")}
 MOVES = ("setup", "shifts", "wildcard", "draw", "end_turn", "cleared", "refill")
 """The events that are moves of the game (not a card named, a reading set aside)."""
 SETTLE_AT_MOST = 2  # unsure cells the rules may settle; more is a hand, not a misread
-BRIEF_KEPT = 6
+BRIEF_KEPT = 16
 """Grids the camera held only briefly, kept since the last stable reading taken (the
-moments of one turn: a shift, the cards cleared, the refill)."""
+moments of one turn: a shift or two, then the cards cleared and the refill, twice more for
+each cascade: a chain of four cascades is ten). Fewer, and the oldest moment of a long chain
+would be forgotten: its cascade unscored, and no word said."""
 FOLD_AHEAD_SECONDS = 0.05
 """The most one ``fold_ahead`` spends folding the game under other names of its cards: a tap
 made meanwhile waits at most this."""
@@ -442,8 +444,10 @@ class TableSession(SessionCore[TableState]):
         """A grid one frame alone showed whole, while the game waits for the cards scored to
         be cleared and the refill laid: kept as a grid held briefly, never in a row
         (``on_brief``), marked as one frame's (``brief.catching_up``, ``glimpsed``). A
-        refill it shows makes no cascade (one card misread in it may make the line), and
-        names its cards only for a stable reading after it, never for a tap (one misread
+        refill it shows makes a cascade of its own cards only where the cards laid after
+        that line was taken away, held, differ from it in two cards or more (one card
+        misread in it may make the line), and names its cards only for a stable reading
+        after it, never for a tap (one misread
         frame would be the refill logged); known cards moved or taken away it may show to
         either. In play a frame alone is no move: a hand shows many (the newest frame is
         the table as a tap finds it: ``on_look``). On the opening layout it is kept too:
