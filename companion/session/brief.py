@@ -227,11 +227,12 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     return chain or None
 
 
-CATCH_UP_STEPS = 4096
-"""The most ways through the grids held briefly ``catching_up`` follows. Each is a move the
-rules take from the one before, so a real table leaves a handful; a card flickering between
-two readings that are both moves (a hand over it, sliding a row to and fro) could leave
-thousands, and the frames must not wait for them all."""
+CATCH_UP_STEPS = 16384
+"""The most steps ``catching_up`` takes through the grids held briefly (each step a grid
+taken or left out). A chain of five cascades held briefly took 2182 (125 ms on the
+development machine, fourteen grids: after each grid cleared, any refill held later is a
+move); a card flickering between two readings that are both moves (a hand over it, sliding
+a row to and fro) could take millions, and the frames must not wait for them all."""
 
 
 class _TooManyWays(Exception):
