@@ -113,25 +113,6 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
     return (refill,) if taken(t, refill) else None
 
 
-Laid = tuple[tuple[Cell, str], ...]
-"""Cells and the cards one frame showed in them."""
-
-
-def laid_otherwise(cards: Laid, text: str) -> bool:
-    """Whether the reading ``text`` shows cards laid in the cells of ``cards``, two of them
-    or more other than those: not the same cards with one misread.
-
-    >>> line = (((1, 1), "G"), ((1, 2), "G"))  # GG one frame showed at the top left
-    >>> rest = "/RGOGY/CRVPB/RGYOC/BVPRO"
-    >>> laid_otherwise(line, "BBVPC" + rest), laid_otherwise(line, "GBVPC" + rest)
-    (True, False)
-    """
-    now = [letter_at(text, cell) for cell, _ in cards]
-    if EMPTY in now or UNSURE in now:
-        return False
-    return sum(x != card for x, (_, card) in zip(now, cards, strict=True)) >= 2
-
-
 def cleared_whole(t: TableState, text: str) -> bool:
     """While cards scored are cleared (N9): the reading ``text`` shows every one of them
     taken away, none refilled yet. One card gone alone may be one just laid, lifted to
@@ -156,11 +137,9 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     known cards moved or taken away (a card misread in it makes no shift the rules take);
     it names the cards of a refill only for a stable reading ``then`` after it, or, for a
     tap, where another frame after it shows them moved by a shift or shows its cascade's
-    cards taken away and the rest as they were (two frames agree); of one that makes a
-    cascade of the refill's cards alone, only where the cards laid after that line was taken
-    away, held for more than a frame, differ from it in two cards or more (one card misread
-    in it may make the line, and the same cards lifted to lay them again look like that line
-    cleared); a
+    cards taken away and the rest as they were (two frames agree), and
+    never of one that makes a cascade of the refill's cards alone (one card misread in it may make
+    the line, and the cards lifted to lay them again look like that line cleared); a
     cascade through cards that lay there before counts where a grid after it shows all its
     cards taken away. A refill laid back as the cards
     scored lay is no refill (the cards put back). None when none gets there, or when ``t``
@@ -169,19 +148,17 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     Chain = list[tuple[str, tuple[Event, ...]]]
     steps = [0]
 
-    def through(k: int, s: TableState, cascade: bool, pending: bool, own: Laid) -> Chain | None:
+    def through(k: int, s: TableState, cascade: bool, pending: bool) -> Chain | None:
         # cascade: a refill's cascade waits for a grid that shows all its cards taken away;
         # pending: a refill one frame alone named waits for another frame to agree with its
-        # cards (a tap, not a stable reading, follows); own: the cards of a line one frame
-        # alone showed a refill make, waiting for other cards to be laid where they lay
+        # cards (a tap, not a stable reading, follows)
         steps[0] += 1
         if steps[0] > CATCH_UP_STEPS:
             raise _TooManyWays
         if k == len(briefly):
             shown = not cascade or (then is not None and cleared_whole(s, then))
-            relaid = not own or (then is not None and laid_otherwise(own, as_read(s, then)))
-            return [] if shown and relaid and not pending and takes(s) else None
-        best = through(k + 1, s, cascade, pending, own)  # this one left out
+            return [] if shown and not pending and takes(s) else None
+        best = through(k + 1, s, cascade, pending)  # this one left out
         text, guesses, in_a_row = briefly[k]
         alone = text in glimpsed
         text = as_read(s, text)
@@ -195,33 +172,24 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
                     laid = set(refill_cells(after))
                 after = apply(after, event)
             refilled = bool(laid)
-            if own and refilled and (alone or not laid_otherwise(own, text)):
-                # the cards laid again where the line one frame showed was taken away are
-                # that frame's cards but one: the same cards, one of them misread there
-                return best
-            if refilled:
-                own = ()
             if alone and refilled and after.phase == CLEAR and not set(after.to_clear) - laid:
                 # a line of the cards laid alone: one misread makes it, and lifting them to
-                # lay them again looks like it cleared. It counts once the cards laid after
-                # it was taken away, held for more than a frame, differ from it in two cards
-                # or more: no misread card relaid makes that. (A line through cards that lay
-                # there before counts once a grid after it shows them taken away: a hand
-                # does not lift those for a misread.)
-                own = tuple((cell, letter_at(text, cell)) for cell in after.to_clear)
+                # lay them again looks like it cleared (a line through cards that lay there
+                # before counts once a grid after it shows them taken away: a hand does not
+                # lift those for a misread)
+                return best
             # another frame agrees with every card of a refill one frame named: the next
             # player's shift moved them, or its cascade's cards taken away left the rest
             agreed = shown or any(isinstance(event, Shifts) for event in made)
             rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row,
-                           (pending and not agreed) or (alone and refilled and then is None),
-                           own)
+                           (pending and not agreed) or (alone and refilled and then is None))
             if rest is not None and (best is None or (
                     len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):
                 best = [(text, made), *rest]
         return best
 
     try:
-        chain = through(0, t, False, False, ())
+        chain = through(0, t, False, False)
     except _TooManyWays:
         return None  # left to the players: a tap, or the cards held still
     return chain or None

@@ -444,10 +444,8 @@ class TableSession(SessionCore[TableState]):
         """A grid one frame alone showed whole, while the game waits for the cards scored to
         be cleared and the refill laid: kept as a grid held briefly, never in a row
         (``on_brief``), marked as one frame's (``brief.catching_up``, ``glimpsed``). A
-        refill it shows makes a cascade of its own cards only where the cards laid after
-        that line was taken away, held, differ from it in two cards or more (one card
-        misread in it may make the line), and names its cards only for a stable reading
-        after it, never for a tap (one misread
+        refill it shows makes no cascade (one card misread in it may make the line), and
+        names its cards only for a stable reading after it, never for a tap (one misread
         frame would be the refill logged); known cards moved or taken away it may show to
         either. In play a frame alone is no move: a hand shows many (the newest frame is
         the table as a tap finds it: ``on_look``). On the opening layout it is kept too:
