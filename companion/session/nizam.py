@@ -798,20 +798,23 @@ class TableSession(SessionCore[TableState]):
         layout would leave the game a turn behind the table for good. Where ``whole`` holds
         a line (no layout does, N2), a layout one frame alone showed will do. True when set
         up."""
-        # the oldest such layout: grids held after it are moves made from it
-        held = [text for text in self._held_whole(whole)
-                if self._opened_for(text, whole) is not None]
-        if not held:
+        layout = self._oldest_layout(whole, alone=False)
+        if layout is None:
             # a layout one frame alone showed, where the grid that holds can be no layout
             # (it holds a line): a deal under way shows no whole grid a move leads on from
-            held = [text for text in self._held_whole(whole, alone=True)
-                    if self._opened_for(text, whole) is not None]
-            if not held or taken_by(self.state, ev.Setup(whole)):
+            layout = self._oldest_layout(whole, alone=True)
+            if layout is None or taken_by(self.state, ev.Setup(whole)):
                 return False
-        self.commit(ev.Setup(held[0]))
+        self.commit(ev.Setup(layout))
         self._briefly.clear()
         self.verdict = None
         return True
+
+    def _oldest_layout(self, whole: str, alone: bool) -> str | None:
+        """The oldest grid held whole (``alone``: by one frame too) that ``whole`` is a move
+        from: grids held after it are moves made from it. None where there is none."""
+        return next((text for text in self._held_whole(whole, alone)
+                     if self._opened_for(text, whole) is not None), None)
 
     def _held_whole(self, other_than: str = "", alone: bool = False) -> list[str]:
         """The grids held briefly by two frames in a row, whole, oldest first (``alone``:

@@ -87,6 +87,8 @@ VARIANTS: dict[str, Variant] = {
     "from lower (15%)": lambda i: keystone(i, 0.15),
     "from the side (15%)": lambda i: side(i, 0.15),
 }
+RESHAPED = {"half size", "1.5x size", "turned 10 deg", "from lower (15%)", "from the side (15%)"}
+"""The variants that change the picture's size or the table's place in it, not its colours."""
 
 
 def run(change: Variant, drift: bool, verbose: bool, label: str) -> tuple[Counter, Counter, int]:

@@ -37,12 +37,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
-from bench_dev_variants import VARIANTS, Variant  # noqa: E402
+from bench_dev_variants import RESHAPED, VARIANTS, Variant  # noqa: E402
 
 GAME = ROOT.parent / "shared" / "data" / "nizam-dev" / "game-classic-p2"
 KEYS = ("scores", "deck", "discard", "deck_runs_out")
-# another size or another view of the table: a ramp blended with one would show two tables
-RESHAPED = {"half size", "1.5x size", "turned 10 deg", "from lower (15%)", "from the side (15%)"}
 
 
 def change_of(combo: str) -> Variant:
@@ -132,6 +130,7 @@ def main() -> int:
     combos = args.variants or (["as rendered"] if how == "flicker" else [
         n for n in VARIANTS if not (how and n == "as rendered")
         and not (how == "ramp" and n in RESHAPED)])
+    # a ramp blended with another size or view of the table would show two tables
     if how == "ramp" and any(set(combo.split("|")) & RESHAPED for combo in combos):
         raise SystemExit("a ramp blends each frame with its change: not one of another size "
                          "or view")
