@@ -123,17 +123,19 @@ def cleared_whole(t: TableState, text: str) -> bool:
 
 def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableState], bool],
                 provisional: bool = True, then: str | None = None,
-                glimpsed: Collection[str] = ()) -> list[tuple[str, tuple[Event, ...]]] | None:
+                glimpsed: Collection[str] = (), budget: CatchUpBudget | None = None
+                ) -> list[tuple[str, tuple[Event, ...]]] | None:
     """The grids held briefly (oldest first) that take state ``t`` to one that ``takes``
     what the game could not take (a stable reading ``then``, or a tap), each with the events
     it makes: in their order, each one the state the others before it made takes as a move.
     A cascade that a refill held briefly made counts where two frames in a row showed that
     refill, or, shown by two frames around an odd one, where a grid after it shows all its
     cards taken away (a card misread in every other frame as one that makes a line is no
-    cascade, even where that card is then lifted to straighten it). Of such ways: in play, the one
-    with the fewest (a shift tried and put back is no move, and the last grid tells the
-    shifts); while cards are cleared and laid, the one through the most (each is a moment
-    the table was seen in). ``glimpsed``: grids one frame alone showed. Such a grid may show
+    cascade, even where that card is then lifted to straighten it). Of such ways: in play,
+    the one with the fewest (a shift tried and put back is no move, and the last grid tells
+    the shifts); while cards are cleared and laid, the one through the most (each is a
+    moment the table was seen in: a cascade left out is points lost). ``glimpsed``: grids
+    one frame alone showed. Such a grid may show
     known cards moved or taken away (a card misread in it makes no shift the rules take);
     it names the cards of a refill only for a stable reading ``then`` after it, or, for a
     tap, where another frame after it shows them moved by a shift or shows its cascade's
@@ -141,24 +143,45 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     never of one that makes a cascade of the refill's cards alone (one card misread in it may make
     the line, and the cards lifted to lay them again look like that line cleared); a
     cascade through cards that lay there before counts where a grid after it shows all its
-    cards taken away. A refill laid back as the cards
-    scored lay is no refill (the cards put back). None when none gets there, or when ``t``
-    takes it as it is."""
+    cards taken away. A refill laid back as the cards scored lay is no refill (the cards put
+    back). None when none gets there, or when ``t`` takes it as it is, or when ``budget``
+    (steps shared by every call for one reading or tap; a fresh one if None) runs out first
+    (``budget.ran_out`` then says so)."""
     fewest = t.phase == PLAY
     Chain = list[tuple[str, tuple[Event, ...]]]
-    steps = [0]
+    budget = CatchUpBudget() if budget is None else budget
+    n = len(briefly)
 
     def through(k: int, s: TableState, cascade: bool, pending: bool) -> Chain | None:
         # cascade: a refill's cascade waits for a grid that shows all its cards taken away;
         # pending: a refill one frame alone named waits for another frame to agree with its
         # cards (a tap, not a stable reading, follows)
-        steps[0] += 1
-        if steps[0] > CATCH_UP_STEPS:
-            raise _TooManyWays
-        if k == len(briefly):
+        budget.spend()
+        if k == n:
             shown = not cascade or (then is not None and cleared_whole(s, then))
             return [] if shown and not pending and takes(s) else None
-        best = through(k + 1, s, cascade, pending)  # this one left out
+        # Each grid is taken or left out; where both get there, taken only if that makes a
+        # way with strictly fewer grids (in play) or more. The branch likelier to win is
+        # followed first, and the other not at all where it cannot win: in play, after a
+        # way with one grid at most; while cards are cleared and laid, after a way through
+        # every grid left (a chain of cascades held briefly is followed in a step a grid,
+        # not through every subset of it).
+        if fewest:
+            left = through(k + 1, s, cascade, pending)
+            if left is not None and len(left) <= 1:
+                return left
+            take = taking(k, s, cascade, pending)
+            better = take is not None and (left is None or len(take) < len(left))
+        else:
+            take = taking(k, s, cascade, pending)
+            if take is not None and len(take) == n - k:
+                return take
+            left = through(k + 1, s, cascade, pending)
+            better = take is not None and (left is None or len(take) > len(left))
+        return take if better else left
+
+    def taking(k: int, s: TableState, cascade: bool, pending: bool) -> Chain | None:
+        # the best way on from grid k taken as a move; None where it is no move
         text, guesses, in_a_row = briefly[k]
         alone = text in glimpsed
         text = as_read(s, text)
@@ -177,30 +200,47 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
                 # lay them again looks like it cleared (a line through cards that lay there
                 # before counts once a grid after it shows them taken away: a hand does not
                 # lift those for a misread)
-                return best
+                return None
             # another frame agrees with every card of a refill one frame named: the next
             # player's shift moved them, or its cascade's cards taken away left the rest
             agreed = shown or any(isinstance(event, Shifts) for event in made)
             rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row,
                            (pending and not agreed) or (alone and refilled and then is None))
-            if rest is not None and (best is None or (
-                    len(rest) + 1 < len(best) if fewest else len(rest) + 1 > len(best))):
-                best = [(text, made), *rest]
-        return best
+            if rest is not None:
+                return [(text, made), *rest]
+        return None
 
     try:
         chain = through(0, t, False, False)
     except _TooManyWays:
+        budget.ran_out = True
         return None  # left to the players: a tap, or the cards held still
     return chain or None
 
 
+class CatchUpBudget:
+    """The steps ``catching_up`` may still take, shared by all its calls for one stable
+    reading or one tap (a reading tries a chain, then each refill worked out behind it: the
+    frames wait for them all)."""
+
+    def __init__(self, steps: int | None = None) -> None:
+        self.left = CATCH_UP_STEPS if steps is None else steps
+        self.ran_out = False  # a call stopped short: some way may have gone unfollowed
+
+    def spend(self) -> None:
+        if self.left <= 0:
+            raise _TooManyWays
+        self.left -= 1
+
+
 CATCH_UP_STEPS = 16384
-"""The most steps ``catching_up`` takes through the grids held briefly (each step a grid
-taken or left out). A chain of five cascades held briefly took 2182 (125 ms on the
-development machine, fourteen grids: after each grid cleared, any refill held later is a
-move); a card flickering between two readings that are both moves (a hand over it, sliding
-a row to and fro) could take millions, and the frames must not wait for them all."""
+"""The most steps ``catching_up`` takes through the grids held briefly for one reading or
+tap (each step a grid taken or left out). A chain of cascades held briefly, every grid a
+moment of it, takes a step or two a grid (the way through them all is followed first). A
+stable reading no way explains has every subset of the grids tried (sixteen grids: 65536),
+and a card flickering between two readings that are both moves (a hand over it, sliding a
+row to and fro) could make millions: the frames must not wait for them all (16384 steps
+took 0.9 s on the development machine)."""
 
 
 class _TooManyWays(Exception):

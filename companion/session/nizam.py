@@ -31,7 +31,15 @@ from companion.store import GameStore
 from companion.view import PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
-from .brief import Brief, catching_up, moves_made, refills_behind, shifted_before, turn_behind
+from .brief import (
+    Brief,
+    CatchUpBudget,
+    catching_up,
+    moves_made,
+    refills_behind,
+    shifted_before,
+    turn_behind,
+)
 from .brief import taken as taken_by
 from .core import SessionCore, Shown, locked
 from .misread import (
@@ -100,6 +108,9 @@ BRIEF_KEPT = 16
 moments of one turn: a shift or two, then the cards cleared and the refill, twice more for
 each cascade: a chain of four cascades is ten). Fewer, and the oldest moment of a long chain
 would be forgotten: its cascade unscored, and no word said."""
+UNFOLLOWED = ("The cards moved too fast for the camera to follow every step: check the "
+              "scores and the deck, and fix them if a move is missing")
+"""What the players are told when the grids held briefly were too many ways to follow."""
 FOLD_AHEAD_SECONDS = 0.05
 """The most one ``fold_ahead`` spends folding the game under other names of its cards: a tap
 made meanwhile waits at most this."""
@@ -173,6 +184,9 @@ class TableSession(SessionCore[TableState]):
         guesses (``on_brief``)."""
         self._glimpsed: set[str] = set()
         """Grids of ``_briefly`` one frame alone showed (``on_glimpse``)."""
+        self._catch_budget = CatchUpBudget()
+        """The steps following grids held briefly may still take for the reading or tap
+        under way (``brief.CatchUpBudget``)."""
         self._last_look: str | None = None
         """The grid the newest frame that found one showed, every card read; None where it
         read one ``?`` or more (``on_look``): the table as a tap finds it
@@ -221,10 +235,13 @@ class TableSession(SessionCore[TableState]):
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
         self.message = ""
         self._age_settled()
+        self._catch_budget = CatchUpBudget()
+        seq = self.seq
         try:
             self._tap(action, *args)
         finally:
             self._told_settled()
+            self._tell_unfollowed(seq)
 
     def _age_settled(self) -> None:
         """A card settled is told until the game moves on past the reading or tap that
@@ -398,10 +415,24 @@ class TableSession(SessionCore[TableState]):
         self._look_undone = None
         shape = [len(row) for row in rows]
         self._guesses = "/".join(guesses) if guesses and [len(r) for r in guesses] == shape else ""
+        self._catch_budget = CatchUpBudget()
+        seq = self.seq
         try:
             self._reading("/".join(rows))
         finally:
             self._told_settled()
+            self._tell_unfollowed(seq)
+
+    def _tell_unfollowed(self, seq: int) -> None:
+        """After a reading or tap (``seq``: the event last logged before it): where the ways
+        through the grids held briefly were more than ``catching_up`` follows
+        (``brief.CATCH_UP_STEPS``), what was taken instead, or refused, may have left a move
+        or a cascade out, and the players are told to look, whatever was said before. The
+        words go once a reading or tap after it moves the game on, followed whole."""
+        if self._catch_budget.ran_out:
+            self.message = UNFOLLOWED
+        elif self.message == UNFOLLOWED and self.seq != seq:
+            self.message = ""
 
     @locked
     def on_brief(self, rows: Sequence[str], guesses: Sequence[str] | None = None,
@@ -469,7 +500,7 @@ class TableSession(SessionCore[TableState]):
         if self.state.phase in (OPENING, OVER) or not self._briefly:
             return False
         chain = catching_up(self.state, self._briefly, takes, self.provisional, then,
-                            self._glimpsed)
+                            self._glimpsed, self._catch_budget)
         if chain is None:
             return False
         self._take_chain(chain)
@@ -525,10 +556,10 @@ class TableSession(SessionCore[TableState]):
         chains = []
         for grid in grids:
             chain = catching_up(self.state, held(grid), takes, self.provisional, then,
-                                self._glimpsed)
+                                self._glimpsed, self._catch_budget)
             if chain is not None and any(text == grid for text, _ in chain):
                 chains.append(chain)
-        if len(chains) != 1:
+        if len(chains) != 1 or self._catch_budget.ran_out:  # one unfollowed may fit too
             return False
         self._take_chain(chains[0])
         return True
@@ -587,12 +618,17 @@ class TableSession(SessionCore[TableState]):
         # refill seen for a moment may have made a cascade the players cleared at once, and
         # the reading after it fits a refill of its own too. (Not in play: a shift held for
         # a moment and put back is no move.)
-        if t.phase in (CLEAR, REFILL) and self._catch_up(takes, raw):
-            t = self.state
+        tried: TableState | None = None  # the state a catch-up found no way from
+        if t.phase in (CLEAR, REFILL):
+            if self._catch_up(takes, raw):
+                t = self.state
+            else:
+                tried = t
         if t.misnamed:  # the camera may still read a card the rules named otherwise
             text = as_read(t, text)
         taken = self._take(t, text)
-        if taken is None and (self._catch_up(takes, raw) or (
+        # (the same search again from the same state would find nothing again)
+        if taken is None and ((self.state is not tried and self._catch_up(takes, raw)) or (
                 t.phase in (CLEAR, REFILL) and self._refill_behind(takes, raw))
                 or self._turn_behind(raw)):
             t = self.state

@@ -7,7 +7,10 @@ from companion.live.watcher import GridFollower
 from companion.rules.game import Game, Options
 from companion.rules.grid import Grid
 from companion.rules.shift import Shift
-from companion.session.nizam import TableSession
+from companion.session.brief import CatchUpBudget, catching_up, taken
+from companion.session.events import EndTurn, Setup
+from companion.session.nizam import UNFOLLOWED, TableSession
+from companion.session.table import TableState, apply
 from companion.store import GameStore
 from tests.vision.scenes import gem_palette
 from vision.reader import GridReading
@@ -958,15 +961,57 @@ def test_N10_a_chain_of_four_cascades_held_briefly_counts_every_one(tmp_path):
     assert session.state.rules.deck == seen.state.rules.deck
 
 
-def test_N10_a_catch_up_past_its_bound_takes_the_stable_reading_alone(tmp_path, monkeypatch):
-    # more ways through the grids held briefly than it follows (a card flickering between
-    # two readings that are both moves could make thousands): none is taken, and the
-    # stable reading is what the game goes by, as with no grid held briefly at all
-    monkeypatch.setattr("companion.session.brief.CATCH_UP_STEPS", 5)
+def _cascades_held_briefly(tmp_path, letters: str) -> TableSession:
+    """A refill of each of ``letters`` three times down column 1 (a cascade), each held two
+    frames in a row and cleared at once: two grids held briefly a cascade."""
     session = refilling(tmp_path)
-    for x in "OYGC":
+    for x in letters:
         session.on_brief(rows(CLEARED.replace({(r, 1): x for r in (1, 2, 3)})), in_a_row=True)
         session.on_brief(rows(CLEARED))
-    session.on_reading(rows(CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})))
+    return session
+
+
+LAST_LAID = CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})  # no line: play goes on
+
+
+def test_N10_a_catch_up_past_its_bound_takes_the_stable_reading_alone(tmp_path, monkeypatch):
+    # more ways through the grids held briefly than it follows (a card flickering between
+    # two readings that are both moves could make thousands): none is taken, the stable
+    # reading is what the game goes by, as with no grid held briefly at all, and the
+    # players are told to check the scores (a cascade may have been left out)
+    monkeypatch.setattr("companion.session.brief.CATCH_UP_STEPS", 5)
+    session = _cascades_held_briefly(tmp_path, "OYGC")
+    session.on_reading(rows(LAST_LAID))
     assert refills(session) == ["YGB"]
     assert session.view().players[0].score == 3
+    assert session.message == UNFOLLOWED
+    # the words go once a reading is followed whole
+    session.on_reading(rows(Shift.parse("r5>").apply(LAST_LAID)))
+    assert session.message == ""
+
+
+def test_N10_a_chain_of_eight_cascades_held_briefly_is_followed_in_a_step_a_grid(
+        tmp_path, monkeypatch):
+    # sixteen grids held briefly, every one a moment of the chain: followed grid by grid
+    # (taken first, and no way leaving one out tried once every grid is taken), not
+    # through their 65536 subsets, which ran past the bound and lost 28 points unsaid
+    monkeypatch.setattr("companion.session.brief.CATCH_UP_STEPS", 40)
+    session = _cascades_held_briefly(tmp_path, "OYGCVPOY")
+    session.on_reading(rows(LAST_LAID))
+    assert refills(session) == ["OOO", "YYY", "GGG", "CCC", "VVV", "PPP", "OOO", "YYY", "YGB"]
+    assert session.view().players[0].score == 3 + 8 * 4
+    assert session.message == ""
+
+
+def test_N4_the_bound_is_shared_by_every_catch_up_a_reading_tries():
+    # a reading tries a chain, then each refill worked out behind it: one budget for all,
+    # so the frames never wait for the bound several times over
+    t = apply(TableState(Game("classic", 2)), Setup(str(SETUP)))
+    held = [(str(Shift.parse("r2<").apply(SETUP)), "", True)]
+    budget = CatchUpBudget(1)
+    assert catching_up(t, held, lambda s: taken(s, EndTurn()), budget=budget) is None
+    assert budget.ran_out and budget.left == 0
+    budget = CatchUpBudget(10)
+    assert catching_up(t, held, lambda s: taken(s, EndTurn()), budget=budget) is not None
+    assert not budget.ran_out and 0 < budget.left < 10
+
