@@ -1015,3 +1015,20 @@ def test_N4_the_bound_is_shared_by_every_catch_up_a_reading_tries():
     assert catching_up(t, held, lambda s: taken(s, EndTurn()), budget=budget) is not None
     assert not budget.ran_out and 0 < budget.left < 10
 
+
+
+@pytest.mark.xfail(strict=True, reason="open: after a refill held briefly the way through the "
+                   "most grids runs on into play (a641081 did the same; see the closing note)")
+@pytest.mark.parametrize("put_back_seen", [True, False])
+def test_N4_a_shift_tried_and_put_back_after_a_refill_held_briefly_is_paid_once(
+        tmp_path, put_back_seen):
+    # the refill held briefly, then the next player tries r4>, puts it back (seen, or under
+    # a hand) and makes c2v: one shift, one card paid, as the same frames in play log it
+    session = scored_and_ended(tmp_path)
+    session.on_brief(rows(REFILLED), in_a_row=True)
+    session.on_brief(rows(Shift.parse("r4>").apply(REFILLED)), in_a_row=True)
+    if put_back_seen:
+        session.on_brief(rows(REFILLED), in_a_row=True)
+    session.on_reading(rows(Shift.parse("c2v").apply(REFILLED)))
+    assert refills(session) == ["BYP"]
+    assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r2<"], ["c2v"]]
