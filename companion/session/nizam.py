@@ -14,8 +14,8 @@ read, sure, as another, once the players' next move fits one other name of one c
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from typing import Any
 
@@ -235,13 +235,8 @@ class TableSession(SessionCore[TableState]):
         """A button on the screen: draw, wildcard, end_turn, undo, confirm_misread, fix."""
         self.message = ""
         self._age_settled()
-        self._catch_budget = CatchUpBudget()
-        seq = self.seq
-        try:
+        with self._told():
             self._tap(action, *args)
-        finally:
-            self._told_settled()
-            self._tell_unfollowed(seq)
 
     def _age_settled(self) -> None:
         """A card settled is told until the game moves on past the reading or tap that
@@ -415,24 +410,27 @@ class TableSession(SessionCore[TableState]):
         self._look_undone = None
         shape = [len(row) for row in rows]
         self._guesses = "/".join(guesses) if guesses and [len(r) for r in guesses] == shape else ""
+        with self._told():
+            self._reading("/".join(rows))
+
+    @contextmanager
+    def _told(self) -> Iterator[None]:
+        """A reading or tap under way: one ``CatchUpBudget`` for all it follows of the grids
+        held briefly; after it, what it settled is told (``_told_settled``), and where those
+        grids were more ways than ``catching_up`` follows (``brief.CATCH_UP_STEPS``), what
+        was taken instead, or refused, may have left a move or a cascade out: the players
+        are told to look, whatever was said before. The words go once a reading or tap after
+        it moves the game on, followed whole."""
         self._catch_budget = CatchUpBudget()
         seq = self.seq
         try:
-            self._reading("/".join(rows))
+            yield
         finally:
             self._told_settled()
-            self._tell_unfollowed(seq)
-
-    def _tell_unfollowed(self, seq: int) -> None:
-        """After a reading or tap (``seq``: the event last logged before it): where the ways
-        through the grids held briefly were more than ``catching_up`` follows
-        (``brief.CATCH_UP_STEPS``), what was taken instead, or refused, may have left a move
-        or a cascade out, and the players are told to look, whatever was said before. The
-        words go once a reading or tap after it moves the game on, followed whole."""
-        if self._catch_budget.ran_out:
-            self.message = UNFOLLOWED
-        elif self.message == UNFOLLOWED and self.seq != seq:
-            self.message = ""
+            if self._catch_budget.ran_out:
+                self.message = UNFOLLOWED
+            elif self.message == UNFOLLOWED and self.seq != seq:
+                self.message = ""
 
     @locked
     def on_brief(self, rows: Sequence[str], guesses: Sequence[str] | None = None,

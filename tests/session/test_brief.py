@@ -937,30 +937,6 @@ def test_N3_end_turn_after_a_draw_names_the_player_before_among_three(tmp_path):
     assert session.message.startswith("N3: the draw ended player 1's turn; it is player 2's")
 
 
-def test_N10_a_chain_of_four_cascades_held_briefly_counts_every_one(tmp_path):
-    # four refills in a row each make a line of their own (O O O, Y Y Y, G G G, C C C), each
-    # held two frames and cleared under the players' hands, then Y G B laid and held: nine
-    # grids held briefly since the last stable reading, every one a moment of the turn
-    lines = [CLEARED.replace({(r, 1): x for r in (1, 2, 3)}) for x in "OYGC"]
-    last = CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})
-    seen = refilling(tmp_path / "seen")
-    for grid in lines:
-        seen.on_reading(rows(grid))
-        seen.on_reading(rows(CLEARED))
-    seen.on_reading(rows(last))
-    assert [seen.state.phase, seen.message] == ["play", ""]
-
-    session = refilling(tmp_path / "brief")
-    for grid in lines:
-        session.on_brief(rows(grid), in_a_row=True)
-        session.on_brief(rows(CLEARED))
-    session.on_reading(rows(last))
-    assert session.message == ""
-    assert refills(session) == refills(seen) == ["OOO", "YYY", "GGG", "CCC", "YGB"]
-    assert session.view().players[0].score == seen.view().players[0].score
-    assert session.state.rules.deck == seen.state.rules.deck
-
-
 def _cascades_held_briefly(tmp_path, letters: str) -> TableSession:
     """A refill of each of ``letters`` three times down column 1 (a cascade), each held two
     frames in a row and cleared at once: two grids held briefly a cascade."""
@@ -972,6 +948,25 @@ def _cascades_held_briefly(tmp_path, letters: str) -> TableSession:
 
 
 LAST_LAID = CLEARED.replace({(1, 1): "Y", (2, 1): "G", (3, 1): "B"})  # no line: play goes on
+
+
+def test_N10_a_chain_of_four_cascades_held_briefly_counts_every_one(tmp_path):
+    # four refills in a row each make a line of their own (O O O, Y Y Y, G G G, C C C), each
+    # held two frames and cleared under the players' hands, then Y G B laid and held: nine
+    # grids held briefly since the last stable reading, every one a moment of the turn
+    seen = refilling(tmp_path / "seen")
+    for x in "OYGC":
+        seen.on_reading(rows(CLEARED.replace({(r, 1): x for r in (1, 2, 3)})))
+        seen.on_reading(rows(CLEARED))
+    seen.on_reading(rows(LAST_LAID))
+    assert [seen.state.phase, seen.message] == ["play", ""]
+
+    session = _cascades_held_briefly(tmp_path / "brief", "OYGC")
+    session.on_reading(rows(LAST_LAID))
+    assert session.message == ""
+    assert refills(session) == refills(seen) == ["OOO", "YYY", "GGG", "CCC", "YGB"]
+    assert session.view().players[0].score == seen.view().players[0].score
+    assert session.state.rules.deck == seen.state.rules.deck
 
 
 def test_N10_a_catch_up_past_its_bound_takes_the_stable_reading_alone(tmp_path, monkeypatch):
@@ -1014,7 +1009,6 @@ def test_N4_the_bound_is_shared_by_every_catch_up_a_reading_tries():
     budget = CatchUpBudget(10)
     assert catching_up(t, held, lambda s: taken(s, EndTurn()), budget=budget) is not None
     assert not budget.ran_out and 0 < budget.left < 10
-
 
 
 @pytest.mark.xfail(strict=True, reason="open: after a refill held briefly the way through the "
