@@ -251,17 +251,26 @@ def _fits(
     fits: list[_Fit] = []
     reasons: list[str] = []
     used = np.zeros(len(cands), bool)
+    dead_ends = _DeadEnds()
     for seed in _seed_order(cands):
         if used[seed]:
             continue
-        grown = _grow(cands, int(seed), rows, cols)
+        path: list[_Cells] = []
+        grown = _grow(cands, int(seed), rows, cols, path, dead_ends)
+        if isinstance(grown, str):  # met a dead end: as that one did, from here on
+            dead_ends.add(path, grown)
+            if grown:
+                reasons.append(grown)
+            continue
         if grown is None:
+            dead_ends.add(path, "")
             continue
         fit, why = _window(cands, grown, rows, cols, shape)
         if fit is None:
             # Not marked used: growing is path-dependent, and from another seed of this
             # lattice it may get past what stopped it (under a steep tilt an affine guess
             # from two near rows misses the third, one from a far and a near row does not).
+            dead_ends.add(path, why)
             reasons.append(why)
             continue
         # Seeds on this lattice (a card found twice, its field apart from its border) would
@@ -345,7 +354,12 @@ def _initial_steps(c: Candidates, seed: int) -> tuple[int, int] | None:
     return picks[0], picks[1]
 
 
-def _grow(c: Candidates, seed: int, rows: int, cols: int) -> _Grown | None:
+def _grow(
+    c: Candidates, seed: int, rows: int, cols: int, path: list[_Cells] | None = None,
+    dead_ends: _DeadEnds | None = None,
+) -> _Grown | None | str:
+    """The lattice grown from ``seed``, or None. ``path`` collects what it held at each
+    step; where it holds what a growth of ``dead_ends`` held, that dead end's reason."""
     steps = _initial_steps(c, seed)
     if steps is None:
         return None
@@ -353,6 +367,10 @@ def _grow(c: Candidates, seed: int, rows: int, cols: int) -> _Grown | None:
     limit = max(rows, cols) + 3  # a patterned cloth must not grow the lattice without end
     model = None
     for _ in range(4 * limit):
+        if path is not None:
+            if dead_ends is not None and (why := dead_ends.reason(cells)) is not None:
+                return why
+            path.append(cells)
         lat = np.array(list(cells.keys()), float)
         model = fit_model(lat, c.centres[list(cells.values())])
         if model is None:
@@ -369,6 +387,51 @@ def _grow(c: Candidates, seed: int, rows: int, cols: int) -> _Grown | None:
         cells = new_cells
     assert model is not None
     return _Grown(model, cells, on_lattice)
+
+
+_Cells = dict[tuple[int, int], int]  # lattice point -> candidate index
+_Held = tuple[tuple[int, int, int], ...]
+
+
+class _DeadEnds:
+    """What growths that came to nothing held, in one search, and why: a growth is led by
+    the cards it holds and where alone, so one from another seed that comes to hold them
+    so ends the same way (a hand over the grid leaves a dozen seeds growing into the same
+    few dead ends: seeds of a lattice whose window fails are grown again, as growing is
+    path-dependent)."""
+
+    def __init__(self) -> None:
+        # by the cards held, cheap to ask; where they lay is asked of those alone
+        self._ends: dict[frozenset[int], list[tuple[_Cells, str]]] = {}
+
+    def add(self, path: list[_Cells], why: str) -> None:
+        for cells in path:
+            self._ends.setdefault(frozenset(cells.values()), []).append((cells, why))
+
+    def reason(self, cells: _Cells) -> str | None:
+        """Why a growth holding ``cells`` came to nothing, or None if none held them."""
+        ends = self._ends.get(frozenset(cells.values()))
+        if not ends:
+            return None
+        held = _held(cells)
+        return next((why for other, why in ends if _held(other) == held), None)
+
+
+def _held(cells: _Cells) -> _Held:
+    """The cards a growth holds and where, however its lattice is numbered (moved, turned
+    or mirrored: each seed numbers it from itself, along its own card's sides): each card
+    and its place from the first card's, in the least of the eight ways to number them.
+
+    >>> _held({(0, 0): 4, (1, 0): 7, (0, 1): 2}) == _held({(3, 5): 7, (3, 4): 4, (2, 4): 2})
+    True
+    """
+    (a0, b0), _ = min(cells.items(), key=lambda kv: kv[1])
+    steps = [(k, a - a0, b - b0) for (a, b), k in cells.items()]
+    steps.sort()
+    return min(
+        tuple((k, sa * (db if swap else da), sb * (da if swap else db)) for k, da, db in steps)
+        for sa in (1, -1) for sb in (1, -1) for swap in (False, True)
+    )
 
 
 def _snap(

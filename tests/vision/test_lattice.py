@@ -203,3 +203,31 @@ def test_N9_a_grid_as_full_a_line_over_is_not_placed(top, placed):
                 quad = found.geometry.cell_quad(r, c)
                 assert quad[:, 0].min() < centre[0] < quad[:, 0].max()
                 assert quad[:, 1].min() < centre[1] < quad[:, 1].max()
+
+
+def test_a_growth_that_meets_a_dead_end_ends_as_it_did(monkeypatch):
+    # A hand over the grid leaves seeds growing into the same dead ends: each is followed
+    # to its end once. The search finds what it finds following every growth to its end.
+    import itertools
+
+    import vision.lattice as lattice
+    from tools.synthetic import random_conditions
+
+    grow = lattice._grow
+    met = []
+    monkeypatch.setattr(lattice, "_grow", lambda *a: met.append(r := grow(*a)) or r)
+    frames = []
+    for seed in (6, 7, 9):  # hands that hide enough for the search to run every stage
+        rng = np.random.default_rng(seed)
+        frames.append(render_scene(rng, GEMS, 5, 5, random_conditions(rng, hand=True)).image)
+    shared = [search_grid(f) for f in frames]
+    assert any(isinstance(r, str) for r in met)  # dead ends were met
+    numbers = itertools.count()
+    monkeypatch.setattr(lattice, "_held", lambda cells: next(numbers))  # none met twice
+    for frame, search in zip(frames, shared, strict=True):
+        alone = search_grid(frame)
+        assert alone.reason == search.reason
+        assert (alone.geometry is None) == (search.geometry is None)
+        if alone.geometry is not None:
+            assert np.array_equal(alone.geometry.corners, search.geometry.corners)
+            assert np.array_equal(alone.geometry.seen, search.geometry.seen)
