@@ -13,7 +13,11 @@ features of :mod:`calibration.features` (:mod:`calibration.models`). Reading cel
    the palette learned under, as a shift in log RGB: no change, the change that makes this
    scene's brightest white the palette's white, or the one that matches the average card;
    keep the guess under which the cells fit the classes best (a prior prefers small
-   changes). Either way the guess is then refined from the cells themselves.
+   changes). Either way the guess is then refined from the cells themselves. With no
+   white rims a light cannot be told from a camera's tone curve turned steeper or flatter,
+   which moves each colour its own way: the scene is read as it is and as each of
+   ``TONE_CURVES`` would have shown it, and a card read otherwise by two readings that
+   fit nearly as well is unsure.
 2. Each cell gets the class of highest likelihood. The spread each class allows a cell is
    the class's own, plus what camera noise does to that cell's colour (the blue of a yellow
    card under a warm lamp is a few noisy levels) and what is unsure about its light (a cell
@@ -89,6 +93,10 @@ _CENSORED_SCALE = 0.6  # ... in a channel clipped on every white (only brighter 
 # Lights guessed for a scene without white rims whose misfit is within this factor of the
 # best one's explain it about as well: a card they read otherwise is read '?'.
 _RIVAL_MISFIT = 1.6
+TONE_CURVES = (1.3, 1 / 1.3)
+"""How much steeper or flatter than at calibration a camera's tone curve may have turned
+(a phone's contrast, an exposure program's curve), as a gamma: a scene with no white rims
+is also read as the camera would have shown it so (``Palette._under_tone_curves``)."""
 _RIVAL_CONFIDENCE = 0.3
 # ... and for a scene whose white rims the camera clipped in some channel everywhere: its
 # light is read but for how much brighter those channels are, and the starts tried for that
@@ -223,6 +231,8 @@ _Tried = tuple[float, _Light, Cells, Comparison, "int | None"]
 comparison: those of all the lights tried at once, and which of them it was (None: it was
 tried alone). :func:`_seen` picks its own out, only when asked: most lights tried are
 dropped."""
+_Read = tuple[CellReads, _Light, Cells, "_Light | None", float]
+"""What ``Palette._read`` tells of a scene."""
 
 
 def _seen(tried: _Tried) -> tuple[Cells, Comparison]:
@@ -402,7 +412,13 @@ class Palette:
         if not len(cells):
             return CellReads((), np.zeros(0))
         outlined = None if cards is None else np.asarray(cards, bool).reshape(-1)
-        reads, light, seen, table_light = self._read(cells, bare, outlined)
+        first = self._read(cells, bare, outlined)
+        # one card alone is as well explained by a light as by a tone curve (a stone)
+        if not first[1].rims and sum(x != EMPTY for x in first[0].labels) > 1 \
+                and patches.ndim == 4 and patches.dtype == np.uint8:
+            first, cells, bare = self._under_tone_curves(patches, table, as_read, outlined,
+                                                         (first, cells, bare))
+        reads, light, seen, table_light, _ = first
         # A card's colour against a white the camera clipped, the light guessed, tells how far
         # off the guess was as much as what the card is: it teaches only a palette that
         # learned its colours against clipped whites too, like for like (learned from, a
@@ -413,12 +429,11 @@ class Palette:
         return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest,
                          reads.best)
 
-    def _read(self, cells: Scene, bare: Scene, outlined: np.ndarray | None
-              ) -> tuple[CellReads, _Light, Cells, _Light | None]:
+    def _read(self, cells: Scene, bare: Scene, outlined: np.ndarray | None) -> _Read:
         """The cells read (labels, confidence, nearest), the light read on them, the cells
-        seen in it and the light on the bare table (None without one). ``outlined``: (N,)
-        bool, the cells where a card's outline shows, or None."""
-        light, seen, comparison, rivals = self._read_light(cells, bare, _voters(outlined))
+        seen in it, the light on the bare table (None without one) and how badly the light
+        fits. ``outlined``: (N, bool, the cells where a card's outline shows, or None."""
+        light, seen, comparison, rivals, misfit = self._read_light(cells, bare, _voters(outlined))
         models = self._models
         bare_light = None
         if len(bare):
@@ -436,7 +451,7 @@ class Palette:
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
         return (self._doubt_rivals(self._decide(comparison, models, outlined), rivals), light,
-                seen, bare_light)
+                seen, bare_light, misfit)
 
     def _as_rendered(
         self, cells: Scene, bare: Scene, reads: CellReads, light: _Light, seen: Cells,
@@ -490,6 +505,42 @@ class Palette:
         """(N,) each label's card class's index among the models, -1 for none (``?``, ``.``)."""
         index = {m.letter: i for i, m in enumerate(self._models) if m.letter != EMPTY}
         return np.array([index.get(str(x), -1) for x in labels.tolist()], dtype=np.intp)
+
+    def _under_tone_curves(
+        self, patches: np.ndarray, table: np.ndarray | None, as_read: bool,
+        outlined: np.ndarray | None, first: tuple[_Read, Scene, Scene],
+    ) -> tuple[_Read, Scene, Scene]:
+        """A scene with no white rims read as it is (``first``) and as the camera would have
+        shown it with each of ``TONE_CURVES``: as it is, unless one of those fits so much
+        better that as it is fits no better than a rival (``_RIVAL_MISFIT``) would; a card
+        read otherwise in a reading that fits nearly as well as the one taken reads ``?``.
+        A light moves each channel of every cell alike; a tone curve steeper than at
+        calibration moves each colour away from its white its own way, which no light
+        undoes, and with no white rim beside the cards nothing tells the two apart but how
+        well the colours then fit (a face of reds and oranges, the curve steeper: the
+        oranges read red, sure, under a light guessed redder).
+        """
+        tried = [first]
+        for gamma in TONE_CURVES:
+            cells, bare = prepare_with_table(
+                _toned(patches, gamma), None if table is None else _toned(table, gamma), as_read)
+            tried.append((self._read(cells, bare, outlined), cells, bare))
+        best = min(tried, key=lambda t: t[0][4])
+        if tried[0][0][4] <= _RIVAL_MISFIT * best[0][4]:
+            best = tried[0]  # as it is, unless that is not even a rival
+        reads = best[0][0]
+        letters = np.array(reads.labels)
+        doubt = np.zeros(len(letters), bool)
+        for other in tried:
+            if other is not best and other[0][4] <= _RIVAL_MISFIT * best[0][4]:
+                theirs = np.array(other[0][0].labels)
+                doubt |= (theirs != letters) & ~np.isin(theirs, (UNSURE, EMPTY))
+        doubt &= ~np.isin(letters, (UNSURE, EMPTY))
+        if doubt.any():
+            reads = CellReads(tuple(np.where(doubt, UNSURE, letters).tolist()),
+                              np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
+                                       reads.confidence), nearest=reads.nearest, best=reads.best)
+        return (reads, *best[0][1:]), best[1], best[2]
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
@@ -573,9 +624,10 @@ class Palette:
 
     def _read_light(
         self, scene: Scene, bare: Scene | None = None, voters: np.ndarray | None = None
-    ) -> tuple[_Light, Cells, Comparison, list[Comparison]]:
+    ) -> tuple[_Light, Cells, Comparison, list[Comparison], float]:
         """The light on a scene, its cells seen in it, and how they compare with the classes;
-        and how they compare in the other lights tried that explain the scene nearly as well
+        how they compare in the other lights tried that explain the scene nearly as well; and
+        how badly the light fits (``_tries``)
         (a scene whose white rims show its light, unclipped, has none: it is read, not
         guessed).
         ``bare``: patches of the scene's bare table, which must look like the table the
@@ -622,7 +674,7 @@ class Palette:
             # the classes searched with hold no veil: only the light cost differs
             comparison = unveiled(comparison, seen, self._classes, steady)
             rivals = [(c, unveiled(r, c, self._classes, steady)) for c, r in rivals]
-        return best[1], seen, comparison, [r for _, r in rivals]
+        return best[1], seen, comparison, [r for _, r in rivals], best[0]
 
     def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:
         """Whether a light guessed brighter in channels the camera clipped on the whites makes
@@ -920,6 +972,13 @@ def _rim_surprise(shift: np.ndarray) -> np.ndarray:
     white only hides a brighter light, never a darker one."""
     scale = np.where(shift < 0, _RIM_SCALE, _CENSORED_SCALE)
     return sum3((shift / scale) ** 2)
+
+
+def _toned(patches: np.ndarray, gamma: float) -> np.ndarray:
+    """uint8 patches as a camera whose tone curve is ``gamma`` times flatter would show them
+    (each value's share of full scale to the power ``1 / gamma``)."""
+    lut = np.round(255.0 * (np.arange(256) / 255.0) ** (1.0 / gamma)).astype(np.uint8)
+    return lut[patches]
 
 
 def _voters(outlined: np.ndarray | None) -> np.ndarray | None:
