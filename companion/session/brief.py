@@ -133,9 +133,12 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     cards taken away (a card misread in every other frame as one that makes a line is no
     cascade, even where that card is then lifted to straighten it). Of such ways: in play,
     the one with the fewest (a shift tried and put back is no move, and the last grid tells
-    the shifts); while cards are cleared and laid, the one through the most (each is a
-    moment the table was seen in: a cascade left out is points lost). ``glimpsed``: grids
-    one frame alone showed. Such a grid may show
+    the shifts); while cards are cleared and laid, the one that explains the most grids
+    (each is a moment the table was seen in: a cascade left out is points lost), one after
+    the cards laid explained by shifts that make it, tried or made; the play after them
+    judged as play is, the fewest shifts to the table as last seen (through more grids, a
+    shift tried and put back would be paid twice). ``glimpsed``: grids one frame alone
+    showed. Such a grid may show
     known cards moved or taken away (a card misread in it makes no shift the rules take);
     it names the cards of a refill only for a stable reading ``then`` after it, or, for a
     tap, where another frame after it shows them moved by a shift or shows its cascade's
@@ -147,40 +150,46 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     back). None when none gets there, or when ``t`` takes it as it is, or when ``budget``
     (steps shared by every call for one reading or tap; a fresh one if None) runs out first
     (``budget.ran_out`` then says so)."""
-    fewest = t.phase == PLAY
     Chain = list[tuple[str, tuple[Event, ...]]]
+    Way = tuple[Chain, int]  # a chain, and how many grids it explains (while laid)
     budget = CatchUpBudget() if budget is None else budget
     n = len(briefly)
 
-    def through(k: int, s: TableState, cascade: bool, pending: bool) -> Chain | None:
+    def through(k: int, s: TableState, cascade: bool, pending: bool,
+                ends: Callable[[TableState], bool] | None) -> Way | None:
         # cascade: a refill's cascade waits for a grid that shows all its cards taken away;
         # pending: a refill one frame alone named waits for another frame to agree with its
-        # cards (a tap, not a stable reading, follows)
+        # cards (a tap, not a stable reading, follows); ends: in play, where a way may end
         budget.spend()
         if k == n:
             shown = not cascade or (then is not None and cleared_whole(s, then))
-            return [] if shown and not pending and takes(s) else None
+            return ([], 0) if shown and not pending and (ends or takes)(s) else None
+        fewest = ends is not None
+        if s.phase == PLAY and not fewest:
+            # the cards laid, play goes on: judged as play is, not by the grids it passes
+            return played(k, s, pending)
         # Each grid is taken or left out; where both get there, taken only if that makes a
-        # way with strictly fewer grids (in play) or more. The branch likelier to win is
-        # followed first, and the other not at all where it cannot win: in play, after a
-        # way with one grid at most; while cards are cleared and laid, after a way through
-        # every grid left (a chain of cascades held briefly is followed in a step a grid,
-        # not through every subset of it).
+        # way with strictly fewer grids (in play) or one that explains more. The branch
+        # likelier to win is followed first, and the other not at all where it cannot win:
+        # in play, after a way with one grid at most; while cards are cleared and laid,
+        # after a way that explains every grid left (a chain of cascades held briefly is
+        # followed in a step a grid, not through every subset of it).
         if fewest:
-            left = through(k + 1, s, cascade, pending)
-            if left is not None and len(left) <= 1:
+            left = through(k + 1, s, cascade, pending, ends)
+            if left is not None and len(left[0]) <= 1:
                 return left
-            take = taking(k, s, cascade, pending)
-            better = take is not None and (left is None or len(take) < len(left))
+            take = taking(k, s, cascade, pending, ends)
+            better = take is not None and (left is None or len(take[0]) < len(left[0]))
         else:
-            take = taking(k, s, cascade, pending)
-            if take is not None and len(take) == n - k:
+            take = taking(k, s, cascade, pending, ends)
+            if take is not None and take[1] == n - k:
                 return take
-            left = through(k + 1, s, cascade, pending)
-            better = take is not None and (left is None or len(take) > len(left))
+            left = through(k + 1, s, cascade, pending, ends)
+            better = take is not None and (left is None or take[1] > left[1])
         return take if better else left
 
-    def taking(k: int, s: TableState, cascade: bool, pending: bool) -> Chain | None:
+    def taking(k: int, s: TableState, cascade: bool, pending: bool,
+               ends: Callable[[TableState], bool] | None) -> Way | None:
         # the best way on from grid k taken as a move; None where it is no move
         text, guesses, in_a_row = briefly[k]
         alone = text in glimpsed
@@ -205,17 +214,74 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             # player's shift moved them, or its cascade's cards taken away left the rest
             agreed = shown or any(isinstance(event, Shifts) for event in made)
             rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row,
-                           (pending and not agreed) or (alone and refilled and then is None))
+                           (pending and not agreed) or (alone and refilled and then is None),
+                           ends)
             if rest is not None:
-                return [(text, made), *rest]
+                return [(text, made), *rest[0]], rest[1] + 1
         return None
 
+    def played(k: int, s: TableState, pending: bool) -> Way | None:
+        # Play after the cards laid, from grid k on, as play judges it: the fewest shifts
+        # from the grid laid to the table as last seen (the stable reading; for a tap, the
+        # newest grid held that shifts make, as "end turn" takes it), logged through the
+        # grids held on such a way (each a shift seen made); the grid laid shown again puts
+        # back what was tried before it (``TableSession`` forgets those grids in play).
+        # Every grid held that shifts make is explained, tried or made: a way that names a
+        # refill in a later one leaves this one unexplained.
+        shown = []  # the grids held that shifts make from the grid laid
+        for text, guesses, _ in briefly[k:]:
+            budget.spend()
+            made = moves_made(s, as_read(s, text), guesses, provisional)
+            if made is not None:
+                shown.append((text, guesses, bool(made)))
+        since = max((i + 1 for i, (_, _, moved) in enumerate(shown) if not moved), default=0)
+        tried = [(text, guesses) for text, guesses, _ in shown[since:]]
+        goal = (then, "") if then is not None else tried[-1] if tried else (str(s.grid), "")
+        chain: Chain = []
+        end, left = s, _shifts_to(s, *goal, provisional)
+        for text, guesses in tried:
+            if not left:
+                break
+            budget.spend()
+            text = as_read(end, text)
+            made = moves_made(end, text, guesses, provisional)
+            if not made:
+                continue
+            after = end
+            for event in made:
+                after = apply(after, event)
+            rest = _shifts_to(after, *goal, provisional)
+            if rest is not None and _shift_count(made) + rest == left:
+                chain.append((text, made))
+                end, left = after, rest
+        # (a refill one frame alone named waits for a shift that moves its cards)
+        if (then is not None or left == 0) and (chain or not pending) and takes(end):
+            return chain, len(shown)
+        if not pending and takes(s):
+            return [], len(shown)  # a tap play takes as the grid was laid (a draw): none a move
+        # None that play takes (more shifts than one reading shows, a card misread; for a
+        # tap, shifts put back all made): the fewest grids held that get there
+        way = through(k, s, False, pending, lambda x: takes(x) and (
+            then is not None or _shifts_to(x, *goal, provisional) == 0))
+        return None if way is None else (way[0], len(shown))
+
     try:
-        chain = through(0, t, False, False)
+        found = through(0, t, False, False, takes if t.phase == PLAY else None)
     except _TooManyWays:
         budget.ran_out = True
         return None  # left to the players: a tap, or the cards held still
-    return chain or None
+    return (found and found[0]) or None
+
+
+def _shift_count(events: Sequence[Event]) -> int:
+    return sum(len(event.shifts) for event in events if isinstance(event, Shifts))
+
+
+def _shifts_to(t: TableState, text: str, guesses: str, provisional: bool) -> int | None:
+    """The fewest shifts, each paid as play pays it, from state ``t`` to the grid ``text``;
+    None where none the hand can pay get there."""
+    made = moves_made(t, as_read(t, text), guesses, provisional)
+    return None if made is None else _shift_count(made)
 
 
 class CatchUpBudget:

@@ -1011,8 +1011,6 @@ def test_N4_the_bound_is_shared_by_every_catch_up_a_reading_tries():
     assert not budget.ran_out and 0 < budget.left < 10
 
 
-@pytest.mark.xfail(strict=True, reason="open: after a refill held briefly the way through the "
-                   "most grids runs on into play (a641081 did the same; see the closing note)")
 @pytest.mark.parametrize("put_back_seen", [True, False])
 def test_N4_a_shift_tried_and_put_back_after_a_refill_held_briefly_is_paid_once(
         tmp_path, put_back_seen):
@@ -1026,3 +1024,44 @@ def test_N4_a_shift_tried_and_put_back_after_a_refill_held_briefly_is_paid_once(
     session.on_reading(rows(Shift.parse("c2v").apply(REFILLED)))
     assert refills(session) == ["BYP"]
     assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r2<"], ["c2v"]]
+
+
+def test_N4_a_second_shift_tried_and_put_back_after_a_refill_held_briefly_is_no_move(tmp_path):
+    # the refill held briefly, r4> made, c2v tried on top of it and put back: r4> holds
+    session = scored_and_ended(tmp_path)
+    moved = Shift.parse("r4>").apply(REFILLED)
+    for grid in (REFILLED, moved, Shift.parse("c2v").apply(moved)):
+        session.on_brief(rows(grid), in_a_row=True)
+    session.on_reading(rows(moved))
+    assert refills(session) == ["BYP"]
+    assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r2<"], ["r4>"]]
+
+
+ROW_LAYOUT = Grid("RGOGY/CRVPB/RGYOV/BVCRO/CCBCC")  # c3v makes C C C C C along row 5
+
+
+@pytest.mark.parametrize("then", ["reading", "end_turn"])
+def test_N9_a_whole_row_refilled_then_slid_along_is_the_refill_as_laid_and_each_shift_paid(
+        tmp_path, then):
+    # row 5 scored whole and cleared; O V C C B laid, then the next player's r5< and r1>,
+    # each held briefly: the grid after r5< fills the same cells as a refill would, but
+    # taken as one it leaves the grid laid unexplained and r5< unpaid
+    session = _new(tmp_path)
+    session.on_reading(rows(ROW_LAYOUT))
+    scored = Shift.parse("c3v").apply(ROW_LAYOUT)
+    session.on_reading(rows(scored))
+    session.tap("end_turn")
+    session.on_reading(rows(scored.replace({(5, c): "." for c in range(1, 6)})))
+    laid = scored.replace({(5, c): x for c, x in enumerate("OVCCB", 1)})
+    slid = Shift.parse("r5<").apply(laid)
+    last = Shift.parse("r1>").apply(slid)
+    for grid in (laid, slid, last):
+        session.on_brief(rows(grid), in_a_row=True)
+    if then == "reading":
+        session.on_reading(rows(last))
+    else:
+        session.tap("end_turn")
+    assert session.message == ""
+    assert refills(session) == ["OVCCB"]
+    shifts = [e["shifts"] for e in session.events() if e["kind"] == "shifts"]
+    assert shifts == [["c3v"], ["r5<"], ["r1>"]]
