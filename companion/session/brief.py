@@ -228,12 +228,25 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         # back what was tried before it (``TableSession`` forgets those grids in play).
         # Every grid held that shifts make is explained, tried or made: a way that names a
         # refill in a later one leaves this one unexplained.
-        shown = []  # the grids held that shifts make from the grid laid
+        # The grids held that shifts make from the grid laid, or from the grid held before
+        # (shifts seen one by one reach further than one reading is asked to explain; a
+        # card read '?' shortens that reach).
+        shown = []
+        at = s  # the table as the last of them shows it
         for text, guesses, _ in briefly[k:]:
             budget.spend()
             made = moves_made(s, as_read(s, text), guesses, provisional)
-            if made is not None:
-                shown.append((text, guesses, bool(made)))
+            base = s
+            if made is None and at is not s:
+                made, base = moves_made(at, as_read(at, text), guesses, provisional), at
+                if not made:
+                    continue  # the grid before again, or none that shifts make
+            if made is None:
+                continue
+            shown.append((text, guesses, bool(made)))
+            at = base
+            for event in made:
+                at = apply(at, event)
         since = max((i + 1 for i, (_, _, moved) in enumerate(shown) if not moved), default=0)
         tried = [(text, guesses) for text, guesses, _ in shown[since:]]
         goal = (then, "") if then is not None else tried[-1] if tried else (str(s.grid), "")

@@ -1037,6 +1037,55 @@ def test_N4_a_second_shift_tried_and_put_back_after_a_refill_held_briefly_is_no_
     assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r2<"], ["r4>"]]
 
 
+FAR = ["r4>", "c2v", "r1<", "c5^", "r3>"]  # further from REFILLED than one reading reaches
+
+
+def _far_after_a_refill(tmp_path, n: int) -> tuple[TableSession, list[Grid]]:
+    # every player drew thrice (hands of 12: N14), A's r2< made R R R, A ended; then the
+    # refill and B's first n shifts of FAR
+    session = opened(tmp_path)
+    for _ in range(6):
+        session.tap("draw")
+    session.on_reading(rows(SHIFTED))
+    session.tap("end_turn")
+    grids = [REFILLED]
+    for shift in FAR[:n]:
+        grids.append(Shift.parse(shift).apply(grids[-1]))
+    return session, grids
+
+
+def _shifts_after_r2(session: TableSession) -> list[str]:
+    return sum([e["shifts"] for e in session.events() if e["kind"] == "shifts"][1:], [])
+
+
+def test_N4_five_shifts_held_briefly_after_a_refill_then_end_turn_are_each_paid(tmp_path):
+    # the newest grid lies more shifts from the grid laid than one reading is asked to
+    # explain; seen one by one, each follows from the one before
+    session, grids = _far_after_a_refill(tmp_path, 5)
+    for grid in grids:
+        session.on_brief(rows(grid), in_a_row=True)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert refills(session) == ["BYP"]
+    assert _shifts_after_r2(session) == FAR
+    assert str(session.state.turn_start.grid) == str(grids[-1])
+
+
+def test_N4_a_card_unsure_in_the_newest_grid_after_a_refill_loses_no_shift(tmp_path):
+    # a sleeve over one card of the last grid (read '?', the right card guessed): a grid
+    # with a card unsure is asked to explain fewer shifts from the grid laid
+    session, grids = _far_after_a_refill(tmp_path, 4)
+    for grid in grids[:-1]:
+        session.on_brief(rows(grid), in_a_row=True)
+    last = rows(grids[-1])
+    session.on_brief((last[0][:2] + "?" + last[0][3:],) + last[1:], last, in_a_row=True)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert refills(session) == ["BYP"]
+    assert _shifts_after_r2(session) == FAR[:4]
+    assert str(session.state.turn_start.grid) == str(grids[-1])
+
+
 ROW_LAYOUT = Grid("RGOGY/CRVPB/RGYOV/BVCRO/CCBCC")  # c3v makes C C C C C along row 5
 
 
