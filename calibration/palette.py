@@ -46,6 +46,7 @@ import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -231,8 +232,20 @@ _Tried = tuple[float, _Light, Cells, Comparison, "int | None"]
 comparison: those of all the lights tried at once, and which of them it was (None: it was
 tried alone). :func:`_seen` picks its own out, only when asked: most lights tried are
 dropped."""
-_Read = tuple[CellReads, _Light, Cells, "_Light | None", float]
-"""What ``Palette._read`` tells of a scene."""
+
+
+class _Read(NamedTuple):
+    """What ``Palette._read`` tells of a scene: its cells read, the light read on them, the
+    cells seen in it, the light on the bare table (None without one), how badly the light
+    fits (``Palette._tries``), and the scene read (its cells and bare table)."""
+
+    reads: CellReads
+    light: _Light
+    seen: Cells
+    table_light: _Light | None
+    misfit: float
+    cells: Scene
+    bare: Scene
 
 
 def _seen(tried: _Tried) -> tuple[Cells, Comparison]:
@@ -414,11 +427,10 @@ class Palette:
         outlined = None if cards is None else np.asarray(cards, bool).reshape(-1)
         first = self._read(cells, bare, outlined)
         # one card alone is as well explained by a light as by a tone curve (a stone)
-        if not first[1].rims and sum(x != EMPTY for x in first[0].labels) > 1 \
+        if not first.light.rims and sum(x != EMPTY for x in first.reads.labels) > 1 \
                 and patches.ndim == 4 and patches.dtype == np.uint8:
-            first, cells, bare = self._under_tone_curves(patches, table, as_read, outlined,
-                                                         (first, cells, bare))
-        reads, light, seen, table_light, _ = first
+            first = self._under_tone_curves(patches, table, as_read, outlined, first)
+        reads, light, seen, table_light, _, cells, bare = first
         # A card's colour against a white the camera clipped, the light guessed, tells how far
         # off the guess was as much as what the card is: it teaches only a palette that
         # learned its colours against clipped whites too, like for like (learned from, a
@@ -430,9 +442,8 @@ class Palette:
                          reads.best)
 
     def _read(self, cells: Scene, bare: Scene, outlined: np.ndarray | None) -> _Read:
-        """The cells read (labels, confidence, nearest), the light read on them, the cells
-        seen in it, the light on the bare table (None without one) and how badly the light
-        fits. ``outlined``: (N, bool, the cells where a card's outline shows, or None."""
+        """The scene read (``_Read``). ``outlined``: (N,) bool, the cells where a card's
+        outline shows, or None."""
         light, seen, comparison, rivals, misfit = self._read_light(cells, bare, _voters(outlined))
         models = self._models
         bare_light = None
@@ -450,8 +461,8 @@ class Palette:
                         np.zeros(1, bool))
             )
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        return (self._doubt_rivals(self._decide(comparison, models, outlined), rivals), light,
-                seen, bare_light, misfit)
+        return _Read(self._doubt_rivals(self._decide(comparison, models, outlined), rivals),
+                     light, seen, bare_light, misfit, cells, bare)
 
     def _as_rendered(
         self, cells: Scene, bare: Scene, reads: CellReads, light: _Light, seen: Cells,
@@ -508,8 +519,8 @@ class Palette:
 
     def _under_tone_curves(
         self, patches: np.ndarray, table: np.ndarray | None, as_read: bool,
-        outlined: np.ndarray | None, first: tuple[_Read, Scene, Scene],
-    ) -> tuple[_Read, Scene, Scene]:
+        outlined: np.ndarray | None, first: _Read,
+    ) -> _Read:
         """A scene with no white rims read as it is (``first``) and as the camera would have
         shown it with each of ``TONE_CURVES``: as it is, unless one of those fits so much
         better that as it is fits no better than a rival (``_RIVAL_MISFIT``) would; a card
@@ -522,25 +533,20 @@ class Palette:
         """
         tried = [first]
         for gamma in TONE_CURVES:
-            cells, bare = prepare_with_table(
-                _toned(patches, gamma), None if table is None else _toned(table, gamma), as_read)
-            tried.append((self._read(cells, bare, outlined), cells, bare))
-        best = min(tried, key=lambda t: t[0][4])
-        if tried[0][0][4] <= _RIVAL_MISFIT * best[0][4]:
-            best = tried[0]  # as it is, unless that is not even a rival
-        reads = best[0][0]
-        letters = np.array(reads.labels)
+            toned_table = None if table is None else _toned(table, gamma)
+            tried.append(self._read(*prepare_with_table(_toned(patches, gamma), toned_table,
+                                                        as_read), outlined))
+        best = min(tried, key=lambda r: r.misfit)
+        if first.misfit <= _RIVAL_MISFIT * best.misfit:
+            best = first  # as it is, unless that is not even a rival
+        letters = np.array(best.reads.labels)
         doubt = np.zeros(len(letters), bool)
         for other in tried:
-            if other is not best and other[0][4] <= _RIVAL_MISFIT * best[0][4]:
-                theirs = np.array(other[0][0].labels)
+            if other is not best and other.misfit <= _RIVAL_MISFIT * best.misfit:
+                theirs = np.array(other.reads.labels)
                 doubt |= (theirs != letters) & ~np.isin(theirs, (UNSURE, EMPTY))
         doubt &= ~np.isin(letters, (UNSURE, EMPTY))
-        if doubt.any():
-            reads = CellReads(tuple(np.where(doubt, UNSURE, letters).tolist()),
-                              np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
-                                       reads.confidence), nearest=reads.nearest, best=reads.best)
-        return (reads, *best[0][1:]), best[1], best[2]
+        return best._replace(reads=_doubted(best.reads, doubt))
 
     def _doubt_rivals(self, reads: CellReads, rivals: Sequence[Comparison]) -> CellReads:
         """A card read one way in the light chosen and another way in a light that explains
@@ -556,13 +562,7 @@ class Palette:
             d2[:, ~self._cards] = np.inf
             doubt |= letters[d2.argmin(axis=1)] != np.array(reads.labels)
         read = np.array([lab not in (UNSURE, EMPTY) for lab in reads.labels])
-        doubt &= read
-        if not doubt.any():
-            return reads
-        labels = tuple(UNSURE if d else lab for d, lab in zip(doubt, reads.labels, strict=True))
-        confidence = np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
-                              reads.confidence)
-        return CellReads(labels, confidence, nearest=reads.nearest, best=reads.best)
+        return _doubted(reads, doubt & read)
 
     def scene_features(self, scene: Scene) -> np.ndarray:
         """The scene's features (N, F) in the light this palette reads it under."""
@@ -972,6 +972,17 @@ def _rim_surprise(shift: np.ndarray) -> np.ndarray:
     white only hides a brighter light, never a darker one."""
     scale = np.where(shift < 0, _RIM_SCALE, _CENSORED_SCALE)
     return sum3((shift / scale) ** 2)
+
+
+def _doubted(reads: CellReads, doubt: np.ndarray) -> CellReads:
+    """``reads`` with the cells ``doubt`` (N,) bool read ``?``, at a rival's confidence at
+    most: another reading that explains the scene nearly as well reads them otherwise."""
+    if not doubt.any():
+        return reads
+    labels = tuple(UNSURE if d else lab for d, lab in zip(doubt, reads.labels, strict=True))
+    confidence = np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
+                          reads.confidence)
+    return CellReads(labels, confidence, nearest=reads.nearest, best=reads.best)
 
 
 def _toned(patches: np.ndarray, gamma: float) -> np.ndarray:

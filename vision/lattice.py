@@ -257,13 +257,10 @@ def _fits(
             continue
         path: list[_Cells] = []
         grown = _grow(cands, int(seed), rows, cols, path, dead_ends)
-        if isinstance(grown, str):  # met a dead end: as that one did, from here on
-            dead_ends.add(path, grown)
+        if not isinstance(grown, _Grown):  # none (None), or a dead end met: as it ended
+            dead_ends.add(path, grown or "")
             if grown:
                 reasons.append(grown)
-            continue
-        if grown is None:
-            dead_ends.add(path, "")
             continue
         fit, why = _window(cands, grown, rows, cols, shape)
         if fit is None:
@@ -355,8 +352,7 @@ def _initial_steps(c: Candidates, seed: int) -> tuple[int, int] | None:
 
 
 def _grow(
-    c: Candidates, seed: int, rows: int, cols: int, path: list[_Cells] | None = None,
-    dead_ends: _DeadEnds | None = None,
+    c: Candidates, seed: int, rows: int, cols: int, path: list[_Cells], dead_ends: _DeadEnds,
 ) -> _Grown | None | str:
     """The lattice grown from ``seed``, or None. ``path`` collects what it held at each
     step; where it holds what a growth of ``dead_ends`` held, that dead end's reason."""
@@ -367,10 +363,9 @@ def _grow(
     limit = max(rows, cols) + 3  # a patterned cloth must not grow the lattice without end
     model = None
     for _ in range(4 * limit):
-        if path is not None:
-            if dead_ends is not None and (why := dead_ends.reason(cells)) is not None:
-                return why
-            path.append(cells)
+        if (why := dead_ends.reason(cells)) is not None:
+            return why
+        path.append(cells)
         lat = np.array(list(cells.keys()), float)
         model = fit_model(lat, c.centres[list(cells.values())])
         if model is None:

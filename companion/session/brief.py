@@ -244,9 +244,7 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             if made is None:
                 continue
             shown.append((text, guesses, bool(made)))
-            at = base
-            for event in made:
-                at = apply(at, event)
+            at = _after(base, made)
         since = max((i + 1 for i, (_, _, moved) in enumerate(shown) if not moved), default=0)
         tried = [(text, guesses) for text, guesses, _ in shown[since:]]
         goal = (then, "") if then is not None else tried[-1] if tried else (str(s.grid), "")
@@ -260,9 +258,7 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             made = moves_made(end, text, guesses, provisional)
             if not made:
                 continue
-            after = end
-            for event in made:
-                after = apply(after, event)
+            after = _after(end, made)
             rest = _shifts_to(after, *goal, provisional)
             if rest is not None and _shift_count(made) + rest == left:
                 chain.append((text, made))
@@ -284,6 +280,13 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         budget.ran_out = True
         return None  # left to the players: a tap, or the cards held still
     return (found and found[0]) or None
+
+
+def _after(t: TableState, events: Sequence[Event]) -> TableState:
+    """State ``t`` with ``events`` applied, in order."""
+    for event in events:
+        t = apply(t, event)
+    return t
 
 
 def _shift_count(events: Sequence[Event]) -> int:
@@ -357,10 +360,7 @@ def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
             continue  # no move makes it: a card misread, which says nothing of the table
         if not made or not all(isinstance(e, Shifts) for e in made):
             return ()  # the grid taken, shown again: a shift tried was put back
-        after = t
-        for e in made:
-            after = apply(after, e)
-        return made if taken(after, event) else ()
+        return made if taken(_after(t, made), event) else ()
     return ()
 
 
@@ -461,10 +461,7 @@ def _scored_and_laid(t: TableState, shifted: str, text: str, provisional: bool
     if not made:
         return None
     try:
-        ended = t
-        for event in made:
-            ended = apply(ended, event)
-        ended = apply(ended, EndTurn())
+        ended = apply(_after(t, made), EndTurn())
         if ended.phase != CLEAR:
             return None
         cleared = apply(ended, Cleared())
