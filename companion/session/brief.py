@@ -131,7 +131,9 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     A cascade that a refill held briefly made counts where two frames in a row showed that
     refill, or, shown by two frames around an odd one, where a grid after it shows all its
     cards taken away (a card misread in every other frame as one that makes a line is no
-    cascade, even where that card is then lifted to straighten it). Of such ways: in play,
+    cascade, even where that card is then lifted to straighten it). A grid that shifts make
+from a grid held before it, two frames in a row, that is the refill laid is play after that
+refill, never a refill itself (``shifted_from_laid``). Of such ways: in play,
     the one with the fewest (a shift tried and put back is no move, and the last grid tells
     the shifts); while cards are cleared and laid, the one that explains the most grids
     (each is a moment the table was seen in: a cascade left out is points lost), one after
@@ -204,6 +206,8 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
                     laid = set(refill_cells(after))
                 after = apply(after, event)
             refilled = bool(laid)
+            if refilled and shifted_from_laid(s, briefly[:k], text, provisional):
+                return None
             if alone and refilled and after.phase == CLEAR and not set(after.to_clear) - laid:
                 # a line of the cards laid alone: one misread makes it, and lifting them to
                 # lay them again looks like it cleared (a line through cards that lay there
@@ -233,7 +237,7 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         # card read '?' shortens that reach).
         shown = []
         at = s  # the table as the last of them shows it
-        for text, guesses, _ in briefly[k:]:
+        for i, (text, guesses, _) in enumerate(briefly[k:], k):
             budget.spend()
             made = moves_made(s, as_read(s, text), guesses, provisional)
             base = s
@@ -243,10 +247,10 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
                     continue  # the grid before again, or none that shifts make
             if made is None:
                 continue
-            shown.append((text, guesses, bool(made)))
+            shown.append((i, text, guesses, bool(made)))
             at = _after(base, made)
-        since = max((i + 1 for i, (_, _, moved) in enumerate(shown) if not moved), default=0)
-        tried = [(text, guesses) for text, guesses, _ in shown[since:]]
+        since = max((j + 1 for j, (*_, moved) in enumerate(shown) if not moved), default=0)
+        tried = [(text, guesses) for _, text, guesses, _ in shown[since:]]
         goal = (then, "") if then is not None else tried[-1] if tried else (str(s.grid), "")
         chain: Chain = []
         end, left = s, _shifts_to(s, *goal, provisional)
@@ -269,8 +273,11 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         if not pending and takes(s):
             return [], len(shown)  # a tap play takes as the grid was laid (a draw): none a move
         # None that play takes (more shifts than one reading shows, a card misread; for a
-        # tap, shifts put back all made): the fewest grids held that get there
-        way = through(k, s, False, pending, lambda x: takes(x) and (
+        # tap, shifts put back all made): the fewest grids held that get there, after the
+        # grid laid was last shown again (what was tried before it was put back: a way
+        # through it would pay for a shift and for its undoing)
+        again = shown[since - 1][0] + 1 if since else k
+        way = through(again, s, False, pending, lambda x: takes(x) and (
             then is not None or _shifts_to(x, *goal, provisional) == 0))
         return None if way is None else (way[0], len(shown))
 
@@ -280,6 +287,35 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         budget.ran_out = True
         return None  # left to the players: a tap, or the cards held still
     return (found and found[0]) or None
+
+
+def laid_refill(t: TableState, held: Brief, provisional: bool = True) -> TableState | None:
+    """The state after the grid ``held`` briefly, two frames in a row, taken from state
+    ``t`` as the refill laid (the cards scored cleared first, if they wait), shifts none;
+    None where it is not that."""
+    text, guesses, in_a_row = held
+    made = moves_made(t, as_read(t, text), guesses, provisional) if in_a_row else None
+    if not made or not isinstance(made[-1], Refill) or any(
+            isinstance(event, Shifts) for event in made):
+        return None
+    return _after(t, made)
+
+
+def shifted_from_laid(t: TableState, earlier: Sequence[Brief], text: str, provisional: bool = True
+                      ) -> bool:
+    """Whether the grid ``text``, taken from state ``t`` as a refill, is shifts made on a
+    grid held before it that ``t`` takes as the refill laid (``laid_refill``): that one was
+    the refill, and this the play after it. A shift along the line refilled leaves other
+    cards in its cells, laid as well as any; taken as the refill, the grid that shifted it
+    back would be paid as a move."""
+    for held in earlier:
+        after = laid_refill(t, held, provisional)
+        if after is None:
+            continue
+        made = moves_made(after, as_read(after, text), "", provisional)
+        if made and all(isinstance(event, Shifts) for event in made):
+            return True
+    return False
 
 
 def _after(t: TableState, events: Sequence[Event]) -> TableState:
@@ -329,6 +365,9 @@ class _TooManyWays(Exception):
     """More ways through the grids held briefly than ``catching_up`` follows."""
 
 
+_Way = tuple[tuple[Event, ...], TableState]  # the shifts to a grid held, and the state then
+
+
 def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
                    provisional: bool = True) -> tuple[Event, ...]:
     """The shifts the newest grid held briefly shows made since the grid last taken, when
@@ -336,9 +375,11 @@ def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
     button was pressed. A player taps "end turn" as soon as the last card stops; on a jittery
     or sparse video the grid after that shift has then held for a frame or two, too few to be
     a stable reading. Taken without it, the turn would be scored short, and that grid then
-    read as the next player's shift. A grid no move makes (a card misread) is passed over
-    for the one before it. () where that grid shows no shift, a card unread, or a move the
-    rules or the hand do not take.
+    read as the next player's shift. Where that grid lies more shifts from the grid taken
+    than one reading is asked to explain, each seen made, they are followed through the
+    grids held before it (the fewest shifts such a way pays). A grid no move makes (a card
+    misread) is passed over for the one before it. () where that grid shows no shift, a
+    card unread, or a move the rules or the hand do not take.
 
     >>> from companion.rules.game import Game
     >>> from companion.session.events import Setup
@@ -352,16 +393,63 @@ def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
     """
     if t.phase != PLAY or not isinstance(event, EndTurn):
         return ()
-    for text, _, _ in reversed(briefly):
+    ways: dict[int, _Way] | None = None  # grid held -> the fewest shifts to it
+    for newest in range(len(briefly) - 1, -1, -1):
+        text = briefly[newest][0]
         if UNSURE in text:
             return ()  # a hand still over the cards: no look at the table as it was left
         made = moves_made(t, text, "", provisional)
+        if made is not None and not all(isinstance(e, Shifts) for e in made):
+            return ()
+        if made is None:
+            # More shifts than one reading is asked to explain, each seen made: the way
+            # through the grids held before it
+            if ways is None:
+                ways = _ways_through(t, briefly[:newest], provisional)
+            way = _on_from(t, ways, briefly, newest, provisional)
+            made = None if way is None else way[0]
         if made is None:
             continue  # no move makes it: a card misread, which says nothing of the table
-        if not made or not all(isinstance(e, Shifts) for e in made):
+        if not made:
             return ()  # the grid taken, shown again: a shift tried was put back
         return made if taken(_after(t, made), event) else ()
     return ()
+
+
+def _ways_through(t: TableState, briefly: Sequence[Brief], provisional: bool) -> dict[int, _Way]:
+    """In play: each grid held (by its index) that shifts make from state ``t``, with the
+    shifts of the fewest-shift way to it, each step from ``t`` or from a grid held before
+    it (``_on_from``), and the state they make."""
+    ways: dict[int, _Way] = {}
+    for k in range(len(briefly)):
+        made = _on_from(t, ways, briefly, k, provisional)
+        if made is not None:
+            ways[k] = made
+    return ways
+
+
+def _on_from(t: TableState, ways: dict[int, _Way], briefly: Sequence[Brief], k: int,
+             provisional: bool) -> _Way | None:
+    """The fewest shifts that make grid ``k`` held from state ``t``, and the state they
+    make: directly, or on from a grid held before it whose way ``ways`` holds; of ways as
+    short, the one of the fewest steps, and then the one through the latest grid (the most
+    of it one reading names, as ``moves_made`` would). None where none do."""
+    text = briefly[k][0]
+    if UNSURE in text:
+        return None
+    direct = moves_made(t, text, "", provisional)
+    if direct is not None and not all(isinstance(e, Shifts) for e in direct):
+        return None
+    best = None if direct is None else (direct, _after(t, direct))
+    for j in sorted((j for j in ways if j < k and ways[j][0]), reverse=True):
+        before, at = ways[j]
+        more = moves_made(at, text, "", provisional)
+        if not more or not all(isinstance(e, Shifts) for e in more):
+            continue
+        way = before + more
+        if best is None or (_shift_count(way), len(way)) < (_shift_count(best[0]), len(best[0])):
+            best = (way, _after(at, more))
+    return best
 
 
 def refills_behind(t: TableState, text: str) -> list[str]:

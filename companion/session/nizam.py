@@ -35,6 +35,7 @@ from .brief import (
     Brief,
     CatchUpBudget,
     catching_up,
+    laid_refill,
     moves_made,
     refills_behind,
     shifted_before,
@@ -541,6 +542,8 @@ class TableSession(SessionCore[TableState]):
         if t.phase not in (CLEAR, REFILL) or not self._briefly or not self._briefly[-1][2]:
             return False
         *before, shown = self._briefly
+        if any(laid_refill(t, held, self.provisional) is not None for held in before):
+            return False  # the refill was seen laid: none is worked out behind the play after it
         return self._one_refill(refills_behind(t, shown[0]),
                                 lambda grid: [*before, (grid, "", False), shown],
                                 lambda s: taken_by(s, event), None)

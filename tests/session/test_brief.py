@@ -1026,6 +1026,74 @@ def test_N4_a_shift_tried_and_put_back_after_a_refill_held_briefly_is_paid_once(
     assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r2<"], ["c2v"]]
 
 
+def test_N3_a_shift_tried_and_put_back_after_a_refill_held_briefly_is_not_taken_by_end_turn(
+        tmp_path):
+    # the refill held briefly, B tries r4> and puts it back, then taps "end turn": B made
+    # no move, so the tap is refused (N3); nothing is paid for r4> and its undoing, and no
+    # other refill is made up (P B Y laid, then c1v twice, lands on the same grid)
+    session = scored_and_ended(tmp_path)
+    for grid in (REFILLED, Shift.parse("r4>").apply(REFILLED), REFILLED):
+        session.on_brief(rows(grid), in_a_row=True)
+    session.tap("end_turn")
+    assert session.message != ""
+    assert refills(session) == []
+    assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r2<"]]
+    # the refill as it holds is taken as laid
+    session.on_reading(rows(REFILLED))
+    assert refills(session) == ["BYP"] and session.state.phase == "play"
+    assert not session.state.shifts
+
+
+COL_LAYOUT = Grid("GPCOO/PGOBO/OBVYB/BRCOO/ORPPG")  # r3< makes O O O O down column 5
+
+
+def _column_refilling(tmp_path) -> tuple[TableSession, Grid]:
+    # A's r3< scored O O O O in rows 1-4 of column 5, cleared; G R Y V is laid there
+    session = _new(tmp_path)
+    session.on_reading(rows(COL_LAYOUT))
+    shifted = Shift.parse("r3<").apply(COL_LAYOUT)
+    session.on_reading(rows(shifted))
+    session.tap("end_turn")
+    session.on_reading(rows(shifted.replace({(r, 5): "." for r in range(1, 5)})))
+    return session, shifted.replace({(r, 5): x for r, x in enumerate("GRYV", 1)})
+
+
+def test_N9_a_refill_never_seen_whole_is_worked_out_from_a_shift_along_its_line(tmp_path):
+    # B's c5^ moved the cards laid: column 5 reads R Y V G G, which looks laid too (R Y V G
+    # in the cells refilled, the G below as it lay); "end turn" says a shift was made
+    session, laid = _column_refilling(tmp_path)
+    session.on_brief(rows(Shift.parse("c5^").apply(laid)), in_a_row=True)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert refills(session) == ["GRYV"]
+    assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r3<"], ["c5^"]]
+
+
+@pytest.mark.parametrize("line", ["column", "row"])
+def test_N3_a_shift_along_the_line_refilled_tried_and_put_back_is_no_refill_and_no_move(
+        tmp_path, line):
+    # the refill held briefly, B slides the line refilled and slides it back, taps "end
+    # turn": the grid slid looks laid too, but it is the play after the refill laid
+    if line == "column":
+        session, laid = _column_refilling(tmp_path)
+        tried = Shift.parse("c5^").apply(laid)
+    else:
+        session = _new(tmp_path)
+        session.on_reading(rows(ROW_LAYOUT))
+        scored = Shift.parse("c3v").apply(ROW_LAYOUT)
+        session.on_reading(rows(scored))
+        session.tap("end_turn")
+        session.on_reading(rows(scored.replace({(5, c): "." for c in range(1, 6)})))
+        laid = scored.replace({(5, c): x for c, x in enumerate("OVCCB", 1)})
+        tried = Shift.parse("r5<").apply(laid)
+    for grid in (laid, tried, laid):
+        session.on_brief(rows(grid), in_a_row=True)
+    session.tap("end_turn")
+    assert session.message != ""
+    assert len([e for e in session.events() if e["kind"] == "shifts"]) == 1  # A's alone
+    assert refills(session) == []
+
+
 def test_N4_a_second_shift_tried_and_put_back_after_a_refill_held_briefly_is_no_move(tmp_path):
     # the refill held briefly, r4> made, c2v tried on top of it and put back: r4> holds
     session = scored_and_ended(tmp_path)
@@ -1037,7 +1105,7 @@ def test_N4_a_second_shift_tried_and_put_back_after_a_refill_held_briefly_is_no_
     assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r2<"], ["r4>"]]
 
 
-FAR = ["r4>", "c2v", "r1<", "c5^", "r3>"]  # further from REFILLED than one reading reaches
+FAR = ["r4>", "c2v", "r1<", "c5^", "r3>"]  # further than one reading reaches
 
 
 def _far_after_a_refill(tmp_path, n: int) -> tuple[TableSession, list[Grid]]:
@@ -1084,6 +1152,28 @@ def test_N4_a_card_unsure_in_the_newest_grid_after_a_refill_loses_no_shift(tmp_p
     assert refills(session) == ["BYP"]
     assert _shifts_after_r2(session) == FAR[:4]
     assert str(session.state.turn_start.grid) == str(grids[-1])
+
+def test_N4_five_shifts_held_briefly_in_play_then_end_turn_are_each_paid(tmp_path):
+    # hands of 12 (N14), then five shifts each held briefly: the newest grid lies more
+    # shifts from the grid taken than one reading is asked to explain, and the fifth makes
+    # the turn's line (R R R in row 3). Seen one by one, each follows from the one before.
+    session = opened(tmp_path)
+    for _ in range(6):
+        session.tap("draw")
+    grids = [SETUP]
+    for shift in FAR:
+        grids.append(Shift.parse(shift).apply(grids[-1]))
+    for grid in grids[1:]:
+        session.on_brief(rows(grid), in_a_row=True)
+    session.tap("end_turn")
+    assert session.message == ""
+    assert sum(_shifts_logged(session), []) == FAR
+    assert session.state.phase == "clear" and session.view().turn_points == 3
+    # one thing the player did: one undo takes back the tap and every shift it took
+    session.tap("undo")
+    assert session.state.phase == "play" and not session.state.shifts
+    assert str(session.state.grid) == str(SETUP)
+
 
 
 ROW_LAYOUT = Grid("RGOGY/CRVPB/RGYOV/BVCRO/CCBCC")  # c3v makes C C C C C along row 5
