@@ -294,7 +294,19 @@ class TableSession(SessionCore[TableState]):
             else:
                 raise BadInput(f"unknown tap {action!r}")
         except CompanionError as err:
-            self.message = self._after_a_draw(action) or str(err)
+            self.message = (self._after_a_draw(action) or self._laid_and_no_shift(action)
+                            or str(err))
+
+    def _laid_and_no_shift(self, action: str) -> str:
+        """Why "end turn" is refused when the table, held briefly, shows the cards just laid
+        and no shift made: as play refuses it (N3), not as a tap while the turn before is
+        scored (the game takes the refill once the table holds still)."""
+        t = self.state
+        if action != "end_turn" or t.phase not in (CLEAR, REFILL) or not self._briefly:
+            return ""
+        if laid_refill(t, self._briefly[-1], self.provisional) is None:
+            return ""
+        return "N3: the cards are laid and no shift has been made since: draw or shift first"
 
     def _after_a_draw(self, action: str) -> str:
         """Why "end turn" tapped just after a draw is refused, in words that say so: the
