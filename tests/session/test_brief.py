@@ -1047,15 +1047,22 @@ def test_N3_a_shift_tried_and_put_back_after_a_refill_held_briefly_is_not_taken_
 COL_LAYOUT = Grid("GPCOO/PGOBO/OBVYB/BRCOO/ORPPG")  # r3< makes O O O O down column 5
 
 
+def _refilling(tmp_path, layout: Grid, move: str, cells: list[tuple[int, int]], cards: str
+               ) -> tuple[TableSession, Grid]:
+    """A's ``move`` on ``layout`` scored the cards in ``cells``, cleared; the grid with
+    ``cards`` laid in them."""
+    session = _new(tmp_path)
+    session.on_reading(rows(layout))
+    scored = Shift.parse(move).apply(layout)
+    session.on_reading(rows(scored))
+    session.tap("end_turn")
+    session.on_reading(rows(scored.replace({cell: "." for cell in cells})))
+    return session, scored.replace(dict(zip(cells, cards, strict=True)))
+
+
 def _column_refilling(tmp_path) -> tuple[TableSession, Grid]:
     # A's r3< scored O O O O in rows 1-4 of column 5, cleared; G R Y V is laid there
-    session = _new(tmp_path)
-    session.on_reading(rows(COL_LAYOUT))
-    shifted = Shift.parse("r3<").apply(COL_LAYOUT)
-    session.on_reading(rows(shifted))
-    session.tap("end_turn")
-    session.on_reading(rows(shifted.replace({(r, 5): "." for r in range(1, 5)})))
-    return session, shifted.replace({(r, 5): x for r, x in enumerate("GRYV", 1)})
+    return _refilling(tmp_path, COL_LAYOUT, "r3<", [(r, 5) for r in range(1, 5)], "GRYV")
 
 
 def test_N9_a_refill_never_seen_whole_is_worked_out_from_a_shift_along_its_line(tmp_path):
@@ -1078,13 +1085,7 @@ def test_N3_a_shift_along_the_line_refilled_tried_and_put_back_is_no_refill_and_
         session, laid = _column_refilling(tmp_path)
         tried = Shift.parse("c5^").apply(laid)
     else:
-        session = _new(tmp_path)
-        session.on_reading(rows(ROW_LAYOUT))
-        scored = Shift.parse("c3v").apply(ROW_LAYOUT)
-        session.on_reading(rows(scored))
-        session.tap("end_turn")
-        session.on_reading(rows(scored.replace({(5, c): "." for c in range(1, 6)})))
-        laid = scored.replace({(5, c): x for c, x in enumerate("OVCCB", 1)})
+        session, laid = _row_refilling(tmp_path)
         tried = Shift.parse("r5<").apply(laid)
     for grid in (laid, tried, laid):
         session.on_brief(rows(grid), in_a_row=True)
@@ -1179,19 +1180,18 @@ def test_N4_five_shifts_held_briefly_in_play_then_end_turn_are_each_paid(tmp_pat
 ROW_LAYOUT = Grid("RGOGY/CRVPB/RGYOV/BVCRO/CCBCC")  # c3v makes C C C C C along row 5
 
 
+def _row_refilling(tmp_path) -> tuple[TableSession, Grid]:
+    # A's c3v scored row 5 whole, cleared; O V C C B is laid there
+    return _refilling(tmp_path, ROW_LAYOUT, "c3v", [(5, c) for c in range(1, 6)], "OVCCB")
+
+
 @pytest.mark.parametrize("then", ["reading", "end_turn"])
 def test_N9_a_whole_row_refilled_then_slid_along_is_the_refill_as_laid_and_each_shift_paid(
         tmp_path, then):
     # row 5 scored whole and cleared; O V C C B laid, then the next player's r5< and r1>,
     # each held briefly: the grid after r5< fills the same cells as a refill would, but
     # taken as one it leaves the grid laid unexplained and r5< unpaid
-    session = _new(tmp_path)
-    session.on_reading(rows(ROW_LAYOUT))
-    scored = Shift.parse("c3v").apply(ROW_LAYOUT)
-    session.on_reading(rows(scored))
-    session.tap("end_turn")
-    session.on_reading(rows(scored.replace({(5, c): "." for c in range(1, 6)})))
-    laid = scored.replace({(5, c): x for c, x in enumerate("OVCCB", 1)})
+    session, laid = _row_refilling(tmp_path)
     slid = Shift.parse("r5<").apply(laid)
     last = Shift.parse("r1>").apply(slid)
     for grid in (laid, slid, last):

@@ -212,14 +212,16 @@ def test_a_camera_bumped_so_the_grid_leaves_the_frame_is_searched_again(read):
     )
 
 
-def test_a_sleeve_over_a_whole_row_is_followed_and_read_unsure():
-    # A hand may hide a whole row; with the ring around the grid bare and in view that is
-    # no slipped lattice, and the grid is followed. The hidden cards read "?".
-    scene = render_scene(np.random.default_rng(38), GEMS, 5, 5, replace(CALM, fill=0.6), SIZE)
-    dx, dy = np.array(SIZE) / 2 - scene.corners.mean(axis=0)  # room for the ring all round
+def _followed_under_a_sleeve(fill: float, line  # type: ignore[no-untyped-def]
+                             ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A grid centred in the frame (room for the ring all round) read, then the same with a
+    sleeve over the cards ``line`` picks of its card quads (rows, cols, 4, 2): both
+    readings, the second followed from the first, not searched."""
+    scene = render_scene(np.random.default_rng(38), GEMS, 5, 5, replace(CALM, fill=fill), SIZE)
+    dx, dy = np.array(SIZE) / 2 - scene.corners.mean(axis=0)
     centred = cv2.warpAffine(scene.image, np.array([[1, 0, dx], [0, 1, dy]]), SIZE)
-    row = scene.card_quads[2].reshape(-1, 2) + [dx, dy]
-    band = cv2.boxPoints(cv2.minAreaRect(row.astype(np.float32)))
+    corners = line(scene.card_quads).reshape(-1, 2) + [dx, dy]
+    band = cv2.boxPoints(cv2.minAreaRect(corners.astype(np.float32)))
     sleeve = cv2.fillConvexPoly(centred.copy(), np.round(band).astype(np.int32), (80, 120, 190))
     tracker = GridTracker()
     palette = gem_palette()
@@ -227,9 +229,16 @@ def test_a_sleeve_over_a_whole_row_is_followed_and_read_unsure():
     during = tracker.read(sleeve, palette)
     assert (tracker.searched, tracker.tracked) == (1, 1), tracker.doubt
     assert before.cells is not None and during.cells is not None
-    assert during.cells[2] == "?????"
+    return before.cells, during.cells
+
+
+def test_a_sleeve_over_a_whole_row_is_followed_and_read_unsure():
+    # A hand may hide a whole row; with the ring around the grid bare and in view that is
+    # no slipped lattice, and the grid is followed. The hidden cards read "?".
+    before, during = _followed_under_a_sleeve(0.6, lambda quads: quads[2])
+    assert during[2] == "?????"
     for r in (0, 1, 3, 4):  # the other cards: read as before, or unsure
-        assert all(a in (b, "?") for a, b in zip(during.cells[r], before.cells[r], strict=True))
+        assert all(a in (b, "?") for a, b in zip(during[r], before[r], strict=True))
 
 
 @pytest.mark.parametrize("line", ["top", "right"])
@@ -238,21 +247,11 @@ def test_a_sleeve_over_an_edge_line_that_showed_its_cards_is_followed_not_search
     # them all, as a line cleared would leave it bare. Which side of the cards the line lies
     # is known, and a search of the whole frame could not see under the sleeve either: the
     # lattice followed stands (a search is what made such a frame three times as slow).
-    scene = render_scene(np.random.default_rng(38), GEMS, 5, 5, replace(CALM, fill=1.0), SIZE)
-    dx, dy = np.array(SIZE) / 2 - scene.corners.mean(axis=0)  # room for the ring all round
-    centred = cv2.warpAffine(scene.image, np.array([[1, 0, dx], [0, 1, dy]]), SIZE)
-    quads = scene.card_quads[0] if line == "top" else scene.card_quads[:, 4]
-    band = cv2.boxPoints(cv2.minAreaRect((quads.reshape(-1, 2) + [dx, dy]).astype(np.float32)))
-    sleeve = cv2.fillConvexPoly(centred.copy(), np.round(band).astype(np.int32), (80, 120, 190))
-    tracker = GridTracker()
-    palette = gem_palette()
-    before = tracker.read(centred, palette)
-    during = tracker.read(sleeve, palette)
-    assert (tracker.searched, tracker.tracked) == (1, 1), tracker.doubt
-    assert before.cells is not None and during.cells is not None
-    hidden = list(during.cells[0]) if line == "top" else [r[4] for r in during.cells]
+    before, during = _followed_under_a_sleeve(
+        1.0, lambda quads: quads[0] if line == "top" else quads[:, 4])
+    hidden = list(during[0]) if line == "top" else [r[4] for r in during]
     assert hidden == ["?"] * 5
-    got, was = "".join(during.cells), "".join(before.cells)
+    got, was = "".join(during), "".join(before)
     assert all(a in (b, "?") for a, b in zip(got, was, strict=True))
     assert sum(a == b for a, b in zip(got, was, strict=True)) >= 15
 
