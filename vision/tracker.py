@@ -15,14 +15,15 @@ taken out), the reading is kept too, and the pixel-by-pixel test stays held to t
 read. Whenever following leaves a doubt (too few cards, a row or column with none while the
 ring could hide the one that slipped out, more cards turning up in the ring than before, a
 lattice that no longer fits, a frame of another size) it searches the whole frame as for a
-first frame (``search_grid``). Not where the one doubt is a line at the edge left bare that
-showed a card in every cell before (a line cleared, or a sleeve over it): a search could find
-the grid only where the lattice followed lies, or whole cells off it (the bare line tells it
-nothing), or not at all, and the lattice followed stands. A search that finds no grid (a hand
-over it), or one whole cells off a lattice held with a card in every cell of each edge line
-while most of its cards lie as they did, does not replace the lattice held: the frame has no
-grid, and the next is followed from it. Where a hand hid too much of the grid to follow, such
-a lattice is set aside, and a search after the hand has gone is held against it the same way.
+first frame (``search_grid``). Not where the one doubt is a line left bare (a line cleared,
+or a sleeve over it), each such line at the edge having shown a card in every cell before: a
+search could find the grid only where the lattice followed lies, or whole cells off it (the
+bare line tells it nothing), or not at all, and the lattice followed stands. A search that
+finds no grid (a hand over it), or one whole cells off a lattice held with a card in every
+cell of each edge line while most of its cards lie as they did, does not replace the lattice
+held: the frame has no grid, and the next is followed from it. Where a hand hid too much of
+the grid to follow, such a lattice is set aside, and a search after the hand has gone is held
+against it the same way.
 
 A hand over the grid only hides cards: their cells are not seen, and the reader looks at
 them closely (``vision.visible``) and reads ``?`` where no card shows, as after a search.
@@ -197,7 +198,8 @@ class GridTracker:
             and not _moved_a_cell(view, self._view, kept.seen, g.seen)
         )
         if stays and kept is not None and not (_full_lines(~kept.seen) & ~self._full).any():
-            # Every line left bare showed a card in every cell since the lattice was found:
+            # Every line at the edge left bare showed a card in every cell since the
+            # lattice was found (a bare line within it has cards on both sides to hold it):
             # it is no line off, and a search could find the grid only where it lies, or
             # whole cells off (the bare line tells it nothing), or not at all (a hand over
             # that line): the lattice followed stands, and the frame is not searched.
