@@ -197,7 +197,9 @@ class GridTracker:
             kept is not None and view is not None and g is not None
             and not _moved_a_cell(view, self._view, kept.seen, g.seen)
         )
-        if stays and kept is not None and not (_full_lines(~kept.seen) & ~self._full).any():
+        # a line left bare at the edge that never showed a card in every cell
+        never_full = kept is not None and bool((_full_lines(~kept.seen) & ~self._full).any())
+        if stays and not never_full:
             # Every line at the edge left bare showed a card in every cell since the
             # lattice was found (a bare line within it has cards on both sides to hold it):
             # it is no line off, and a search could find the grid only where it lies, or
@@ -221,7 +223,7 @@ class GridTracker:
             self.geometry = kept
             self._forget_reading()
             self._view = view
-            if search.geometry is not None and (_full_lines(~kept.seen) & ~self._full).any():
+            if search.geometry is not None and never_full:
                 # The line left bare never showed a card in every cell: the lattice may
                 # have been anchored a line off from the start (a sparse line at one edge,
                 # piles in line past the other, took the wrong five), and the search be

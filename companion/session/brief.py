@@ -132,8 +132,8 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     refill, or, shown by two frames around an odd one, where a grid after it shows all its
     cards taken away (a card misread in every other frame as one that makes a line is no
     cascade, even where that card is then lifted to straighten it). A grid that shifts make
-from a grid held before it, two frames in a row, that is the refill laid is play after that
-refill, never a refill itself (``shifted_from_laid``). Of such ways: in play,
+    from a grid held before it, two frames in a row, that is the refill laid is play after
+    that refill, never a refill itself (``shifted_from_laid``). Of such ways: in play,
     the one with the fewest (a shift tried and put back is no move, and the last grid tells
     the shifts); while cards are cleared and laid, the one that explains the most grids
     (each is a moment the table was seen in: a cascade left out is points lost), one after
@@ -313,7 +313,7 @@ def shifted_from_laid(t: TableState, earlier: Sequence[Brief], text: str, provis
         if after is None:
             continue
         made = moves_made(after, as_read(after, text), "", provisional)
-        if made and all(isinstance(event, Shifts) for event in made):
+        if made and _only_shifts(made):
             return True
     return False
 
@@ -323,6 +323,10 @@ def _after(t: TableState, events: Sequence[Event]) -> TableState:
     for event in events:
         t = apply(t, event)
     return t
+
+
+def _only_shifts(events: Sequence[Event]) -> bool:
+    return all(isinstance(event, Shifts) for event in events)
 
 
 def _shift_count(events: Sequence[Event]) -> int:
@@ -365,7 +369,7 @@ class _TooManyWays(Exception):
     """More ways through the grids held briefly than ``catching_up`` follows."""
 
 
-_Way = tuple[tuple[Event, ...], TableState]  # the shifts to a grid held, and the state then
+_ShiftsTo = tuple[tuple[Event, ...], TableState]  # the shifts to a grid held, the state then
 
 
 def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
@@ -393,20 +397,21 @@ def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
     """
     if t.phase != PLAY or not isinstance(event, EndTurn):
         return ()
-    ways: dict[int, _Way] | None = None  # grid held -> the fewest shifts to it
+    ways: dict[int, _ShiftsTo] | None = None  # grid held -> the fewest shifts to it
     for newest in range(len(briefly) - 1, -1, -1):
         text = briefly[newest][0]
         if UNSURE in text:
             return ()  # a hand still over the cards: no look at the table as it was left
         made = moves_made(t, text, "", provisional)
-        if made is not None and not all(isinstance(e, Shifts) for e in made):
+        if made is not None and not _only_shifts(made):
             return ()
         if made is None:
             # More shifts than one reading is asked to explain, each seen made: the way
             # through the grids held before it
             if ways is None:
                 ways = _ways_through(t, briefly[:newest], provisional)
-            way = _on_from(t, ways, briefly, newest, provisional)
+            way = _on_from(t, {j: w for j, w in ways.items() if j < newest}, text, None,
+                           provisional)
             made = None if way is None else way[0]
         if made is None:
             continue  # no move makes it: a card misread, which says nothing of the table
@@ -416,35 +421,36 @@ def shifted_before(t: TableState, briefly: Sequence[Brief], event: Event,
     return ()
 
 
-def _ways_through(t: TableState, briefly: Sequence[Brief], provisional: bool) -> dict[int, _Way]:
+def _ways_through(t: TableState, briefly: Sequence[Brief], provisional: bool
+                  ) -> dict[int, _ShiftsTo]:
     """In play: each grid held (by its index) that shifts make from state ``t``, with the
     shifts of the fewest-shift way to it, each step from ``t`` or from a grid held before
     it (``_on_from``), and the state they make."""
-    ways: dict[int, _Way] = {}
-    for k in range(len(briefly)):
-        made = _on_from(t, ways, briefly, k, provisional)
+    ways: dict[int, _ShiftsTo] = {}
+    for k, (text, _, _) in enumerate(briefly):
+        if UNSURE in text:
+            continue
+        direct = moves_made(t, text, "", provisional)
+        if direct is not None and not _only_shifts(direct):
+            continue
+        made = _on_from(t, ways, text, direct, provisional)
         if made is not None:
             ways[k] = made
     return ways
 
 
-def _on_from(t: TableState, ways: dict[int, _Way], briefly: Sequence[Brief], k: int,
-             provisional: bool) -> _Way | None:
-    """The fewest shifts that make grid ``k`` held from state ``t``, and the state they
-    make: directly, or on from a grid held before it whose way ``ways`` holds; of ways as
-    short, the one of the fewest steps, and then the one through the latest grid (the most
-    of it one reading names, as ``moves_made`` would). None where none do."""
-    text = briefly[k][0]
-    if UNSURE in text:
-        return None
-    direct = moves_made(t, text, "", provisional)
-    if direct is not None and not all(isinstance(e, Shifts) for e in direct):
-        return None
+def _on_from(t: TableState, ways: dict[int, _ShiftsTo], text: str,
+             direct: tuple[Event, ...] | None, provisional: bool) -> _ShiftsTo | None:
+    """The fewest shifts that make the grid ``text`` from state ``t``, and the state they
+    make: ``direct`` (the shifts ``moves_made`` names from ``t``, or None), or on from a
+    grid held before it whose way ``ways`` holds; of ways as short, the one of the fewest
+    steps, and then the one through the latest grid (the most of it one reading names).
+    None where none do."""
     best = None if direct is None else (direct, _after(t, direct))
-    for j in sorted((j for j in ways if j < k and ways[j][0]), reverse=True):
+    for j in sorted((j for j in ways if ways[j][0]), reverse=True):
         before, at = ways[j]
         more = moves_made(at, text, "", provisional)
-        if not more or not all(isinstance(e, Shifts) for e in more):
+        if not more or not _only_shifts(more):
             continue
         way = before + more
         if best is None or (_shift_count(way), len(way)) < (_shift_count(best[0]), len(best[0])):
