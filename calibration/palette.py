@@ -104,9 +104,10 @@ _RIVAL_CONFIDENCE = 0.3
 # differ in nothing else; two that explain the scene this nearly as well leave real doubt
 _CLIPPED_RIVAL_MISFIT = 1.1
 # Cells surely holding a card guess the light alone where there are at least this many of
-# them, and this share of the cells: fewer cannot outvote chance.
+# them: fewer cannot outvote chance. However few they are among the cells, the rest have no
+# say: a cell with no outline is likeliest under the hand, and a hand over more of the grid
+# would pull harder (an arm across 13 of 25 cells made pinks violet under a bluer light).
 _MIN_VOTERS = 6
-_VOTER_SHARE = 0.5
 _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white is no white
 # Lamps differ along one line, from warm to cool (Planck's law at the camera's primaries,
 # 2700 to 10000 K: v about twice u). A guessed change of light further than this off it (a
@@ -997,7 +998,7 @@ def _voters(outlined: np.ndarray | None) -> np.ndarray | None:
     do and not all (else every cell, None)."""
     if outlined is None or outlined.all():
         return None
-    if outlined.sum() < max(_MIN_VOTERS, _VOTER_SHARE * len(outlined)):
+    if outlined.sum() < _MIN_VOTERS:
         return None
     return outlined
 

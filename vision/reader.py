@@ -237,6 +237,8 @@ def read_cells(
     confidence[distrust] = 0.0
     if reads.features is not None:
         like = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
+        # the skin found so is the hand too: table-coloured skin beside it, as above
+        like |= _reached(like, labels == EMPTY)
         labels[like] = UNSURE
         confidence[like] = 0.0
     doubt = _line_in_doubt(frame, geometry, labels, sides,

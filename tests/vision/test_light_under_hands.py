@@ -6,9 +6,14 @@ The scenes are ones the widened generator drew (``bench_hands.py``), each drawn 
 
 from __future__ import annotations
 
-from tests.vision.scenes import drawn, gem_palette
-from tools.synthetic import Scene
-from vision.reader import read_grid
+from dataclasses import replace
+
+import numpy as np
+
+from tests.vision.scenes import GEMS, drawn, gem_palette
+from tools.synthetic import Scene, random_conditions, render_scene
+from vision.lattice import search_grid
+from vision.reader import read_cells, read_grid
 
 _SEED_11000 = 193020079551015734593006695126516842161  # the generator's stream (its inc)
 _SEED_6000 = 280594436018490482547234038731946973249
@@ -52,3 +57,51 @@ def test_a_channel_most_rims_read_is_the_lights_on_the_rims_it_clipped():
     # (seed 6000, the 254th)
     scene = drawn(138973508381055224071531833246951153368, _SEED_6000, 0, 2734200237, True)
     assert _wrong(scene) == []
+
+
+# The table of a generated video (``scenes.video(903, 64, drift=0.35, veil=0.15)``) at its
+# frame 23: the lamp 3265 K at 1.6 times the exposure, clipping red and green on every rim,
+# a flare veil of 0.12, and a bare arm across the grid from corner to corner.
+_ACROSS = dict(exposure=1.60013487952959, kelvin=3265.07643049722, veil=0.12462643781976444,
+               glare=2)
+_ACROSS_GRID = ("PPGBG", "RPPVB", "PYVBV", "PYVPG", "GPRYV")
+# the cells a lattice followed from the frame before saw a card's outline in: 12 of 25
+_ACROSS_OUTLINED = np.array([[1, 1, 1, 0, 0], [1, 0, 0, 0, 0], [0, 0, 0, 1, 1],
+                             [0, 0, 1, 1, 1], [0, 0, 1, 1, 1]], bool)
+
+
+def test_a_hand_over_half_the_grid_or_more_has_no_say_in_the_light():
+    # With fewer than half the cells outlined every cell guessed the light, the arm's too:
+    # its skin fitted a bluer, brighter light, under which both pinks read violet and a red
+    # read pink, sure. The cells with no outline are the likeliest to be under the hand, and
+    # the more of them there are, the more they would pull.
+    shot = replace(random_conditions(np.random.default_rng(903), hand=False), hand=True,
+                   empty=0, **_ACROSS)
+    scene = render_scene(np.random.default_rng(905), GEMS, 5, 5, shot, labels=_ACROSS_GRID)
+    grain = np.random.default_rng(7).normal(0.0, 2.0, scene.image.shape)
+    image = np.clip(scene.image + grain, 0, 255).astype(np.uint8)
+    found = search_grid(image, 5, 5).geometry
+    assert found is not None
+    reading = read_cells(image, replace(found, seen=_ACROSS_OUTLINED), gem_palette())
+    assert reading.cells is not None
+    outlined = [(r, c) for r, c in np.argwhere(_ACROSS_OUTLINED).tolist()]
+    assert [reading.cells[r][c] for r, c in outlined] == [_ACROSS_GRID[r][c] for r, c in outlined]
+    assert _wrong_somewhere(reading.cells, _ACROSS_GRID) == []
+
+
+def test_table_coloured_skin_beside_skin_read_as_a_card_is_no_empty_cell():
+    # A hand lifting the corner card off a cloth the colour of skin: the skin over the card
+    # beside it read orange, then '?' as the hand it looks like; the skin over the corner
+    # looked like the cloth and read '.', an empty cell where a card lies.
+    # (seed 10000, the 48th)
+    scene = drawn(193180472440005925464047586877725619586,
+                  311813564313336124056813311692527915815, 0, 3284495611, True)
+    reading = read_grid(scene.image, gem_palette(), 5, 5)
+    assert reading.cells is not None
+    assert scene.covered[0, 0] > 0.9 and reading.cells[0][0] == "?"
+    assert _wrong_somewhere(reading.cells, scene.labels) == []
+
+
+def _wrong_somewhere(cells: tuple[str, ...], truth: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The cells read as anything but their truth or ``?``."""
+    return [(r, c) for r in range(5) for c in range(5) if cells[r][c] not in ("?", truth[r][c])]
