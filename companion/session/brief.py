@@ -41,7 +41,6 @@ from .unread import (
     paid_moves,
     refill_cells,
     refill_read,
-    scored,
     taken_as,
     taken_away,
 )
@@ -104,11 +103,10 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
         return ()  # still being laid
     if PEARL in letters:
         return None
-    gone = scored(t)
-    if all(letter_at(text, cell) == gone.get(cell) for cell in cells):
-        # the cards just scored, laid back where they lay (a dispute over the score): far
-        # likelier than a refill of the same gems in the same cells making the same line
-        return None
+    # The gems just scored, laid again in the cells they left, are a refill like any other,
+    # as a stable reading takes it: a shuffled deck deals that in about one Pearl game in
+    # six (one classic game in sixteen), far more often than players lay the very cards
+    # scored back where they lay.
     refill = refill_read(t, text, cells, guesses)
     return (refill,) if taken(t, refill) else None
 
@@ -148,10 +146,10 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     never of one that makes a cascade of the refill's cards alone (one card misread in it may make
     the line, and the cards lifted to lay them again look like that line cleared); a
     cascade through cards that lay there before counts where a grid after it shows all its
-    cards taken away. A refill laid back as the cards scored lay is no refill (the cards put
-    back). None when none gets there, or when ``t`` takes it as it is, or when ``budget``
-    (steps shared by every call for one reading or tap; a fresh one if None) runs out first
-    (``budget.ran_out`` then says so)."""
+    cards taken away. A refill of the very gems scored, in the cells they left, is a refill
+    as any other (a deck deals it). None when none gets there, or when ``t`` takes it as it
+    is, or when ``budget`` (steps shared by every call for one reading or tap; a fresh one
+    if None) runs out first (``budget.ran_out`` then says so)."""
     Chain = list[tuple[str, tuple[Event, ...]]]
     Way = tuple[Chain, int]  # a chain, and how many grids it explains (while laid)
     budget = CatchUpBudget() if budget is None else budget
