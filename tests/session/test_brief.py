@@ -468,6 +468,25 @@ def test_N10_the_gems_scored_dealt_again_in_their_cells_are_a_refill_and_a_casca
     assert session.view().players[0].score == 3 + 3 + 1  # the cascade: N8's bonus
 
 
+@pytest.mark.parametrize("lifted", ["one frame", "two frames"])
+def test_N9_the_cards_scored_lifted_for_a_moment_and_put_back_are_no_refill(tmp_path, lifted):
+    # R R R scored; the camera sees them gone for a moment (lifted, or a frame misread),
+    # then the table as it was holds: nothing shows those cells bare again after, so it is
+    # no refill of the same gems and no cascade (a review of a346f10 found 3 -> 7 points).
+    session = scored_and_ended(tmp_path)
+    if lifted == "one frame":
+        session.on_glimpse(rows(CLEARED), rows(CLEARED))
+    else:
+        session.on_brief(rows(CLEARED))
+    session.on_reading(rows(SHIFTED))
+    assert refills(session) == []
+    assert session.view().players[0].score == 3
+    session.on_reading(rows(CLEARED))
+    session.on_reading(rows(REFILLED))
+    assert refills(session) == ["BYP"]
+    assert session.view().players[0].score == 3
+
+
 def test_N10_a_refill_misread_in_one_frame_then_relaid_whole_makes_no_cascade(tmp_path):
     # O O Y laid down column 1; one frame reads the Y as O (a line), then all three are
     # lifted to lay them again: the refill taken is the one laid, no cascade.
