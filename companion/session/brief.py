@@ -64,14 +64,14 @@ def taken(t: TableState, event: Event) -> bool:
 
 
 def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = True,
-               later: Sequence[str] = ()) -> tuple[Event, ...] | None:
+               again: bool = False) -> tuple[Event, ...] | None:
     """The events state ``t`` logs on taking the reading ``raw`` (``TableSession`` takes it
     the same way): shifts in play (the first way the hand can pay), the cards scored
     cleared (and the refill seen with them), the refill once every card is laid (a card
     read ``?`` laid under its provisional name, at a table that lays such cards:
     ``provisional``); () for a reading that changes nothing or a step still under way; None
-    when ``t`` cannot take it. ``later``: grids the camera showed after this one (see
-    ``laid_back``)."""
+    when ``t`` cannot take it. A refill of the very gems just scored (``laid_back``) only
+    with ``again``: the caller then waits for a grid that shows its cascade cleared."""
     text = taken_as(t, raw, provisional)
     if text is None or t.grid is None or t.phase not in (PLAY, CLEAR, REFILL):
         return None
@@ -95,7 +95,7 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
         after = apply(t, Cleared())
         if after.phase != REFILL or text == str(after.grid):
             return (Cleared(),)
-        rest = moves_made(after, text, guesses, provisional, later)
+        rest = moves_made(after, text, guesses, provisional, again)
         return None if rest is None else (Cleared(), *rest)
     cells = refill_cells(t)
     letters = "".join(letter_at(text, cell) for cell in cells)
@@ -105,8 +105,7 @@ def moves_made(t: TableState, raw: str, guesses: str = "", provisional: bool = T
         return ()  # still being laid
     if PEARL in letters:
         return None
-    if laid_back(t, text, cells) and not any(
-            all(letter_at(x, cell) == EMPTY for cell in cells) for x in later):
+    if not again and laid_back(t, text, cells):
         return None
     refill = refill_read(t, text, cells, guesses)
     return (refill,) if taken(t, refill) else None
@@ -117,8 +116,8 @@ def laid_back(t: TableState, text: str, cells: Sequence[Cell]) -> bool:
     gems just scored there. A shuffled deck deals that often (in 320 simulated games, in
     29 of 160 Pearl games and 10 of 160 classic ones), and the line they make scores again
     as a cascade (N10); but cards lifted for a moment and put back, or a frame that read
-    them gone, show it too. Only a grid after it that shows those cells bare again (the
-    cascade cleared) tells the refill, and ``moves_made`` takes it only then."""
+    them gone, show it too. Only a grid after it that shows its cascade cleared tells the
+    refill (``catching_up`` waits for one)."""
     gone = scored(t)
     return all(letter_at(text, cell) == gone.get(cell) for cell in cells)
 
@@ -158,8 +157,8 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
     never of one that makes a cascade of the refill's cards alone (one card misread in it may make
     the line, and the cards lifted to lay them again look like that line cleared); a
     cascade through cards that lay there before counts where a grid after it shows all its
-    cards taken away. A refill of the very gems scored, in the cells they left, counts where
-    a grid after it shows those cells bare again (``laid_back``). None when none gets there,
+    cards taken away; so does a refill of the very gems scored, in the cells they left
+    (``laid_back``), however it was seen. None when none gets there,
     or when ``t`` takes it as it is, or when ``budget`` (steps shared by every call for one
     reading or tap; a fresh one if None) runs out first (``budget.ran_out`` then says so)."""
     Chain = list[tuple[str, tuple[Event, ...]]]
@@ -206,15 +205,16 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
         text, guesses, in_a_row = briefly[k]
         alone = text in glimpsed
         text = as_read(s, text)
-        later = [b[0] for b in briefly[k + 1:]] + ([] if then is None else [then])
-        made = moves_made(s, text, guesses, provisional, later)
+        made = moves_made(s, text, guesses, provisional, again=True)
         # while a cascade waits to be shown, only a grid with all its cards taken away
         shown = cascade and cleared_whole(s, text)
         if made is not None and (made or shown) and (shown or not cascade):
             after, laid = s, set[Cell]()  # the cells the refill laid, if it is one
+            back = False  # the refill lays the very gems scored back in their cells
             for event in made:
                 if isinstance(event, Refill):
-                    laid = set(refill_cells(after))
+                    cells = refill_cells(after)
+                    laid, back = set(cells), laid_back(after, text, cells)
                 after = apply(after, event)
             refilled = bool(laid)
             if refilled and shifted_from_laid(s, briefly[:k], text, provisional):
@@ -228,7 +228,8 @@ def catching_up(t: TableState, briefly: Sequence[Brief], takes: Callable[[TableS
             # another frame agrees with every card of a refill one frame named: the next
             # player's shift moved them, or its cascade's cards taken away left the rest
             agreed = shown or any(isinstance(event, Shifts) for event in made)
-            rest = through(k + 1, after, refilled and after.phase == CLEAR and not in_a_row,
+            rest = through(k + 1, after,
+                           refilled and after.phase == CLEAR and (back or not in_a_row),
                            (pending and not agreed) or (alone and refilled and then is None),
                            ends)
             if rest is not None:
