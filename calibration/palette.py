@@ -108,6 +108,10 @@ _CLIPPED_RIVAL_MISFIT = 1.1
 # say: a cell with no outline is likeliest under the hand, and a hand over more of the grid
 # would pull harder (an arm across 13 of 25 cells made pinks violet under a bluer light).
 _MIN_VOTERS = 6
+# ... and only if their cards show at least this many colours between them: cards of one or
+# two colours fit as well under a light that makes them a neighbouring colour (seven reds
+# all read orange under a redder light), which a few colours more would refuse.
+_MIN_VOTER_COLOURS = 3
 _MAX_WHITE_SHIFT = 1.2  # a "white" further than this from the palette's white is no white
 # Lamps differ along one line, from warm to cool (Planck's law at the camera's primaries,
 # 2700 to 10000 K: v about twice u). A guessed change of light further than this off it (a
@@ -633,7 +637,9 @@ class Palette:
         guessed).
         ``bare``: patches of the scene's bare table, which must look like the table the
         palette knows (if it learned one): a light that makes the cloth look like a card is
-        no likely light."""
+        no likely light. ``voters``: the cells that alone guess the light (``_voters``),
+        unless the light they guess shows their cards in fewer than ``_MIN_VOTER_COLOURS``
+        colours: then every cell guesses it."""
         start = self._light_for(scene, np.zeros(3))
         guess = bool(start.free.any())  # where every white was read, nothing is left to guess
         candidates = [np.zeros(3)]
@@ -666,6 +672,8 @@ class Palette:
             best = min(tried, key=lambda t: t[0])
         elif guess:
             best = self._refine(scene, [best], bare, steady, voters, steps=2, parts=(1.0,))[0]
+        if voters is not None and self._colours_among(best, voters) < _MIN_VOTER_COLOURS:
+            return self._read_light(scene, bare, None)
         # whites clipped in every channel tell no more of the light than no whites at all
         some_read = start.rims and not start.free.all(axis=0).all()
         near = _CLIPPED_RIVAL_MISFIT if some_read else _RIVAL_MISFIT
@@ -676,6 +684,17 @@ class Palette:
             comparison = unveiled(comparison, seen, self._classes, steady)
             rivals = [(c, unveiled(r, c, self._classes, steady)) for c, r in rivals]
         return best[1], seen, comparison, [r for _, r in rivals], best[0]
+
+    def _colours_among(self, tried: _Tried, voters: np.ndarray) -> int:
+        """How many card classes the ``voters`` (N,) bool read as in a light tried, counting
+        only cells that fit a class and classes that can say what the light is (as
+        ``_steps`` counts them)."""
+        d2 = _seen(tried)[1].distances(self.weights)  # (N, K)
+        if not self._classes.every:
+            d2 = np.where(self._cards, d2, np.inf)
+        best = d2.argmin(axis=-1)
+        good = (d2[np.arange(len(best)), best] < self.max_distance) & ~self._shaded[best]
+        return len(np.unique(best[good & voters]))
 
     def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:
         """Whether a light guessed brighter in channels the camera clipped on the whites makes

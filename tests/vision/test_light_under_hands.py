@@ -105,3 +105,21 @@ def test_table_coloured_skin_beside_skin_read_as_a_card_is_no_empty_cell():
 def _wrong_somewhere(cells: tuple[str, ...], truth: tuple[str, ...]) -> list[tuple[int, int]]:
     """The cells read as anything but their truth or ``?``."""
     return [(r, c) for r in range(5) for c in range(5) if cells[r][c] not in ("?", truth[r][c])]
+
+
+def test_outlined_cards_of_too_few_colours_leave_the_light_to_every_cell():
+    # No hand; a card's outline seen on the seven reds alone (as a glare or a cloth the
+    # colour of the other cards' borders may leave them). Alone they guessed a redder light,
+    # under which they fit orange as well: three read orange, sure. Cards of one or two
+    # colours cannot tell those lights apart; every cell then guesses the light.
+    # (the widened generator, seed 20000, the 20th)
+    scene = drawn(6763424341321000677771063293594208285,
+                  314916137489343735914707028364110243677, 0, 3611887471, False)
+    found = search_grid(scene.image, 5, 5).geometry
+    assert found is not None
+    reds = np.array([list(row) for row in scene.labels]) == "R"
+    assert reds.sum() == 7 and (found.seen & reds).sum() == 7
+    reading = read_cells(scene.image, replace(found, seen=reds), gem_palette())
+    assert reading.cells is not None
+    assert _wrong_somewhere(reading.cells, scene.labels) == []
+    assert "".join(reading.cells).count("?") <= 1
