@@ -27,8 +27,22 @@ from .cells import (
     inside_frame,
     squares_in_frame,
 )
-from .lattice import EDGE_LINES, GridGeometry, GridSearch, empty_edge_lines, search_grid
-from .visible import TableLook, bare_inside, card_in_cell, cards_in_view, like_table
+from .lattice import (
+    EDGE_LINES,
+    GridGeometry,
+    GridSearch,
+    empty_edge_lines,
+    ring_points,
+    search_grid,
+)
+from .visible import (
+    TableLook,
+    bare_inside,
+    card_in_cell,
+    cards_in_view,
+    edges_in_cell,
+    like_table,
+)
 
 if TYPE_CHECKING:
     from calibration import LensModel, Palette
@@ -37,6 +51,7 @@ if TYPE_CHECKING:
 
 UNSURE = "?"
 EMPTY = "."
+RING_LOOKS = 8  # cells of the ring round the grid looked at to tell a busy cloth
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,6 +165,22 @@ def _without_cards_in_the_air(reading: GridReading, search: GridSearch) -> GridR
                    guesses=guesses)
 
 
+def cloth_shows_card_edges(frame: np.ndarray, geometry: GridGeometry, table: TableLook) -> bool:
+    """Does the bare table around the grid show a card's four sides as edges (a gingham's
+    checks, tiles)? Close looks at a few cells of the ring around it, those in the frame
+    that look like the table there (not a pile, a deck or a hand beside it): a third of them
+    or more find such edges (a plain cloth, felt or wood shows them in none; a busy cloth in
+    most)."""
+    ring = ring_points(geometry.rows, geometry.cols)
+    ring = ring[squares_in_frame(frame, geometry, ring)]
+    ring = ring[like_table(extract_points(frame, geometry, ring), table)]
+    # a few spread round it tell as well as all
+    ring = ring[np.linspace(0, len(ring) - 1, min(RING_LOOKS, len(ring))).round().astype(int)]
+    edged = sum(edges_in_cell(frame, geometry, y, x)
+                for x, y in np.floor(ring).astype(int).tolist())
+    return edged >= 2 and 3 * edged >= len(ring)
+
+
 def _unsure_at(rows: tuple[str, ...], cells: np.ndarray) -> tuple[str, ...]:
     """``rows`` with ``?`` in the ``cells`` marked ((rows, cols) bool)."""
     labels = np.array([list(row) for row in rows], dtype=object)
@@ -187,11 +218,9 @@ def read_cells(
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
     in_frame = inside_frame(frame, geometry)
     gem = (labels != EMPTY) & (labels != UNSURE)
-    # A gem where no card outline was seen: look again, closer; if still no card, distrust it.
-    card = _look(
-        looks, "card", gem & ~geometry.seen & in_frame, partial(cards_in_view, frame, geometry)
-    )
-    distrust = (gem & ~(geometry.seen | card)) | ~in_frame
+    table_likeliest = np.array([x == EMPTY for x in reads.best] or [False] * doubted.size)
+    table_likeliest = table_likeliest.reshape(rows, cols)
+    unseen = ~geometry.seen & in_frame
     looks_bare = TableLook(table)
 
     def bare(only: np.ndarray) -> np.ndarray:
@@ -199,34 +228,51 @@ def read_cells(
         out[only] = like_table(extract_patches(frame, geometry, only=only), looks_bare)
         return out
 
-    # Likeliest the table by its colours though not sure, no card outline in it even close
-    # up, and bare table all over its inner half: an empty cell with a neighbour's edge
-    # reaching into it (cards laid by hand are not square to the lattice, nor to each other).
-    table_likeliest = np.array([x == EMPTY for x in reads.best] or [False] * doubted.size)
-    unknown = doubted & table_likeliest.reshape(rows, cols) & ~geometry.seen & in_frame
-    unknown &= ~_look(looks, "card", unknown, partial(cards_in_view, frame, geometry))
+    # A gem where no card outline was seen, or a '?' that may be an empty cell (likeliest
+    # the table, or like the cloth around the grid): look again, closer. A gem still with no
+    # card there is distrusted.
+    maybe_empty = doubted & unseen
+    maybe_empty &= table_likeliest | _look(looks, "table", maybe_empty & ~table_likeliest, bare)
+    card = _look(looks, "card", gem & unseen | maybe_empty, partial(cards_in_view, frame, geometry))
+    distrust = (gem & unseen & ~card) | ~in_frame
 
-    def bare_all_inside(only: np.ndarray) -> np.ndarray:
+    # A busy cloth (a gingham's checks) has edges wherever a card's sides would be: in a
+    # cell that looks like the cloth around the grid, only a whole card-shaped region is a
+    # card's outline.
+    cloth = card & _look(looks, "table", card, bare)
+    outlined = partial(cards_in_view, frame, geometry, edges=False)
+    edges_only = cloth & ~_look(looks, "region", cloth, outlined)
+
+    def bare_all_inside(only: np.ndarray, blocks: bool = False) -> np.ndarray:
         out = np.zeros(only.shape, bool)
-        out[only] = bare_inside(extract_patches(frame, geometry, only=only), looks_bare)
+        patches = extract_patches(frame, geometry, only=only)
+        out[only] = bare_inside(patches, looks_bare, blocks)
         return out
 
-    spilled = unknown & _look(looks, "inside", unknown, bare_all_inside)
+    # No card outline even close up, and bare table all over the inner half: an empty cell
+    # (a neighbour's edge reaching into it: cards laid by hand are square neither to the
+    # lattice nor to each other).
+    no_card = doubted & table_likeliest & unseen & ~card
+    spilled = no_card & _look(looks, "inside", no_card, bare_all_inside)
+    if edges_only.any() and cloth_shows_card_edges(frame, geometry, looks_bare):
+        # So too where only edges showed, if the bare table around the grid shows such
+        # edges too, whatever the cell's colours were likeliest (a gingham of the colour of
+        # some card); elsewhere edges are a card's (a pale card on a pale table shows no
+        # region of its own). Its inner half is held against the cloth's own blocks: a
+        # block shows one check or a few, as the table's blocks do, not the mix of a whole
+        # patch (against blocks alone, smooth skin over a card passes for the plain ground
+        # between a cloth's dots: only the edges the cloth shows let them count).
+        spilled |= edges_only & _look(looks, "inside by blocks", edges_only,
+                                      partial(bare_all_inside, blocks=True))
     labels[spilled] = EMPTY
     confidence[spilled] = palette.min_confidence
+    distrust |= gem & edges_only & ~spilled
+    gem &= ~spilled
     # Bare table by its colours, but a card outline is there, or it does not look like the
     # table around the grid (a hand the colour of the wood): something is there.
     empty = labels == EMPTY
     distrust |= empty & geometry.seen
-
     distrust |= empty & ~_look(looks, "table", empty, bare)
-    # A gem only the close look found an outline for, in a cell that looks like the bare
-    # table around the grid: a busy cloth (a gingham's checks) has edges wherever a card's
-    # sides would be; a whole card-shaped region must show there.
-    closer = gem & card & ~geometry.seen
-    like_cloth = closer & _look(looks, "table", closer, bare)
-    outlined = partial(cards_in_view, frame, geometry, edges=False)
-    distrust |= like_cloth & ~_look(looks, "region", like_cloth, outlined)
     # A hand is one piece: where it hides a card, table-coloured skin beside it may pass for
     # an empty cell, and so may the skin beside that (an arm across a row). Such a reading
     # never counts anyway (it has a "?"), so nothing is lost.

@@ -76,6 +76,33 @@ def card_in_cell(
     """Is there a card-shaped outline in cell (r, c)? (See the module's docstring.) Without
     ``edges``, only a whole region counts, not edges where the card's sides should be (a
     busy cloth has edges everywhere)."""
+    patch, expect, centre = _close_look(frame, geometry, r, c)
+    side = patch.shape[0]
+    smallest = MIN_SHARE * expect[0] * expect[1]
+    largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
+    channels = Channels(patch)
+    for cut, local in _cuts(channels):
+        contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for k in _plausible(contours, smallest, largest):
+            if _is_card(contours[k], expect, centre, side) and (
+                not local or _stands_apart(contours[k], channels.lo)
+            ):
+                return True
+    return edges and edge_support(patch, expect, centre, channels) >= MIN_EDGE_SUPPORT
+
+
+def edges_in_cell(frame: np.ndarray, geometry: GridGeometry, r: int, c: int) -> bool:
+    """Do a card's four sides show as edges in cell (r, c), as the close look finds them?
+    (Whatever lies there: a card, or a busy cloth.)"""
+    patch, expect, centre = _close_look(frame, geometry, r, c)
+    return edge_support(patch, expect, centre) >= MIN_EDGE_SUPPORT
+
+
+def _close_look(
+    frame: np.ndarray, geometry: GridGeometry, r: int, c: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cell (r, c) and around it top-down at ``LOOK`` pixels a pitch; the card's expected
+    size and its centre there (pixels)."""
     side = int(LOOK * REACH)
     step = REACH / side
     x0, y0 = c + 0.5 - REACH / 2, r + 0.5 - REACH / 2
@@ -89,17 +116,7 @@ def card_in_cell(
     )
     expect = np.array(geometry.card_size) * LOOK
     centre = (np.array([c + 0.5, r + 0.5]) - [x0, y0]) / step
-    smallest = MIN_SHARE * expect[0] * expect[1]
-    largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
-    channels = Channels(patch)
-    for cut, local in _cuts(channels):
-        contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        for k in _plausible(contours, smallest, largest):
-            if _is_card(contours[k], expect, centre, side) and (
-                not local or _stands_apart(contours[k], channels.lo)
-            ):
-                return True
-    return edges and edge_support(patch, expect, centre, channels) >= MIN_EDGE_SUPPORT
+    return patch, expect, centre
 
 
 def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> list[int]:
@@ -257,18 +274,26 @@ def like_table(patches: np.ndarray, table: np.ndarray | TableLook) -> np.ndarray
     return np.any(_alike(_surface(patches), look.surface), axis=1)
 
 
-def bare_inside(patches: np.ndarray, table: TableLook) -> np.ndarray:
+def bare_inside(patches: np.ndarray, table: TableLook, blocks: bool = False) -> np.ndarray:
     """(N,) bool: each patch is bare table all over its inner half, judged block by block
     (each a quarter of the patch's side) as ``like_table`` judges a middle: whatever is
     not table lies along its edges only, as a neighbour's edge reaching in does; a hand or
-    a card under it covers some inner block."""
+    a card under it covers some inner block. ``blocks``: against the table's own blocks
+    (``TableLook.blocks``), not its middles."""
     if len(patches) == 0 or len(table.surface) == 0:
         return np.zeros(len(patches), bool)
-    n, size = patches.shape[:2]
-    q = size // 4
-    inner = [patches[:, r * q:(r + 1) * q, c * q:(c + 1) * q] for r in (1, 2) for c in (1, 2)]
-    alike = np.any(_alike(_surface(np.concatenate(inner)), table.surface), axis=1)
+    n = len(patches)
+    inner = _blocks(patches, (1, 2))
+    alike = np.any(_alike(_surface(inner), table.blocks if blocks else table.surface), axis=1)
     return alike.reshape(4, n).all(axis=0)
+
+
+def _blocks(patches: np.ndarray, lines: Sequence[int] = (0, 1, 2, 3)) -> np.ndarray:
+    """The blocks a quarter of the patches' side across, in those rows and columns of
+    blocks: block by block, each the patches' in order."""
+    q = patches.shape[1] // 4
+    return np.concatenate([patches[:, r * q:(r + 1) * q, c * q:(c + 1) * q]
+                           for r in lines for c in lines])
 
 
 def _alike(cell: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -293,10 +318,24 @@ class TableLook:
     def surface(self) -> np.ndarray:
         if not len(self.table):
             return np.zeros((0, 4))
-        every = _surface(self.table)
-        alike = _alike(every, every).sum(axis=1) - 1  # not counting itself
-        typical = alike >= max(1, math.ceil((len(every) - 1) / 3))
-        return every[typical] if typical.any() else every
+        return _typical(_surface(self.table))
+
+    @functools.cached_property
+    def blocks(self) -> np.ndarray:
+        """The table's surface block by block, what ``bare_inside`` holds a cell's blocks
+        against on a busy cloth: a cloth of checks as big as a block shows one check in
+        some blocks, two in others; a whole patch's middle mixes them."""
+        if not len(self.table):
+            return np.zeros((0, 4))
+        return _typical(_surface(_blocks(self.table)))
+
+
+def _typical(every: np.ndarray) -> np.ndarray:
+    """The surfaces ``every`` (N, 4) like a third of the others or more (all of them, if
+    none is)."""
+    alike = _alike(every, every).sum(axis=1) - 1  # not counting itself
+    typical = alike >= max(1, math.ceil((len(every) - 1) / 3))
+    return every[typical] if typical.any() else every
 
 
 # CIELAB from 8-bit BGR: OpenCV stores L * 255 / 100 and a, b + 128. Its 8-bit conversion

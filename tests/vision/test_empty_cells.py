@@ -1,15 +1,21 @@
-"""Cells a clearing left empty (N9) read ``.`` under a warm lamp on a coloured cloth, and a
-hand the colour of the table is never taken for an empty cell beside what it hides."""
+"""Cells a clearing left empty (N9) read ``.`` under a warm lamp on a coloured cloth and on a
+gingham, and a hand the colour of the table is never taken for an empty cell beside what it
+hides."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
 from tools.synthetic import Conditions, random_conditions, render_scene
-from vision.reader import read_grid
+from vision.cells import extract_table_patches
+from vision.lattice import search_grid
+from vision.reader import cloth_shows_card_edges, read_grid
 from vision.tracker import GridTracker
+from vision.visible import TableLook
 
-from .scenes import GEMS, drawn, gem_palette
+from .scenes import GEMS, drawn, gem_palette, video
 
 # The camera of the generated recordings: a lamp warmer than the camera's locked white
 # balance clips red on the white rims, and the red felt then matches the lamp in green/blue.
@@ -121,3 +127,32 @@ def test_N9_an_arm_the_tables_colour_over_the_grids_edge_puts_no_lattice_over_it
     tracker = GridTracker()
     assert tracker.read(scene.image, palette).cells is None
     assert tracker.read(scene.image, palette.with_models(palette.models)).cells is None
+
+
+def test_N9_an_empty_cell_on_a_gingham_reads_empty():
+    # Green and red checks: the bare cell's colours fit the green card nearly as well as the
+    # cloth, and up close the checks give edges wherever a card's sides would be, but no
+    # whole card-shaped region. Its inner half, block by block, is the cloth's checks.
+    # (the first frame of the drift bench's first video)
+    scene = video(901, 1)[0]
+    assert scene.conditions.cloth == "gingham" and scene.labels[0][0] == "."
+    reading = read_grid(scene.image, gem_palette(), 5, 5)
+    assert reading.cells == scene.labels
+
+
+def test_edges_in_a_cell_are_no_card_only_where_the_cloth_shows_them_too():
+    # A pale card on a pale table may show no region of its own up close, only its edges:
+    # there edges are a card's. A gingham shows a card's four sides in its checks all round
+    # the grid, a plain cloth, felt or wood nowhere.
+    busy = video(901, 1)[0]
+    found = search_grid(busy.image, 5, 5).geometry
+    assert found is not None
+    table = TableLook(extract_table_patches(busy.image, found))
+    assert cloth_shows_card_edges(busy.image, found, table)
+    for seed, cloth in ((3, "plain"), (4, "felt"), (5, "wood")):
+        shot = replace(random_conditions(np.random.default_rng(seed), hand=False), cloth=cloth)
+        scene = render_scene(np.random.default_rng(seed), GEMS, 5, 5, shot)
+        found = search_grid(scene.image, 5, 5).geometry
+        assert found is not None
+        table = TableLook(extract_table_patches(scene.image, found))
+        assert not cloth_shows_card_edges(scene.image, found, table), cloth

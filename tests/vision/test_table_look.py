@@ -53,3 +53,25 @@ def test_N9_a_cell_bare_but_along_an_edge_is_bare_inside_and_one_covered_inside_
     covered[12:24, 12:24] = (40, 60, 200)  # a red card seen between them
     assert like_table(covered[None], look).tolist() == [True]
     assert bare_inside(np.stack([bare, rim, covered]), look).tolist() == [True, True, False]
+
+
+def _checks(rng: np.random.Generator, n: int, check: int, shift: int) -> np.ndarray:
+    """Patches of a red and green gingham, checks ``check`` px across, moved ``shift`` px."""
+    yy, xx = np.mgrid[0:48, 0:48] + shift
+    red = ((yy // check + xx // check) % 2 == 0)[None, :, :, None]
+    colour = np.where(red, [40, 50, 170], [40, 120, 30]).astype(float)
+    return np.clip(colour + rng.normal(0, 3.0, (n, 48, 48, 3)), 0, 255).astype(np.uint8)
+
+
+def test_N9_a_cell_of_a_gingham_is_bare_inside_against_the_cloths_own_blocks():
+    # Checks as big as a quarter of the cell: a block of the cell's inner half shows one
+    # check or parts of a few, and so do the table's blocks, while the table's whole middles
+    # mix both colours. A card's field inside is no check of it.
+    rng = np.random.default_rng(6)
+    look = TableLook(np.concatenate([_checks(rng, 1, 12, s) for s in (0, 3, 5, 8, 10, 14)]))
+    bare = _checks(rng, 1, 12, 4)[0]
+    card = bare.copy()
+    card[12:36, 12:36] = (200, 120, 40)  # a blue card's field
+    assert bare_inside(np.stack([bare, card]), look, blocks=True).tolist() == [True, False]
+    # against the table's whole middles, where both colours mix, no block of it is alike
+    assert bare_inside(bare[None], look).tolist() == [False]
