@@ -687,14 +687,19 @@ class Palette:
 
     def _colours_among(self, tried: _Tried, voters: np.ndarray) -> int:
         """How many card classes the ``voters`` (N,) bool read as in a light tried, counting
-        only cells that fit a class and classes that can say what the light is (as
-        ``_steps`` counts them)."""
-        d2 = _seen(tried)[1].distances(self.weights)  # (N, K)
+        only the cells that tell the light (``_telling``)."""
+        best, good = self._telling(_seen(tried)[1].distances(self.weights))
+        return len(np.unique(best[good & voters]))
+
+    def _telling(self, d2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Of cells' distances to the classes (..., K), the nearest card class of each, and
+        whether the cell fits it and it can say what the light is (a shaded class's colour
+        runs from faint to full: it cannot)."""
         if not self._classes.every:
             d2 = np.where(self._cards, d2, np.inf)
         best = d2.argmin(axis=-1)
-        good = (d2[np.arange(len(best)), best] < self.max_distance) & ~self._shaded[best]
-        return len(np.unique(best[good & voters]))
+        fits = np.take_along_axis(d2, best[..., None], -1)[..., 0] < self.max_distance
+        return best, fits & ~self._shaded[best]
 
     def _no_white(self, light: _Light, ref: np.ndarray) -> np.ndarray:
         """Whether a light guessed brighter in channels the camera clipped on the whites makes
@@ -788,13 +793,7 @@ class Palette:
         classes' colours (channels clipped in the cell or in the class, or already known,
         left out)."""
         views = [_seen(t) for t in tried]
-        d2 = np.stack([v[1].distances(self.weights) for v in views])  # (C, N, K)
-        if not self._classes.every:
-            d2[..., ~self._cards] = np.inf
-        best = d2.argmin(axis=-1)
-        # a shaded class's colour runs from faint to full: it cannot say what the light is
-        good = (np.take_along_axis(d2, best[..., None], -1)[..., 0] < self.max_distance) & (
-            ~self._shaded[best])
+        best, good = self._telling(np.stack([v[1].distances(self.weights) for v in views]))
         if voters is not None:
             good &= voters
         target = self._classes.rgb[best]  # each class's colour, as log RGB

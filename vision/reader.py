@@ -205,6 +205,9 @@ def read_cells(
     are added. ``anchored``: the lattice is one earlier frames held with a card in every
     line at its edge (a tracker's), which keeps its place over a line the players emptied."""
     rows, cols = geometry.rows, geometry.cols
+    # a cell is asked about more than once below (whether it looks like the table): each
+    # look taken once, kept for this picture at least
+    looks = {} if looks is None else looks
     # the cells cut as the palette reads them: only the pixels it reads (the table's patches
     # are looked at whole below)
     every = _READ_EVERY
@@ -444,12 +447,10 @@ def _beside(marked: np.ndarray) -> np.ndarray:
 
 
 def _look(
-    looks: Looks | None, kind: str, ask: np.ndarray, look: Callable[[np.ndarray], np.ndarray]
+    looks: Looks, kind: str, ask: np.ndarray, look: Callable[[np.ndarray], np.ndarray]
 ) -> np.ndarray:
     """(rows, cols) bool: ``look(only)`` at the cells ``ask`` (False elsewhere), taking what
     ``looks`` already holds for ``kind`` and adding the rest to it."""
-    if looks is None:
-        return look(ask) if ask.any() else np.zeros(ask.shape, bool)
     out = np.zeros(ask.shape, bool)
     todo = ask.copy()
     for r, c in np.argwhere(ask).tolist():
