@@ -62,6 +62,14 @@ def s_curve(image: np.ndarray, strength: float) -> np.ndarray:
     return cv2.LUT(image, np.clip(255 * y, 0, 255).astype(np.uint8))
 
 
+def falloff(image: np.ndarray, far: float, exposure: float = 1.0) -> np.ndarray:
+    """A lamp to one side: the light falls evenly across the picture, from as it was on the
+    left to ``far`` of it on the right, at ``exposure`` times the exposure (clipped once,
+    after both, as a camera clips what its sensor got)."""
+    ramp = np.linspace(exposure, exposure * far, image.shape[1], dtype=np.float32)
+    return np.clip(image * ramp[None, :, None], 0, 255).astype(np.uint8)
+
+
 VARIANTS: dict[str, Variant] = {
     "as rendered": lambda i: i,
     "warmer": lambda i: gains(i, (0.7, 0.88, 1.0)),
@@ -72,6 +80,9 @@ VARIANTS: dict[str, Variant] = {
     "exposure x1.07": lambda i: gains(i, (1.07, 1.07, 1.07)),
     "exposure x1.15": lambda i: gains(i, (1.15, 1.15, 1.15)),
     "exposure x1.35": lambda i: gains(i, (1.35, 1.35, 1.35)),
+    "lamp to one side": lambda i: falloff(i, 0.7),
+    # over-exposed too: white borders clipped, none shows how much dimmer one side is
+    "lamp aside, x1.35": lambda i: falloff(i, 0.8, 1.35),
     "tone curve 0.7": lambda i: tone(i, 0.7),
     "tone curve 1.4": lambda i: tone(i, 1.4),
     "s-curve": lambda i: s_curve(i, 0.6),
