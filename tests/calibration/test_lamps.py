@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from calibration import learn_palette
-from calibration.palette import _Light
+from calibration.light import Light
 from tests.calibration.test_median import _sticker_face
 from tools.synthetic import kelvin_gains
 
@@ -47,10 +47,10 @@ def test_N1_a_light_guessed_where_the_white_rims_clipped_is_still_a_lamps():
     n = 4
     clipped_red_green = np.tile([1.0, 1.0, 0.0], (n, 1))
     doubt = np.ones((n, 3))
-    green = _Light(np.zeros((n, 3)), clipped_red_green, np.array([0.0, 0.6, 0.0]),
+    green = Light(np.zeros((n, 3)), clipped_red_green, np.array([0.0, 0.6, 0.0]),
                    doubt, doubt[:, 0], rims=True)
     assert not green.of_a_lamp()
     assert green.moved(np.array([0.3, 0.3, 0.0])).of_a_lamp()  # brighter, a little yellower
-    read = _Light(np.zeros((n, 3)), np.zeros((n, 3)), green.shift, doubt, doubt[:, 0],
+    read = Light(np.zeros((n, 3)), np.zeros((n, 3)), green.shift, doubt, doubt[:, 0],
                   rims=True)
     assert read.of_a_lamp()
