@@ -9,10 +9,12 @@ well off every cell's centre is in the air, and every cell it covers is read ``?
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .candidates import FIRST_CUTS, Candidates
-from .lattice import GridGeometry, GridSearch
+from .lattice import GridGeometry, GridSearch, cutter
 from .plane import apply, inverse
 
 CARD_LIKE = (0.75, 1.6)  # a lifted card's width and height to the lattice's cards' (nearer: bigger)
@@ -21,18 +23,24 @@ COVERS = 0.1  # a cell a lifted card's outline reaches this far into is covered 
 EDGE_REACH = 0.5  # a card whose centre is this far past the grid's edge still lies over it
 
 
-def cards_in_the_air(search: GridSearch, look_further: bool = False) -> np.ndarray:
+def cards_in_the_air(search: GridSearch, look_further: bool = False,
+                     frame: np.ndarray | None = None) -> np.ndarray:
     """(rows, cols) bool: the cells covered by a card-shaped outline that lies in no cell.
     ``look_further``: look with the search's first stages of cuts at least, even if the
     lattice was clear before them (a lifted card's outline often shows only in a cut of
-    colour; the lattice stops at the first cut that shows it).
+    colour; the lattice stops at the first cut that shows it); a grid followed in video
+    (vision.tracker) kept no cuts of its ``frame``, only the outlines it followed by: the
+    cuts are made for the look.
 
-    All False when the search kept no outlines (a grid followed in video) or found no grid.
+    All False when the search found no grid, or kept no outlines and is not to look further.
     """
     g = search.geometry
     if g is None:
         return np.zeros((0, 0), bool)
     covered = _covered(search.candidates, search, g)
+    if look_further and search.finder is None and frame is not None:
+        finder, to_frame = cutter(frame, g.rows * g.cols)
+        search = replace(search, finder=finder, to_frame=to_frame)
     if look_further and search.finder is not None:
         # as well as, not instead: merged with more cuts' regions, an outline may be
         # represented by a bigger or smaller one

@@ -128,11 +128,8 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         raise GridSizeError(f"grid size {rows}x{cols} out of range 2x2..12x12")
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("frame must be a BGR uint8 image")
-    work = downscale(frame)
-    # Pixel centres: work pixel i spans frame pixels around (i + 0.5) / s - 0.5.
-    sx, sy = work.shape[1] / frame.shape[1], work.shape[0] / frame.shape[0]
-    to_frame = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
-    finder = CandidateFinder(work, rows * cols)
+    finder, to_frame = cutter(frame, rows * cols)
+    work = finder.img
     best = GridSearch(None, "no card-like shapes in the image", None, to_frame, finder=finder)
     looked: _Looked = {}
     tied = False  # the best lattice's window could as well lie a line or more over
@@ -172,6 +169,17 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
 
 
 TIED = "the cards fit the grid as well a row or column over: move loose cards away from it"
+
+
+def cutter(frame: np.ndarray, cells: int) -> tuple[CandidateFinder, np.ndarray]:
+    """The frame shrunk to the image the lattice is searched in, to be cut into card-like
+    regions on demand (for a grid of ``cells`` cards), and the map from its pixels to the
+    frame's."""
+    work = downscale(frame)
+    # Pixel centres: work pixel i spans frame pixels around (i + 0.5) / s - 0.5.
+    sx, sy = work.shape[1] / frame.shape[1], work.shape[0] / frame.shape[0]
+    to_frame = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
+    return CandidateFinder(work, cells), to_frame
 
 
 def _could_add(cands: Candidates, g: GridGeometry, to_frame: np.ndarray) -> bool:

@@ -135,26 +135,29 @@ def read_grid(
     if geometry is None:
         return no_reading(rows, cols, search.reason)
     if tracker is None:
-        return _without_cards_in_the_air(read_cells(frame, geometry, palette), search)
+        return _without_cards_in_the_air(read_cells(frame, geometry, palette), search, frame)
     kept = tracker.kept_reading(palette)
     if kept is None:
         kept = _without_cards_in_the_air(
-            read_cells(frame, geometry, palette, tracker.looks, anchored=search.anchored), search
+            read_cells(frame, geometry, palette, tracker.looks, anchored=search.anchored), search,
+            frame,
         )
         tracker.keep_reading(kept, palette)
     return kept
 
 
-def _without_cards_in_the_air(reading: GridReading, search: GridSearch) -> GridReading:
+def _without_cards_in_the_air(reading: GridReading, search: GridSearch, frame: np.ndarray
+                              ) -> GridReading:
     """The reading with every cell under a card held above the grid read ``?``. Where a
     card is read with no outline of its own seen, something may lie over it: then the
-    outlines are looked for in more cuts than the lattice needed."""
+    outlines are looked for in more cuts than the lattice needed (in ``frame`` itself, for
+    a grid followed in video, which kept none)."""
     g = search.geometry
     unoutlined = False
     if reading.cells is not None and g is not None:
         gem = np.array([[x not in (EMPTY, UNSURE) for x in row] for row in reading.cells])
         unoutlined = bool((gem & ~g.seen).any())
-    covered = cards_in_the_air(search, look_further=unoutlined)
+    covered = cards_in_the_air(search, look_further=unoutlined, frame=frame)
     if reading.cells is None or not covered.any():
         return reading
     confidence = reading.confidence.copy()

@@ -40,7 +40,7 @@ import numpy as np
 
 from calibration import median
 
-from .candidates import CandidateFinder, outlines
+from .candidates import CandidateFinder, Candidates, outlines, quad_areas
 from .lattice import (
     CARD_SIZE,
     EDGE_LINES,
@@ -173,7 +173,7 @@ class GridTracker:
             seen = _top_down(frame, g)
             result = self._follow(frame, g, seen)  # sets ``doubt`` when it returns None
             if result is not None:
-                followed, self._view = result
+                followed, self._view, outlined = result
                 self.tracked += 1
                 self.geometry = followed
                 self._full |= _full_lines(followed.seen)
@@ -188,7 +188,10 @@ class GridTracker:
                 else:
                     self._measured = (small, _grid_area(followed, small.shape))
                     self._forget_reading()
-                return GridSearch(followed, anchored=self._anchored)
+                # the card outlines the follow saw, in the frame: a card held over the grid
+                # among them (vision.air) as among a search's
+                return GridSearch(followed, candidates=_in_frame(g.to_image(outlined)),
+                                  anchored=self._anchored)
         kept, self._fallback = self._fallback, None
         view = None  # a fallback is kept only by ``_follow``, from ``seen`` through ``g``
         if kept is not None and seen is not None and g is not None:
@@ -375,10 +378,11 @@ class GridTracker:
         return read_grid(frame, palette, rows, cols, lens, tracker=self)
 
     def _follow(self, frame: np.ndarray, g: GridGeometry, seen: np.ndarray
-                ) -> tuple[GridGeometry, np.ndarray] | None:
+                ) -> tuple[GridGeometry, np.ndarray, np.ndarray] | None:
         """The lattice refitted to the cards near their cells in ``seen``, ``frame``
-        top-down through ``g`` (:func:`_top_down`), and its cells' view through it
-        (:func:`_cells_view`); or None (``doubt`` says why)."""
+        top-down through ``g`` (:func:`_top_down`), its cells' view through it
+        (:func:`_cells_view`) and every card-like outline seen ((N, 4, 2), ``g``'s grid
+        units); or None (``doubt`` says why)."""
         finder = CandidateFinder(seen, 1)
         in_view = _ring_in_view(g, frame.shape)
         found: list[np.ndarray] = []
@@ -446,7 +450,7 @@ class GridTracker:
         if self._ring < 0:
             self._ring = len(ring)
         self._best_seen = max(self._best_seen, int(followed.seen.sum()))
-        return followed, view
+        return followed, view, np.concatenate(found)
 
     def _known_ring(self, seen: np.ndarray, cells: dict[tuple[int, int], int],
                     g: GridGeometry) -> set[tuple[int, int]]:
@@ -760,6 +764,12 @@ def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
+
+
+def _in_frame(boxes: np.ndarray) -> Candidates:
+    """Card-like outlines (N, 4, 2 frame pixels) as a search's regions (vision.air reads
+    those, through a search's ``to_frame``: here none is needed)."""
+    return Candidates(boxes.mean(axis=1), quad_areas(boxes), boxes, np.ones(len(boxes), int))
 
 
 def _card_boxes(cut: np.ndarray, card_size: tuple[float, float]) -> np.ndarray:

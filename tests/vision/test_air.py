@@ -9,6 +9,7 @@ from tools.synthetic import render_scene
 from vision.air import cards_in_the_air
 from vision.lattice import search_grid
 from vision.reader import read_grid
+from vision.tracker import GridTracker
 
 from .scenes import CALM, GEMS, gem_palette
 
@@ -111,3 +112,26 @@ def test_a_card_held_just_off_its_cell_at_the_grids_edge_is_in_no_cell() -> None
         for r, row in enumerate(reading.cells):
             for c, got in enumerate(row):
                 assert got in ("?", LAYOUT[r][c]), (seed, r, c, reading.cells)
+
+
+def test_N9_a_card_in_the_air_over_a_grid_followed_in_video_covers_its_cells() -> None:
+    # The frames of a video are followed, not searched: the tracker keeps the outlines it
+    # followed by and no cuts. A card held over the grid, with its rim or seen only by its
+    # colour, covers the same cells as in a still; before, followed, the violet read as the
+    # orange held over it, sure.
+    palette = gem_palette()
+    for seed in (3, 4, 5):
+        calm = render_scene(np.random.default_rng(seed), GEMS, 5, 5, CALM, labels=LAYOUT).image
+        for lift, covered in (({}, [(0, 1), (0, 2)]),
+                              ({"centre": (1.5, 0.95), "source_cell": (4.5, 1.5), "part": 0.8},
+                               [(1, 1)])):
+            tracker = GridTracker()
+            for frame in (calm, calm):
+                tracker.read(frame, palette)
+            reading = tracker.read(_lift_a_card(calm, **lift), palette)
+            assert tracker.tracked >= 1  # followed, not searched
+            assert reading.cells is not None
+            for r, row in enumerate(reading.cells):
+                for c, got in enumerate(row):
+                    assert got in ("?", LAYOUT[r][c]), (seed, lift, r, c, reading.cells)
+            assert all(reading.cells[r][c] == "?" for r, c in covered), (seed, reading.cells)
