@@ -27,7 +27,7 @@ import numpy as np
 from calibration import median
 from calibration.errors import CameraError
 
-from .candidates import STAGES, CandidateFinder, Candidates
+from .candidates import MIN_SIDE, STAGES, CandidateFinder, Candidates
 from .plane import apply, convex, fit_model, inverse, jacobian_area
 from .visible import LOOK, card_in_cell
 
@@ -128,6 +128,9 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
         raise GridSizeError(f"grid size {rows}x{cols} out of range 2x2..12x12")
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("frame must be a BGR uint8 image")
+    small = too_small(frame, rows, cols)
+    if small:
+        return GridSearch(None, small)
     finder, to_frame = cutter(frame, rows * cols)
     work = finder.img
     best = GridSearch(None, "no card-like shapes in the image", None, to_frame, finder=finder)
@@ -169,6 +172,16 @@ def search_grid(frame: np.ndarray, rows: int = 5, cols: int = 5) -> GridSearch:
 
 
 TIED = "the cards fit the grid as well a row or column over: move loose cards away from it"
+
+
+def too_small(frame: np.ndarray, rows: int, cols: int) -> str:
+    """Why ``frame`` is too small to show a rows x cols grid of cards the search can see
+    (each at least ``MIN_SIDE`` pixels a side), or "" (an empty frame from a camera's
+    glitch is one: no grid, no error)."""
+    h, w = frame.shape[:2]
+    if w < cols * MIN_SIDE or h < rows * MIN_SIDE:
+        return f"the picture is {w}x{h} pixels: too small to show a {rows}x{cols} grid"
+    return ""
 
 
 def cutter(frame: np.ndarray, cells: int) -> tuple[CandidateFinder, np.ndarray]:

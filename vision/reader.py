@@ -34,6 +34,7 @@ from .lattice import (
     empty_edge_lines,
     ring_points,
     search_grid,
+    too_small,
 )
 from .visible import (
     TableLook,
@@ -126,6 +127,9 @@ def read_grid(
     """Find the rows x cols grid in ``frame`` (BGR uint8) and read every cell. With a
     ``tracker`` (frames of one video, in order) the grid is followed from the last frame
     where that leaves no doubt, and searched for where it does."""
+    small = too_small(frame, rows, cols)
+    if small:  # a camera's glitch: nothing to read, nothing followed so far forgotten
+        return no_reading(rows, cols, small)
     if lens is not None:
         frame = lens.undistort(frame)
     search = (

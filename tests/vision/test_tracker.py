@@ -66,6 +66,22 @@ def test_a_still_frame_is_kept_and_a_brighter_one_followed_not_searched():
     assert np.abs(moved.corners - first.corners).max() < 0.1 * pitch
 
 
+def test_an_empty_frame_mid_video_reads_no_grid_and_forgets_nothing():
+    # A camera's glitch: an empty or a one-pixel frame between two of the table. Before,
+    # it raised (the watcher then reset the tracker, dropping the lattice it held).
+    scene = video(32, 1, SIZE, conditions=CALM)[0]
+    palette = gem_palette()
+    tracker = GridTracker()
+    first = tracker.read(scene.image, palette)
+    assert first.cells is not None
+    for glitch in (np.zeros((0, 0, 3), np.uint8), np.zeros((1, 1, 3), np.uint8)):
+        reading = tracker.read(glitch, palette)
+        assert reading.cells is None and "too small" in reading.reason, reading.reason
+    again = tracker.read(scene.image, palette)
+    assert again.cells == first.cells
+    assert (tracker.searched, tracker.still) == (1, 1)  # the lattice held, the frame kept
+
+
 def test_read_grid_takes_the_tracker_too():
     scene = video(32, 1, SIZE, conditions=CALM)[0]
     tracker = GridTracker()
