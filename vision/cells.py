@@ -24,6 +24,8 @@ from .lattice import GridGeometry, find_grid
 
 PATCH_SIZE = 48
 TABLE_OFFSET = 0.75  # table samples sit this many cell pitches outside the grid's edge
+TABLE_GAP = 0.1  # no card of the grid reaches further past its edge than this (pitches)
+NEAR_TABLE = 0.5  # ... where the frame leaves no whole pitch beyond it: samples this wide
 
 
 def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -40,17 +42,18 @@ def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.nd
 
 
 def _warps(
-    img: np.ndarray, h: np.ndarray, centres: np.ndarray, size: int, every: int = 1
+    img: np.ndarray, h: np.ndarray, centres: np.ndarray, size: int, every: int = 1,
+    span: float = 1.0,
 ) -> np.ndarray:
-    """(N, side, side, 3), side = ceil(size / every): the one-pitch squares of grid units
-    around ``centres`` (N, 2) as ``size`` px patches; of each, only every ``every``-th pixel
-    of rows and columns. The maps
+    """(N, side, side, 3), side = ceil(size / every): the squares of ``span`` pitches of
+    grid units (one by default) around ``centres`` (N, 2) as ``size`` px patches; of each,
+    only every ``every``-th pixel of rows and columns. The maps
     onto the frame are worked out all at once (numpy's matmul takes them one by one, each
     as alone), each patch warped straight into its place."""
-    step = 1.0 / size
+    step = span / size
     to_grid = np.zeros((len(centres), 3, 3))
     to_grid[:, 0, 0] = to_grid[:, 1, 1] = step
-    to_grid[:, :2, 2] = centres - 0.5 + step / 2
+    to_grid[:, :2, 2] = centres - span / 2 + step / 2
     to_grid[:, 2, 2] = 1.0
     maps = h @ to_grid
     # pixel i of the smaller patch is pixel i * every of the whole one: OpenCV works out
@@ -100,11 +103,12 @@ def extract_patches(
 SIDES = ("top", "bottom", "left", "right")
 
 
-def table_points_by_side(geometry: GridGeometry, per_side: int = 2) -> dict[str, np.ndarray]:
+def table_points_by_side(geometry: GridGeometry, per_side: int = 2,
+                         offset: float = TABLE_OFFSET) -> dict[str, np.ndarray]:
     """Grid-unit centres of the table samples on each side of the grid (``SIDES``), just
     outside its edge (a few are plenty to know the cloth, and each costs reading time)."""
     rows, cols = geometry.rows, geometry.cols
-    d = TABLE_OFFSET
+    d = offset
     along_c = (np.arange(per_side) + 0.5) * cols / per_side
     along_r = (np.arange(per_side) + 0.5) * rows / per_side
     return {
@@ -131,11 +135,30 @@ def extract_table_patches(
 def extract_table_sides(
     frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE
 ) -> dict[str, np.ndarray]:
-    """:func:`extract_table_patches`, cut once and told apart by the side they lie on."""
-    sides = table_points_by_side(geometry)
+    """:func:`extract_table_patches`, cut once and told apart by the side they lie on. Where
+    the grid fills the frame so that no side shows a whole pitch of table, the strip
+    between the grid's edge and the frame's is sampled instead, in ``NEAR_TABLE`` squares
+    just clear of the cards (without any sample of the table, an empty cell has nothing to
+    be told by and reads ``?``)."""
+    out = _table_sides(frame, geometry, size, TABLE_OFFSET, 1.0)
+    if not any(len(patches) for patches in out.values()):
+        out = _table_sides(frame, geometry, size, TABLE_GAP + NEAR_TABLE / 2, NEAR_TABLE)
+    return out
+
+
+def _table_sides(
+    frame: np.ndarray, geometry: GridGeometry, size: int, offset: float, span: float
+) -> dict[str, np.ndarray]:
+    """The squares of ``span`` pitches ``offset`` outside each side of the grid, those
+    wholly in the frame, as ``size`` px patches."""
+    sides = table_points_by_side(geometry, offset=offset)
     centres = np.concatenate(list(sides.values()))
-    keep = squares_in_frame(frame, geometry, centres)
-    patches = _cut(frame, geometry, centres[keep], size)
+    keep = squares_in_frame(frame, geometry, centres, span)
+    if keep.any():
+        img, h = _source(frame, geometry, size)
+        patches = _warps(img, h, centres[keep], size, span=span)
+    else:
+        patches = np.zeros((0, size, size, 3), np.uint8)
     out, start, taken = {}, 0, 0
     for side, points in sides.items():
         n = int(keep[start:start + len(points)].sum())
@@ -161,10 +184,11 @@ def _cut(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: i
 
 
 def squares_in_frame(
-    frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray
+    frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, span: float = 1.0
 ) -> np.ndarray:
-    """(N,) bool: the one-pitch squares around grid-unit ``centres`` lie wholly in the frame."""
-    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    """(N,) bool: the squares of ``span`` pitches (one by default) around grid-unit
+    ``centres`` lie wholly in the frame."""
+    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * span
     return _within(geometry.to_image(centres[:, None, :] + square[None]), frame.shape)
 
 
