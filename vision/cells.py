@@ -107,8 +107,7 @@ def table_points_by_side(geometry: GridGeometry, per_side: int = 2,
                          offset: float = TABLE_OFFSET) -> dict[str, np.ndarray]:
     """Grid-unit centres of the table samples on each side of the grid (``SIDES``), just
     outside its edge (a few are plenty to know the cloth, and each costs reading time)."""
-    rows, cols = geometry.rows, geometry.cols
-    d = offset
+    rows, cols, d = geometry.rows, geometry.cols, offset
     along_c = (np.arange(per_side) + 0.5) * cols / per_side
     along_r = (np.arange(per_side) + 0.5) * rows / per_side
     return {
@@ -154,11 +153,7 @@ def _table_sides(
     sides = table_points_by_side(geometry, offset=offset)
     centres = np.concatenate(list(sides.values()))
     keep = squares_in_frame(frame, geometry, centres, span)
-    if keep.any():
-        img, h = _source(frame, geometry, size)
-        patches = _warps(img, h, centres[keep], size, span=span)
-    else:
-        patches = np.zeros((0, size, size, 3), np.uint8)
+    patches = _cut(frame, geometry, centres[keep], size, span)
     out, start, taken = {}, 0, 0
     for side, points in sides.items():
         n = int(keep[start:start + len(points)].sum())
@@ -175,12 +170,15 @@ def extract_points(
     return _cut(frame, geometry, centres[squares_in_frame(frame, geometry, centres)], size)
 
 
-def _cut(frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: int) -> np.ndarray:
-    """(N, size, size, 3) patches one pitch square around grid-unit ``centres`` (N, 2)."""
+def _cut(
+    frame: np.ndarray, geometry: GridGeometry, centres: np.ndarray, size: int, span: float = 1.0
+) -> np.ndarray:
+    """(N, size, size, 3) patches of the squares of ``span`` pitches (one by default) around
+    grid-unit ``centres`` (N, 2)."""
     if not len(centres):
         return np.zeros((0, size, size, 3), np.uint8)
     img, h = _source(frame, geometry, size)
-    return _warps(img, h, centres, size)
+    return _warps(img, h, centres, size, span=span)
 
 
 def squares_in_frame(

@@ -190,7 +190,7 @@ class GridTracker:
                     self._forget_reading()
                 # the card outlines the follow saw, in the frame: a card held over the grid
                 # among them (vision.air) as among a search's
-                return GridSearch(followed, candidates=_in_frame(g.to_image(outlined)),
+                return GridSearch(followed, candidates=_as_regions(g.to_image(outlined)),
                                   anchored=self._anchored)
         kept, self._fallback = self._fallback, None
         view = None  # a fallback is kept only by ``_follow``, from ``seen`` through ``g``
@@ -766,7 +766,7 @@ def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
     )
 
 
-def _in_frame(boxes: np.ndarray) -> Candidates:
+def _as_regions(boxes: np.ndarray) -> Candidates:
     """Card-like outlines (N, 4, 2 frame pixels) as a search's regions (vision.air reads
     those, through a search's ``to_frame``: here none is needed)."""
     return Candidates(boxes.mean(axis=1), quad_areas(boxes), boxes, np.ones(len(boxes), int))
