@@ -21,11 +21,16 @@ import cv2
 import numpy as np
 
 from .lattice import GridGeometry, find_grid
+from .plane import out_of_frame
 
 PATCH_SIZE = 48
 TABLE_OFFSET = 0.75  # table samples sit this many cell pitches outside the grid's edge
 TABLE_GAP = 0.1  # no card of the grid reaches further past its edge than this (pitches)
 NEAR_TABLE = 0.5  # ... where the frame leaves no whole pitch beyond it: samples this wide
+# A card the frame's edge cuts off is read while the middle of its cell, this share of a
+# pitch, is in the frame: what is cut off then reaches less far in than the middle, and the
+# card's other side, turned half round, shows it (extract_patches).
+IN_VIEW = 0.4
 
 
 def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -41,21 +46,27 @@ def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.nd
     return img, h
 
 
-def _warps(
-    img: np.ndarray, h: np.ndarray, centres: np.ndarray, size: int, every: int = 1,
-    span: float = 1.0,
-) -> np.ndarray:
-    """(N, side, side, 3), side = ceil(size / every): the squares of ``span`` pitches of
-    grid units (one by default) around ``centres`` (N, 2) as ``size`` px patches; of each,
-    only every ``every``-th pixel of rows and columns. The maps
-    onto the frame are worked out all at once (numpy's matmul takes them one by one, each
-    as alone), each patch warped straight into its place."""
+def _maps(h: np.ndarray, centres: np.ndarray, size: int, span: float = 1.0) -> np.ndarray:
+    """(N, 3, 3): pixel of the ``size`` px patch of the square of ``span`` pitches around
+    each of ``centres`` (N, 2) -> the frame's (as ``cv2.WARP_INVERSE_MAP`` takes it); worked
+    out all at once (numpy's matmul takes them one by one, each as alone)."""
     step = span / size
     to_grid = np.zeros((len(centres), 3, 3))
     to_grid[:, 0, 0] = to_grid[:, 1, 1] = step
     to_grid[:, :2, 2] = centres - span / 2 + step / 2
     to_grid[:, 2, 2] = 1.0
-    maps = h @ to_grid
+    return h @ to_grid
+
+
+def _warps(
+    img: np.ndarray, h: np.ndarray, centres: np.ndarray, size: int, every: int = 1,
+    span: float = 1.0, maps: np.ndarray | None = None,
+) -> np.ndarray:
+    """(N, side, side, 3), side = ceil(size / every): the squares of ``span`` pitches of
+    grid units (one by default) around ``centres`` (N, 2) as ``size`` px patches (``maps``:
+    their :func:`_maps`, if worked out); of each, only every ``every``-th pixel of rows and
+    columns, each patch warped straight into its place."""
+    maps = (_maps(h, centres, size, span) if maps is None else maps).copy()
     # pixel i of the smaller patch is pixel i * every of the whole one: OpenCV works out
     # its place as M @ (x, y, 1), and scaling a column of M by a power of two is exact
     # (``every`` is 2 at PATCH_SIZE)
@@ -63,15 +74,43 @@ def _warps(
     side = -(-size // every)
     out = np.empty((len(centres), side, side, 3), np.uint8)
     for patch, m in zip(out, maps, strict=True):
-        cv2.warpPerspective(
-            img,
-            m,
-            (side, side),
-            dst=patch,
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        _warp(img, m, side, patch)
     return out
+
+
+def _warp(img: np.ndarray, m: np.ndarray, side: int, dst: np.ndarray | None = None) -> np.ndarray:
+    return cv2.warpPerspective(img, m, (side, side), dst=dst,
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _turned_in(patches: np.ndarray, img: np.ndarray, maps: np.ndarray, size: int,
+               every: int) -> None:
+    """Where the frame's edge cuts a cell's patch (``maps``: the patches' :func:`_maps`),
+    its pixels past the edge taken from the patch turned half round its centre (in place):
+    a card's face is the same turned so (its gem in the middle, its field and border all
+    round), so the part the edge cut off is seen on its other side, and the palette reads
+    a whole card's share of field and border (the frame's last pixels repeated out past it
+    would lengthen whatever reaches the edge: a gem's rim there, read as the card's field,
+    made an orange card with a golden gem yellow)."""
+    side = patches.shape[1]
+    last = float(every * (side - 1))
+    ends = np.array([[0, 0, 1], [last, 0, 1], [0, last, 1], [last, last, 1]])
+    xyz = maps @ ends.T  # (N, 3, 4): each patch's corners in the frame
+    fh, fw = img.shape[:2]
+    x, y, z = xyz[:, 0], xyz[:, 1], xyz[:, 2]
+    zs = np.where(z > 0, z, 1.0)
+    inside = (z > 0) & (x / zs >= 0) & (x / zs <= fw - 1) & (y / zs >= 0) & (y / zs <= fh - 1)
+    # subsampled pixel u -> whole-patch pixel every * u; turned half round: size - 1 - that
+    scale = np.diag([float(every), float(every), 1.0])
+    turn = np.array([[-every, 0, size - 1], [0, -every, size - 1], [0, 0, 1.0]])
+    for k in np.flatnonzero(~inside.all(axis=1)):
+        hidden = out_of_frame(maps[k] @ scale, side, img.shape)
+        if hidden is None:
+            continue
+        turned_hidden = out_of_frame(maps[k] @ turn, side, img.shape)
+        fill = hidden if turned_hidden is None else hidden & ~turned_hidden
+        patches[k][fill] = _warp(img, maps[k] @ turn, side)[fill]
 
 
 def extract_patches(
@@ -82,7 +121,8 @@ def extract_patches(
     ``only``; ``ceil(size / every)`` px with ``every``). ``every``:
     only every n-th pixel of rows and columns of each, the very pixels the whole patch
     holds there (a palette reads no more: :func:`calibration.reading_step`), cut for a
-    fraction of the cost. ``only``: (rows, cols) bool, those cells' patches alone.
+    fraction of the cost. ``only``: (rows, cols) bool, those cells' patches alone. Where
+    the frame's edge cuts a patch, what lies past it is the patch turned half round.
 
     >>> from vision.lattice import GridGeometry
     >>> h = np.array([[90.0, 3, 10], [-2, 95.0, 20], [0, 0, 1]])
@@ -97,7 +137,10 @@ def extract_patches(
     """
     img, h = _source(frame, geometry, size)
     centres = geometry.card_centres if only is None else geometry.card_centres[only]
-    return _warps(img, h, centres.reshape(-1, 2), size, every)
+    maps = _maps(h, centres.reshape(-1, 2), size)
+    patches = _warps(img, h, centres.reshape(-1, 2), size, every, maps=maps)
+    _turned_in(patches, img, maps, size, every)
+    return patches
 
 
 SIDES = ("top", "bottom", "left", "right")
@@ -197,10 +240,11 @@ def _within(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return np.all((x >= 0) & (y >= 0) & (x <= fw - 1) & (y <= fh - 1), axis=-1)
 
 
-def inside_frame(frame: np.ndarray, geometry: GridGeometry, margin: float = 0.15) -> np.ndarray:
-    """(rows, cols) bool: the cell's card lies in the frame, bar ``margin`` of its size."""
-    w, h = geometry.card_size
-    corner = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) * (0.5 - margin)
+def inside_frame(frame: np.ndarray, geometry: GridGeometry, share: float = IN_VIEW) -> np.ndarray:
+    """(rows, cols) bool: the middle ``share`` of the cell's patch lies in the frame (its
+    card is read: :func:`extract_patches` shows the palette the rest of its face)."""
+    half = share / 2
+    corner = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     quads = geometry.to_image(geometry.card_centres[:, :, None, :] + corner)
     return _within(quads, frame.shape)
 

@@ -125,3 +125,28 @@ def convex(quad: np.ndarray) -> bool:
         a, b, d = quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]
         cross.append((b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]))
     return all(x > 0 for x in cross) or all(x < 0 for x in cross)
+
+
+def out_of_frame(m: np.ndarray, side: int, shape: tuple[int, ...]) -> np.ndarray | None:
+    """(side, side) bool: the pixels of a side x side square warped from an image of
+    ``shape`` by ``m`` (its pixels -> the image's, as ``cv2.WARP_INVERSE_MAP`` takes it)
+    that lie past the image's edge, or behind the camera; None where none does.
+
+    >>> out_of_frame(np.array([[1.0, 0, -2], [0, 1, 0], [0, 0, 1]]), 4, (10, 10))[0].tolist()
+    [True, True, False, False]
+    >>> out_of_frame(np.eye(3), 4, (10, 10)) is None
+    True
+    """
+    h, w = shape[:2]
+    ends = np.array([[0, 0, 1], [side - 1, 0, 1], [0, side - 1, 1], [side - 1, side - 1, 1.0]])
+    xy = ends @ np.asarray(m, float).T
+    if (xy[:, 2] > 0).all():
+        xy = xy[:, :2] / xy[:, 2:]
+        if ((xy >= 0) & (xy <= [w - 1, h - 1])).all():
+            return None
+    u, v = np.meshgrid(np.arange(side, dtype=float), np.arange(side, dtype=float))
+    p = np.stack([u, v, np.ones_like(u)], -1) @ np.asarray(m, float).T
+    ahead = p[..., 2] > 0
+    z = np.where(ahead, p[..., 2], 1.0)
+    x, y = p[..., 0] / z, p[..., 1] / z
+    return ~(ahead & (x >= 0) & (x <= w - 1) & (y >= 0) & (y <= h - 1))

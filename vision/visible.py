@@ -34,6 +34,7 @@ import numpy as np
 from calibration import median
 
 from .candidates import Channels, Joined, canny, local_cut, otsu_cut
+from .plane import out_of_frame
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
     from .lattice import GridGeometry
@@ -51,6 +52,7 @@ TABLE_COLOUR = 12.0  # CIELAB units a bare cell may differ from some table sampl
 TABLE_TEXTURE = 0.7  # and log ratio of their texture (lightness gradient)
 MIN_SHARE = FIELD_MIN * FIELD_MIN * MIN_FILL  # quick reject: less area than any field
 RIM_BLOCK = LOOK // 4 | 1  # a card's border is whiter than this around it (odd: a box filter)
+MIN_IN_VIEW = 0.7  # a card the frame's edge cuts off counts as seen with this share in view
 APART_STEP = 8.0  # a region of a local cut differs in whiteness from its rim by this much
 _APART_RING = np.ones((7, 7), np.uint8)  # the rim: 3 px round the region
 
@@ -81,14 +83,52 @@ def card_in_cell(
     smallest = MIN_SHARE * expect[0] * expect[1]
     largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
     channels = Channels(patch)
+    # a card at the frame's edge: the look past the edge repeats the edge's pixels, which
+    # would run any region there out to the look's border; regions end at the edge, and
+    # one the edge cut off is made whole again where it went out of view
+    past = out_of_frame(geometry.homography @ _look_to_grid(r, c), side, frame.shape)
+    hidden = None if past is None else past.astype(np.uint8) * 255
+    lowest = smallest if hidden is None else smallest * MIN_IN_VIEW
     for cut, local in _cuts(channels):
+        if hidden is not None:
+            cut = cv2.bitwise_and(cut, cv2.bitwise_not(hidden))
         contours, _ = cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        for k in _plausible(contours, smallest, largest):
-            if _is_card(contours[k], expect, centre, side) and (
+        for k in _plausible(contours, lowest, largest):
+            contour = contours[k] if hidden is None else _made_whole(contours[k], hidden, expect)
+            if contour is not None and _is_card(contour, expect, centre, side) and (
                 not local or _stands_apart(contours[k], channels.lo)
             ):
                 return True
     return edges and edge_support(patch, expect, centre, channels) >= MIN_EDGE_SUPPORT
+
+
+def _made_whole(contour: np.ndarray, hidden: np.ndarray, expect: np.ndarray) -> np.ndarray | None:
+    """``contour`` where the frame's edge cut it off grown out of view to the card's
+    expected size: its box's sides that meet the edge moved out as far as the card would
+    reach (a card seen whole, or cut off by no edge, comes back as it is); None when less
+    than ``MIN_IN_VIEW`` of what it would be is in view."""
+    x, y, w, h = cv2.boundingRect(contour)
+    n = hidden.shape[0]
+    x0, y0, x1, y1 = x, y, x + w, y + h
+    ew, eh = int(round(expect[0])), int(round(expect[1]))
+    if x0 > 0 and hidden[y0:y1, x0 - 1].mean() > 127:
+        x0 = max(0, min(x0, x1 - ew))
+    if x1 < n and hidden[y0:y1, x1].mean() > 127:
+        x1 = min(n, max(x1, x0 + ew))
+    if y0 > 0 and hidden[y0 - 1, x0:x1].mean() > 127:
+        y0 = max(0, min(y0, y1 - eh))
+    if y1 < n and hidden[y1, x0:x1].mean() > 127:
+        y1 = min(n, max(y1, y0 + eh))
+    if (x0, y0, x1, y1) == (x, y, x + w, y + h):
+        return contour
+    region = np.zeros(hidden.shape, np.uint8)
+    cv2.drawContours(region, [contour], -1, 255, -1)
+    seen = cv2.countNonZero(region)
+    region[y0:y1, x0:x1] |= hidden[y0:y1, x0:x1]
+    if seen < MIN_IN_VIEW * cv2.countNonZero(region):
+        return None
+    grown, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return max(grown, key=cv2.contourArea)
 
 
 def edges_in_cell(frame: np.ndarray, geometry: GridGeometry, r: int, c: int) -> bool:
@@ -106,10 +146,9 @@ def _close_look(
     side = int(LOOK * REACH)
     step = REACH / side
     x0, y0 = c + 0.5 - REACH / 2, r + 0.5 - REACH / 2
-    to_grid = np.array([[step, 0, x0 + step / 2], [0, step, y0 + step / 2], [0, 0, 1]])
     patch = cv2.warpPerspective(
         frame,
-        geometry.homography @ to_grid,
+        geometry.homography @ _look_to_grid(r, c),
         (side, side),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
@@ -117,6 +156,14 @@ def _close_look(
     expect = np.array(geometry.card_size) * LOOK
     centre = (np.array([c + 0.5, r + 0.5]) - [x0, y0]) / step
     return patch, expect, centre
+
+
+def _look_to_grid(r: int, c: int) -> np.ndarray:
+    """Cell (r, c)'s close look: its pixels -> grid units."""
+    side = int(LOOK * REACH)
+    step = REACH / side
+    x0, y0 = c + 0.5 - REACH / 2, r + 0.5 - REACH / 2
+    return np.array([[step, 0, x0 + step / 2], [0, step, y0 + step / 2], [0, 0, 1]])
 
 
 def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> list[int]:

@@ -201,3 +201,23 @@ def video(
         image = np.clip(scene.image + grain, 0, 255).astype(np.uint8)
         out.append(replace(scene, image=image))
     return out
+
+
+def framed(image: np.ndarray, corners: np.ndarray, side: str, pitches: float,
+           rows: int = 5, cols: int = 5) -> np.ndarray:
+    """``image`` cut on ``side`` so its edge lies ``pitches`` cell pitches inside the grid's
+    outermost corner there (``corners``: TL TR BR BL of a rows x cols grid)."""
+    c = np.asarray(corners, float)
+    pitch = (np.linalg.norm(c[1] - c[0]) / cols + np.linalg.norm(c[2] - c[3]) / cols
+             + np.linalg.norm(c[3] - c[0]) / rows + np.linalg.norm(c[2] - c[1]) / rows) / 4
+    cut = pitches * pitch
+    h, w = image.shape[:2]
+    if side == "left":
+        out = image[:, max(int(c[:, 0].min() + cut), 0):]
+    elif side == "right":
+        out = image[:, :min(int(np.ceil(c[:, 0].max() - cut)), w)]
+    elif side == "top":
+        out = image[max(int(c[:, 1].min() + cut), 0):]
+    else:
+        out = image[:min(int(np.ceil(c[:, 1].max() - cut)), h)]
+    return np.ascontiguousarray(out)
