@@ -106,3 +106,19 @@ def test_N1_the_close_look_sees_no_card_where_most_of_it_is_out_of_frame(seed):
     cut = np.ascontiguousarray(frame[:, 50:])  # half of the first card out of view
     assert not card_in_cell(cut, shifted(unseen_grid(), 50), 0, 0, edges=False)
     assert card_in_cell(frame, unseen_grid(), 0, 0, edges=False)  # whole, it is seen
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_N1_a_hand_over_a_grid_the_frame_cuts_is_never_read_as_a_card(seed):
+    # A hand reaching in from the frame's edge ends there as a card cut off by it does; the
+    # close look makes such a region whole out of view. Whatever it makes of a hand, no
+    # cell under it reads as a card it is not.
+    rng = np.random.default_rng(9200 + seed)
+    scene = render_scene(rng, GEMS, 5, 5, replace(random_conditions(rng, hand=True), fill=0.85))
+    assert scene.covered.max() > 0.5  # a hand over a card at least
+    for side in ("left", "right", "top", "bottom"):
+        reading = read_grid(framed(scene.image, scene.corners, side, 0.15), gem_palette(), 5, 5)
+        if reading.cells is None:
+            continue
+        for got, want in zip("".join(reading.cells), "".join(scene.labels), strict=True):
+            assert got in (want, "?"), (side, reading.cells, scene.labels)
