@@ -551,11 +551,27 @@ def _window(
     if span_r < rows or span_c < cols:
         if span_r >= cols and span_c >= rows and rows != cols:
             return None, f"lattice runs {span_r}x{span_c}, expected {rows}x{cols}: camera turned?"
-        return (
-            None,
-            f"only {min(span_r, rows)} of {rows} rows and {min(span_c, cols)} of {cols} columns"
-            " seen",
-        )
+        seen = (f"only {min(span_r, rows)} of {rows} rows and {min(span_c, cols)} of {cols}"
+                " columns seen")
+        # where a missing line would lie past the picture's edge, the player can be told
+        # which way the grid runs out of view
+        beside = []
+        if span_c < cols:
+            beside += [("left", r0 + span_r // 2, c0 - 1), ("right", r0 + span_r // 2, c0 + span_c)]
+        if span_r < rows:
+            beside += [("top", r0 - 1, c0 + span_c // 2), ("bottom", r0 + span_r, c0 + span_c // 2)]
+        height, width = shape[:2]
+        off = []
+        for name, line_r, line_c in beside:
+            at = np.zeros(2)
+            at[row_axis], at[col_axis] = sr * line_r, sc * line_c
+            x, y = apply(g.model, at[None])[0]
+            if not (0 <= x < width and 0 <= y < height):
+                off.append(name)
+        if off:
+            seen += (f": the grid runs past the picture's {' or '.join(off)} edge; move the"
+                     " camera so that all of it shows")
+        return None, seen
     # Cards and votes in every rows x cols window over the lattice, by summed-area tables.
     count = np.zeros((span_r + 1, span_c + 1))
     votes_at = np.zeros((span_r + 1, span_c + 1))

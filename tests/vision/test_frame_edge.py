@@ -122,3 +122,12 @@ def test_N1_a_hand_over_a_grid_the_frame_cuts_is_never_read_as_a_card(seed):
             continue
         for got, want in zip("".join(reading.cells), "".join(scene.labels), strict=True):
             assert got in (want, "?"), (side, reading.cells, scene.labels)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_a_grid_running_past_the_picture_says_which_edge(side):
+    # A column out of view: the player setting up the camera is told which way to move it.
+    scene = render_scene(np.random.default_rng(700), GEMS, 5, 5, Conditions(tilt=6.0, cloth="felt"))
+    reading = read_grid(framed(scene.image, scene.corners, side, 0.6), gem_palette(), 5, 5)
+    assert reading.cells is None
+    assert f"past the picture's {side} edge" in reading.reason, reading.reason
