@@ -84,6 +84,20 @@ def _warp(img: np.ndarray, m: np.ndarray, side: int, dst: np.ndarray | None = No
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def _crossing(img: np.ndarray, maps: np.ndarray, size: int, every: int) -> np.ndarray:
+    """(N,) bool: the patches (``maps``: their :func:`_maps`, ``every``-th pixels) that
+    reach past the frame's edge, by their corners."""
+    side = -(-size // every)
+    last = float(every * (side - 1))
+    ends = np.array([[0, 0, 1], [last, 0, 1], [0, last, 1], [last, last, 1]])
+    xyz = maps @ ends.T  # (N, 3, 4): each patch's corners in the frame
+    fh, fw = img.shape[:2]
+    x, y, z = xyz[:, 0], xyz[:, 1], xyz[:, 2]
+    zs = np.where(z > 0, z, 1.0)
+    inside = (z > 0) & (x / zs >= 0) & (x / zs <= fw - 1) & (y / zs >= 0) & (y / zs <= fh - 1)
+    return ~inside.all(axis=1)
+
+
 def _turned_in(patches: np.ndarray, img: np.ndarray, maps: np.ndarray, size: int,
                every: int) -> None:
     """Where the frame's edge cuts a cell's patch (``maps``: the patches' :func:`_maps`),
@@ -94,17 +108,10 @@ def _turned_in(patches: np.ndarray, img: np.ndarray, maps: np.ndarray, size: int
     would lengthen whatever reaches the edge: a gem's rim there, read as the card's field,
     made an orange card with a golden gem yellow)."""
     side = patches.shape[1]
-    last = float(every * (side - 1))
-    ends = np.array([[0, 0, 1], [last, 0, 1], [0, last, 1], [last, last, 1]])
-    xyz = maps @ ends.T  # (N, 3, 4): each patch's corners in the frame
-    fh, fw = img.shape[:2]
-    x, y, z = xyz[:, 0], xyz[:, 1], xyz[:, 2]
-    zs = np.where(z > 0, z, 1.0)
-    inside = (z > 0) & (x / zs >= 0) & (x / zs <= fw - 1) & (y / zs >= 0) & (y / zs <= fh - 1)
     # subsampled pixel u -> whole-patch pixel every * u; turned half round: size - 1 - that
     scale = np.diag([float(every), float(every), 1.0])
     turn = np.array([[-every, 0, size - 1], [0, -every, size - 1], [0, 0, 1.0]])
-    for k in np.flatnonzero(~inside.all(axis=1)):
+    for k in np.flatnonzero(_crossing(img, maps, size, every)):
         hidden = out_of_frame(maps[k] @ scale, side, img.shape)
         if hidden is None:
             continue
@@ -113,16 +120,27 @@ def _turned_in(patches: np.ndarray, img: np.ndarray, maps: np.ndarray, size: int
         patches[k][fill] = _warp(img, maps[k] @ turn, side)[fill]
 
 
+def cut_by_the_edge(
+    frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE, every: int = 1
+) -> np.ndarray:
+    """(rows, cols) bool: the cell's patch (as :func:`extract_patches` cuts it) reaches
+    past the frame's edge."""
+    # asked of the frame itself: halving it for the patches (_source) moves no edge
+    maps = _maps(geometry.homography, geometry.card_centres.reshape(-1, 2), size)
+    return _crossing(frame, maps, size, every).reshape(geometry.rows, geometry.cols)
+
+
 def extract_patches(
     frame: np.ndarray, geometry: GridGeometry, size: int = PATCH_SIZE, every: int = 1,
-    only: np.ndarray | None = None,
+    only: np.ndarray | None = None, turned: bool = True,
 ) -> np.ndarray:
     """(rows*cols, size, size, 3) uint8 BGR, one patch per cell in reading order (fewer with
     ``only``; ``ceil(size / every)`` px with ``every``). ``every``:
     only every n-th pixel of rows and columns of each, the very pixels the whole patch
     holds there (a palette reads no more: :func:`calibration.reading_step`), cut for a
     fraction of the cost. ``only``: (rows, cols) bool, those cells' patches alone. Where
-    the frame's edge cuts a patch, what lies past it is the patch turned half round.
+    the frame's edge cuts a patch, what lies past it is the patch turned half round (or,
+    not ``turned``, the frame's last pixels repeated).
 
     >>> from vision.lattice import GridGeometry
     >>> h = np.array([[90.0, 3, 10], [-2, 95.0, 20], [0, 0, 1]])
@@ -139,7 +157,8 @@ def extract_patches(
     centres = geometry.card_centres if only is None else geometry.card_centres[only]
     maps = _maps(h, centres.reshape(-1, 2), size)
     patches = _warps(img, h, centres.reshape(-1, 2), size, every, maps=maps)
-    _turned_in(patches, img, maps, size, every)
+    if turned:
+        _turned_in(patches, img, maps, size, every)
     return patches
 
 

@@ -569,8 +569,9 @@ def _window(
             if not (0 <= x < width and 0 <= y < height):
                 off.append(name)
         if off:
-            seen += (f": the grid runs past the picture's {' or '.join(off)} edge; move the"
-                     " camera so that all of it shows")
+            # the missing line may as well lie at the other side, hidden or not yet laid
+            seen += (f": if the grid runs past the picture's {' or '.join(off)} edge, move"
+                     " the camera so that all of it shows")
         return None, seen
     # Cards and votes in every rows x cols window over the lattice, by summed-area tables.
     count = np.zeros((span_r + 1, span_c + 1))

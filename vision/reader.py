@@ -21,6 +21,7 @@ from calibration.adapt import ReadFrom
 from .air import cards_in_the_air
 from .cells import (
     PATCH_SIZE,
+    cut_by_the_edge,
     extract_patches,
     extract_points,
     extract_table_sides,
@@ -224,6 +225,7 @@ def read_cells(
     read_from = ReadFrom(patches, table[:, ::every, ::every], geometry.seen.ravel())
     reads = read_from.classify(palette)
     labels = np.array(reads.labels, dtype=object).reshape(rows, cols)
+    undecided = _decided_by_what_is_cut_off(frame, geometry, palette, read_from, labels)
     doubted = labels == UNSURE
     confidence = np.asarray(reads.confidence, float).reshape(rows, cols).copy()
     in_frame = inside_frame(frame, geometry)
@@ -244,7 +246,7 @@ def read_cells(
     maybe_empty = doubted & unseen
     maybe_empty &= table_likeliest | _look(looks, "table", maybe_empty & ~table_likeliest, bare)
     card = _look(looks, "card", gem & unseen | maybe_empty, partial(cards_in_view, frame, geometry))
-    distrust = (gem & unseen & ~card) | ~in_frame
+    distrust = (gem & unseen & ~card) | ~in_frame | undecided
 
     # A busy cloth (a gingham's checks) has edges wherever a card's sides would be: in a
     # cell that looks like the cloth around the grid, only a whole card-shaped region is a
@@ -308,6 +310,26 @@ def read_cells(
     guesses = tuple("".join(row) for row in np.where(guess, nearest, labels))
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry,
                        reads.features, guesses, read_from)
+
+
+def _decided_by_what_is_cut_off(
+    frame: np.ndarray, geometry: GridGeometry, palette: Palette, read_from: ReadFrom,
+    labels: np.ndarray,
+) -> np.ndarray:
+    """(rows, cols) bool: cells the frame's edge cuts whose reading hangs on what fills in
+    the part cut off. Read again with the frame's last pixels repeated past its edge instead
+    of the card's face turned half round: a cell read otherwise then is not read (an empty
+    cell boxed in by its neighbours' borders, turned in, took one of them for its own and
+    read blue)."""
+    cut = cut_by_the_edge(frame, geometry, every=_READ_EVERY)
+    if not cut.any():
+        return cut
+    cells = read_from.cells.copy()
+    cells[cut.ravel()] = extract_patches(frame, geometry, every=_READ_EVERY, only=cut,
+                                         turned=False)
+    again = ReadFrom(cells, read_from.table, read_from.outlined).classify(palette)
+    other = np.array(again.labels, dtype=object).reshape(labels.shape)
+    return cut & (other != labels)
 
 
 def _line_in_doubt(
