@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .lattice import GridGeometry, find_grid
-from .plane import out_of_frame
+from .plane import out_of_frame, warped_in_frame
 
 PATCH_SIZE = 48
 TABLE_OFFSET = 0.75  # table samples sit this many cell pitches outside the grid's edge
@@ -88,14 +88,7 @@ def _crossing(img: np.ndarray, maps: np.ndarray, size: int, every: int) -> np.nd
     """(N,) bool: the patches (``maps``: their :func:`_maps`, ``every``-th pixels) that
     reach past the frame's edge, by their corners."""
     side = -(-size // every)
-    last = float(every * (side - 1))
-    ends = np.array([[0, 0, 1], [last, 0, 1], [0, last, 1], [last, last, 1]])
-    xyz = maps @ ends.T  # (N, 3, 4): each patch's corners in the frame
-    fh, fw = img.shape[:2]
-    x, y, z = xyz[:, 0], xyz[:, 1], xyz[:, 2]
-    zs = np.where(z > 0, z, 1.0)
-    inside = (z > 0) & (x / zs >= 0) & (x / zs <= fw - 1) & (y / zs >= 0) & (y / zs <= fh - 1)
-    return ~inside.all(axis=1)
+    return ~warped_in_frame(maps, every * (side - 1) + 1, img.shape)
 
 
 def _turned_in(patches: np.ndarray, img: np.ndarray, maps: np.ndarray, size: int,

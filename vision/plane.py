@@ -127,6 +127,25 @@ def convex(quad: np.ndarray) -> bool:
     return all(x > 0 for x in cross) or all(x < 0 for x in cross)
 
 
+def warped_in_frame(maps: np.ndarray, side: int, shape: tuple[int, ...]) -> np.ndarray:
+    """(N,) bool: the side x side squares warped by ``maps`` (N, 3, 3; their pixels -> an
+    image's of ``shape``, as ``cv2.WARP_INVERSE_MAP`` takes them) lie wholly in the image,
+    in front of the camera, by their corners.
+
+    >>> warped_in_frame(np.stack([np.eye(3), np.eye(3) + [[0, 0, 8], [0, 0, 0], [0, 0, 0]]]),
+    ...                  4, (10, 10)).tolist()
+    [True, False]
+    """
+    last = side - 1.0
+    ends = np.array([[0, 0, 1], [last, 0, 1], [0, last, 1], [last, last, 1]])
+    xyz = np.asarray(maps, float) @ ends.T  # (N, 3, 4): each square's corners in the image
+    h, w = shape[:2]
+    x, y, z = xyz[:, 0], xyz[:, 1], xyz[:, 2]
+    zs = np.where(z > 0, z, 1.0)
+    inside = (z > 0) & (x / zs >= 0) & (x / zs <= w - 1) & (y / zs >= 0) & (y / zs <= h - 1)
+    return np.asarray(inside.all(axis=1))
+
+
 def out_of_frame(m: np.ndarray, side: int, shape: tuple[int, ...]) -> np.ndarray | None:
     """(side, side) bool: the pixels of a side x side square warped from an image of
     ``shape`` by ``m`` (its pixels -> the image's, as ``cv2.WARP_INVERSE_MAP`` takes it)
@@ -137,15 +156,12 @@ def out_of_frame(m: np.ndarray, side: int, shape: tuple[int, ...]) -> np.ndarray
     >>> out_of_frame(np.eye(3), 4, (10, 10)) is None
     True
     """
+    m = np.asarray(m, float)
+    if warped_in_frame(m[None], side, shape)[0]:
+        return None
     h, w = shape[:2]
-    ends = np.array([[0, 0, 1], [side - 1, 0, 1], [0, side - 1, 1], [side - 1, side - 1, 1.0]])
-    xy = ends @ np.asarray(m, float).T
-    if (xy[:, 2] > 0).all():
-        xy = xy[:, :2] / xy[:, 2:]
-        if ((xy >= 0) & (xy <= [w - 1, h - 1])).all():
-            return None
     u, v = np.meshgrid(np.arange(side, dtype=float), np.arange(side, dtype=float))
-    p = np.stack([u, v, np.ones_like(u)], -1) @ np.asarray(m, float).T
+    p = np.stack([u, v, np.ones_like(u)], -1) @ m.T
     ahead = p[..., 2] > 0
     z = np.where(ahead, p[..., 2], 1.0)
     x, y = p[..., 0] / z, p[..., 1] / z
