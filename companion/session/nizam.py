@@ -903,7 +903,26 @@ class TableSession(SessionCore[TableState]):
                 self.commit(ev.Setup(layout))
                 self._take_chain([(held[-1], moves)])
                 return True
-        return False
+        return self._laid_for_tap(event)
+
+    def _laid_for_tap(self, event: ev.Event) -> bool:
+        """A tap the opening layout takes as it lies (a draw, the first thing done): the
+        layout two frames in a row last showed whole, where no frame since showed another
+        whole grid, is taken (the tap is not). The camera may not have held it for a stable
+        reading yet (a frame or two lost as the first player drew): refused, the draw would
+        leave the game a turn behind the table for good. True when taken."""
+        held = self._held_whole()
+        if not held or self._held_whole(alone=True)[-1] != held[-1]:
+            return False
+        try:
+            laid = apply_event(self.state, ev.Setup(held[-1]))
+        except CompanionError:
+            return False
+        if not taken_by(laid, event):
+            return False
+        self.commit(ev.Setup(held[-1]))
+        self._briefly.clear()  # the deal: no move of the game
+        return True
 
     def _names_back(self, before: TableState) -> None:
         """After an undo on the opening layout: names a ``Relaid`` dropped are back. The

@@ -685,6 +685,32 @@ def test_N3_end_turn_after_two_grids_no_move_joins_takes_no_layout(tmp_path):
     assert session.message and not session.events()
 
 
+def test_N3_draw_tapped_before_the_layout_held_takes_the_layout_two_frames_showed(tmp_path):
+    # The layout held two frames in a row, then frames lost (a hand reaching for the deck)
+    # before it held for a stable reading, and the first player tapped "draw": the layout,
+    # then the draw. Refused, the draw would leave the game a turn behind the table.
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.tap("draw")
+    assert session.message == ""
+    assert [e["kind"] for e in session.events()] == ["setup", "draw"]
+    assert session.events()[0]["grid"] == str(SETUP)
+    assert session.view().players[0].hand == 6  # three dealt, three drawn
+
+
+def test_N3_draw_tapped_before_any_layout_held_is_refused(tmp_path):
+    # One frame alone showing a whole grid may be a misread or a deal under way; another
+    # whole grid shown since: which is the layout is in doubt. Either way nothing is set up.
+    session = _new(tmp_path)
+    session.on_glimpse(rows(SETUP), rows(SETUP))
+    session.tap("draw")
+    assert session.message and not session.events()
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.on_glimpse(rows(SHIFTED.replace({(5, 5): "R"})), rows(SHIFTED.replace({(5, 5): "R"})))
+    session.tap("draw")
+    assert session.message and not session.events()
+
+
 def test_N10_a_tap_takes_a_cascade_one_frame_showed_once_a_frame_shows_it_taken_away(tmp_path):
     # One frame each: the refill P B B (B B B through the B of row 4), the three B taken
     # away; then the refill C O B held two frames and Draw tapped. The second frame agrees
