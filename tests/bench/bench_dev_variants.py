@@ -62,6 +62,13 @@ def s_curve(image: np.ndarray, strength: float) -> np.ndarray:
     return cv2.LUT(image, np.clip(255 * y, 0, 255).astype(np.uint8))
 
 
+def shaken(image: np.ndarray, length: int) -> np.ndarray:
+    """The camera moved sideways by ``length`` pixels while the shutter was open."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2] = 1.0 / length
+    return cv2.filter2D(image, -1, kernel)
+
+
 def falloff(image: np.ndarray, far: float, exposure: float = 1.0) -> np.ndarray:
     """A lamp to one side: the light falls evenly across the picture, from as it was on the
     left to ``far`` of it on the right, at ``exposure`` times the exposure (clipped once,
@@ -93,6 +100,11 @@ VARIANTS: dict[str, Variant] = {
     # 1280x720 to 1920x1080: a camera of finer pixels (the split's game is filmed at 720p)
     "1.5x size": lambda i: scaled(i, 1.5),
     "jpeg q40 + noise 6": lambda i: jpeg(noisy(i, 6.0), 40),
+    # out of focus or shaken, on top of the split's own (defocus up to 1.1 px, motion up to 8)
+    "defocus 1 px": lambda i: cv2.GaussianBlur(i, (0, 0), 1.0),
+    "defocus 1.5 px": lambda i: cv2.GaussianBlur(i, (0, 0), 1.5),
+    "defocus 2 px": lambda i: cv2.GaussianBlur(i, (0, 0), 2.0),
+    "shaken 7 px": lambda i: shaken(i, 7),
     # the camera placed otherwise: turned on its stand, lower down the table, off to a side
     "turned 10 deg": lambda i: turned(i, 10),
     "from lower (15%)": lambda i: keystone(i, 0.15),
