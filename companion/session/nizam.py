@@ -200,6 +200,7 @@ class TableSession(SessionCore[TableState]):
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._tap_caught = (-1, 0)
+        self._laid_with_tap = 0  # the layout a tap took (_laid_for_tap): no move to undo
         """The last tap taken after moves seen briefly (``_tapped``): the event it logged and
         how many events those moves logged before it (one undo takes back all of them)."""
 
@@ -358,7 +359,8 @@ class TableSession(SessionCore[TableState]):
             before = len(self.history)
             if (self._catch_up(lambda s: taken_by(s, event)) or self._opened_for_tap(event)
                     or self._refill_behind_tap(event)):
-                caught = len(self.history) - before
+                caught = len(self.history) - before - self._laid_with_tap
+                self._laid_with_tap = 0
                 self.commit(event)  # the move the tap follows, seen only briefly
                 self._tap_caught = (self.seq, caught)
                 return
@@ -906,22 +908,33 @@ class TableSession(SessionCore[TableState]):
         return self._laid_for_tap(event)
 
     def _laid_for_tap(self, event: ev.Event) -> bool:
-        """A tap the opening layout takes as it lies (a draw, the first thing done): the
-        layout two frames in a row last showed whole, where no frame since showed another
-        whole grid, is taken (the tap is not). The camera may not have held it for a stable
-        reading yet (a frame or two lost as the first player drew): refused, the draw would
-        leave the game a turn behind the table for good. True when taken."""
+        """A draw tapped on the opening layout, the first thing done: the layout two frames
+        in a row last showed whole, where no frame since showed another whole grid, is taken
+        (the draw is not). The camera may not have held it for a stable reading yet (a
+        frame or two lost as the first player drew: a recording's tap is not tapped again
+        as a player would): refused, the draw would leave the game a turn behind the table
+        for good. Not a wildcard: one is tapped after its shift as often as before it. Not
+        where the players named a card of the layout, or set a reading of it aside: only a
+        stable reading weighs those (``_opening``). True when taken; one undo then takes
+        back the draw alone, as the deal is no move."""
         held = self._held_whole()
-        if not held or self._held_whole(alone=True)[-1] != held[-1]:
+        if not isinstance(event, ev.Draw) or not held \
+                or self._held_whole(alone=True)[-1] != held[-1]:
+            return False
+        layout = held[-1]
+        if (layout in self.state.misreads or outlived(self.state, layout)
+                or named_reading(self.state, layout) != layout):
             return False
         try:
-            laid = apply_event(self.state, ev.Setup(held[-1]))
+            laid = apply_event(self.state, ev.Setup(layout))
         except CompanionError:
             return False
         if not taken_by(laid, event):
             return False
-        self.commit(ev.Setup(held[-1]))
+        self.commit(ev.Setup(layout))
         self._briefly.clear()  # the deal: no move of the game
+        self.verdict = None  # a refusal of an earlier layout is answered
+        self._laid_with_tap = 1
         return True
 
     def _names_back(self, before: TableState) -> None:

@@ -698,6 +698,25 @@ def test_N3_draw_tapped_before_the_layout_held_takes_the_layout_two_frames_showe
     assert session.view().players[0].hand == 6  # three dealt, three drawn
 
 
+def test_N3_undo_after_a_draw_that_took_the_layout_takes_back_the_draw_alone(tmp_path):
+    # The deal is no move: undone, the game keeps its layout and waits for a turn.
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.tap("draw")
+    session.tap("undo")
+    assert session.state.phase == "play" and str(session.state.grid) == str(SETUP)
+    assert session.view().players[0].hand == 3
+
+
+def test_N5_wildcard_tapped_before_the_layout_held_takes_no_layout(tmp_path):
+    # A wildcard is tapped after its shift as often as before it: the grid held briefly may
+    # be the shift's, and no layout is taken on its word.
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.tap("wildcard")
+    assert session.message and not session.events()
+
+
 def test_N3_draw_tapped_before_any_layout_held_is_refused(tmp_path):
     # One frame alone showing a whole grid may be a misread or a deal under way; another
     # whole grid shown since: which is the layout is in doubt. Either way nothing is set up.
