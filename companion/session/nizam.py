@@ -200,9 +200,11 @@ class TableSession(SessionCore[TableState]):
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._tap_caught = (-1, 0)
-        self._laid_with_tap = 0  # the layout a tap took (_laid_for_tap): no move to undo
         """The last tap taken after moves seen briefly (``_tapped``): the event it logged and
         how many events those moves logged before it (one undo takes back all of them)."""
+        self._laid_with_tap = 0
+        """1 while the layout a draw just took (``_laid_for_tap``) is among the events
+        ``_tapped`` counts as caught: the deal is no move, and one undo leaves it."""
 
     @classmethod
     def new(cls, store: GameStore, game: Game, names: Sequence[str] = ()) -> TableSession:
