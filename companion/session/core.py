@@ -112,13 +112,16 @@ class SessionCore(ABC, Generic[S]):
             raise SetupError(f"game {game_id} is {header.get('game')!r}, not {self.TITLE}")
         self.setup = GameSetup.from_header(header)
         stored = store.events(game_id)
-        self.seq = stored[-1].seq if stored else 0
         name = f"game {game_id} in {store.path}"
         events = read_log((e.payload for e in stored), name)
-        self.remaking: deque[Event] = deque(events if remake else ())
-        """With ``remake``: the stored events not yet made again. The session starts from the
-        beginning and each event it would log must be the next of these (a ``LogDiverged``
-        when it is not); it is not written again. Once none are left, it logs as any other."""
+        self.remaking: deque[tuple[int, Event]] = deque(
+            zip((e.seq for e in stored), events, strict=True) if remake else ())
+        """With ``remake``: the stored events not yet made again, each with its number. The
+        session starts from the beginning and each event it would log must be the next of
+        these (a ``LogDiverged`` when it is not); it is not written again, and ``seq`` moves
+        to its number, as it did when it was logged. Once none are left, it logs as any
+        other."""
+        self.seq = 0 if remake or not stored else stored[-1].seq
         self.history: list[S] = (
             [self.begin(self.setup)] if remake
             else fold_log(self.begin(self.setup), self.apply, events, name))
@@ -178,10 +181,11 @@ class SessionCore(ABC, Generic[S]):
     def _log(self, event: Event) -> None:
         event = stamped(event, self.stamp)
         if self.remaking:
-            stored = self.remaking.popleft()
+            seq, stored = self.remaking.popleft()
             if event != stored:
                 raise LogDiverged(f"game {self.game_id}: {event!r} made again where "
                                   f"{stored!r} was logged")
+            self.seq = seq  # what the session keyed to the number it had then still holds
             self.changes += 1
             return
         self.seq = self.store.append(self.game_id, event.to_json(), expect_seq=self.seq + 1)

@@ -17,6 +17,7 @@ import pytest
 
 from companion.live.playback import play, recording_setup
 from companion.live.recording import open_recording
+from companion.rules.game import Game
 from companion.rules.grid import Grid
 from companion.rules.shift import Shift
 from companion.session.nizam import TableSession
@@ -144,3 +145,34 @@ def test_a_resumed_replay_that_makes_another_event_than_the_stored_one_says_so(
     said = [line["event"]["kind"] for line in lines if "event" in line]
     assert said == ["end_turn"]  # nothing said or logged twice
     assert logged(path) == stored + logged(tmp_path / "unbroken.sqlite")[2:]
+
+
+def test_N4_an_undo_after_a_resumed_game_takes_back_what_it_would_have_unbroken(tmp_path):
+    # End turn took the shift the camera held only briefly: one undo would take back both
+    # while nothing was logged after them. Made again from the log, the session must know
+    # that the grid cleared was logged after them, as it did then: the undo takes back the
+    # clear alone (it took back the turn too, as if the tap were the last thing logged).
+    setup = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
+    shifted = Shift.parse("r2<").apply(setup)  # RRR in column 1
+    cleared = shifted.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+
+    def played(session: TableSession) -> TableSession:
+        session.on_reading(tuple(str(setup).split("/")))
+        session.on_brief(tuple(str(shifted).split("/")))
+        session.tap("end_turn")
+        session.on_reading(tuple(str(cleared).split("/")))
+        return session
+
+    def undone(session: TableSession) -> list[str]:
+        session.tap("undo")
+        return [e["kind"] for e in session.events()]
+
+    game = Game("classic", 2)
+    unbroken = played(TableSession.new(GameStore(tmp_path / "a.sqlite"), game, ["A", "B"]))
+    store = GameStore(tmp_path / "b.sqlite")
+    killed = played(TableSession.new(store, game, ["A", "B"]))
+    resumed = played(TableSession(store, killed.game_id, remake=True))
+    assert not resumed.remaking and resumed.seq == killed.seq
+    assert undone(resumed) == undone(unbroken) == [
+        "setup", "shifts", "end_turn", "cleared", "undo"]
+    assert resumed.state.phase == unbroken.state.phase == "clear"
