@@ -193,8 +193,10 @@ class SessionCore(ABC, Generic[S]):
         self.changes += 1
 
     def events(self) -> list[Mapping[str, Any]]:
-        """Every event of this game as logged, undone ones included."""
-        return [e.payload for e in self.store.events(self.game_id)]
+        """Every event of this game as logged, undone ones included; while ``remaking``, those
+        made again so far (what the session asks of its past must be what it asked then)."""
+        stored = self.store.events(self.game_id)
+        return [e.payload for e in stored[: len(stored) - len(self.remaking)]]
 
     def record(self) -> str:
         """The game record of DESIGN.md, as text (fixes and undos applied)."""
