@@ -171,6 +171,10 @@ class BriefFilter:
     the frame read it; ``in_a_row``: whether two frames in a row showed it; ``whole``: the
     last frame's grid and guesses when it showed one whole, once or not. A frame that found
     no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
+    ``held``: the grid last held stable. A frame beside one that showed a grid whole, read
+    ``?`` where a hand came or went and as that grid in every other cell, shows it again
+    where each cell it could not read lay in that grid as held: every card that changed
+    since was seen twice in a row.
 
     >>> f = BriefFilter()
     >>> [f.push(c) for c in (("RG",), None, ("RG",), ("RG",), ("RB",), ("RG",), ("YG",))]
@@ -182,6 +186,11 @@ class BriefFilter:
     (('YY',), True)
     >>> [f.push(c) for c in (("RGB",), ("RGO",), ("RCB",))], f.in_a_row
     ([None, None, ('RGB',)], False)
+    >>> f = BriefFilter()  # O laid where the grid held had none; a hand comes over R
+    >>> [f.push(c, held=("RG.",)) for c in (("RGO",), ("?GO",))], f.in_a_row
+    ([None, ('RGO',)], True)
+    >>> [f.push(c, held=("RG.",)) for c in (("RGY",), ("RG?",))]  # Y: seen once
+    [None, None]
     """
 
     def __init__(self) -> None:
@@ -191,8 +200,11 @@ class BriefFilter:
         self.in_a_row = False
         # the last frame pushed, when it showed a grid whole: (cells, guesses)
         self.whole: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        # the frame before this one that found a grid, when it showed it whole
+        self._whole_before: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
-    def push(self, reading: Sequence[str] | Any | None) -> tuple[str, ...] | None:
+    def push(self, reading: Sequence[str] | Any | None, held: Sequence[str] | None = None
+             ) -> tuple[str, ...] | None:
         cells = getattr(reading, "cells", reading)
         self.whole = None
         if cells is None:
@@ -202,6 +214,8 @@ class BriefFilter:
         guessed = tuple(guessed) if guessed is not None else cells
         whole = [len(row) for row in guessed] == [len(row) for row in cells] and not any(
             UNSURE in row for row in guessed)
+        before = self._whole_before
+        self._whole_before = (cells, guessed) if whole else None
         if whole:
             self.whole = (cells, guessed)
         earlier = list(self._frames)
@@ -212,11 +226,39 @@ class BriefFilter:
                 return None
             self._last, self.guesses, self.in_a_row = cells, guessed, in_a_row
             return cells
+        if held is not None and earlier:
+            # a hand coming: this frame shows the whole one before again; going: the one
+            # before showed this whole one
+            shown = (before if not whole and before is not None
+                     and _shows_again(cells, before[0], tuple(held))
+                     else (cells, guessed) if whole and not earlier[-1][1]
+                     and _shows_again(earlier[-1][0], cells, tuple(held)) else None)
+            if shown is not None:
+                if shown[0] == self._last and self.in_a_row:
+                    return None
+                self._last, self.guesses, self.in_a_row = shown[0], shown[1], True
+                return shown[0]
         agreed = _agreed([c for c, w in earlier if w] + [cells]) if whole else None
         if agreed is None or agreed == self._last:
             return None
         self._last, self.guesses, self.in_a_row = agreed, agreed, False
         return agreed
+
+
+def _shows_again(partly: tuple[str, ...], whole: tuple[str, ...], held: tuple[str, ...]) -> bool:
+    """Whether a frame that read some cells ``?`` (``partly``) shows the grid another frame
+    showed ``whole``: every cell it read read so, and every cell it did not lay in ``whole``
+    as in the grid ``held`` stable, and ``whole`` is not that grid (every card that changed
+    read in both).
+
+    >>> _shows_again(("R?O",), ("RGO",), ("RG.",)), _shows_again(("RG?",), ("RGO",), ("RG.",))
+    (True, False)
+    """
+    if (len({tuple(len(r) for r in g) for g in (partly, whole, held)}) != 1
+            or whole == held or not any(UNSURE in row for row in partly)):
+        return False
+    return all(p == w or (p == UNSURE and w == h)
+               for p, w, h in zip("".join(partly), "".join(whole), "".join(held), strict=True))
 
 
 def _agreed(frames: Sequence[tuple[str, ...]]) -> tuple[str, ...] | None:

@@ -108,7 +108,7 @@ class GridFollower:
         if reading.cells is not None:  # a frame that found no grid tells nothing of it
             self.session.on_look(reading.cells)
         stable = self.stability.push(reading)
-        brief = self.brief.push(reading)
+        brief = self.brief.push(reading, held=self.last)
         if stable is None and brief is not None:
             self.session.on_brief(brief, self.brief.guesses, self.brief.in_a_row)
         elif stable is None and self.brief.whole is not None:

@@ -333,6 +333,40 @@ def test_N10_a_refill_one_frame_showed_makes_no_cascade_even_where_it_is_seen_cl
     assert session.view().players[0].score == 3
 
 
+@pytest.mark.parametrize("order", ["hand comes", "hand goes"])
+def test_N10_a_refill_seen_whole_then_beside_a_hand_over_other_cards_makes_its_cascade(
+        tmp_path, order):
+    # A sparse video: the refill OOO laid (a line of its own cards) is seen whole in one
+    # frame, and in the frame beside it read so again, a hand over cards that lay there
+    # before; then its cells empty, the next refill held. Each card laid was seen twice in a
+    # row, as two whole frames show it: the cascade counts (it was lost: 4 points).
+    session = scored_and_ended(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    laid_again = CLEARED.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})
+    seen = [_reading(rows(CASCADE)), _hand_over(CASCADE, (1, 4), (2, 4), (2, 5))]
+    for reading in ((_reading(rows(CLEARED)),) * 3 + tuple(seen[:: 1 if order == "hand comes"
+                                                               else -1])
+                    + (_hand_over(CLEARED, (1, 1)), _reading(rows(CLEARED)))
+                    + (_reading(rows(laid_again)),) * 3):
+        follower.follow(reading)
+    assert refills(session) == ["OOO", "BYP"] and session.state.phase == "play"
+    assert session.view().players[0].score == 3 + 3 + 1
+
+
+def test_N10_a_refill_seen_whole_then_with_a_hand_over_a_card_of_it_makes_no_cascade(tmp_path):
+    # The frame beside it cannot read one of the cards laid: that card was seen once (one
+    # frame may misread a card into a line), so no cascade is made of it
+    session = scored_and_ended(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    laid_again = CLEARED.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})
+    for reading in ((_reading(rows(CLEARED)),) * 3
+                    + (_reading(rows(CASCADE)), _hand_over(CASCADE, (3, 1), (3, 2)),
+                       _hand_over(CLEARED, (1, 1)), _reading(rows(CLEARED)))
+                    + (_reading(rows(laid_again)),) * 3):
+        follower.follow(reading)
+    assert refills(session) == ["BYP"] and session.view().players[0].score == 3
+
+
 def test_N10_a_refill_misread_in_one_frame_as_a_cascade_is_none(tmp_path):
     # The one frame read the G laid as a B (B B B down column 1): no frame shows those
     # cards leaving, so the refill held is the one taken.
