@@ -171,10 +171,10 @@ class BriefFilter:
     the frame read it; ``in_a_row``: whether two frames in a row showed it; ``whole``: the
     last frame's grid and guesses when it showed one whole, once or not. A frame that found
     no grid is passed over: it tells nothing of the grid (a glare, an arm over it all).
-    ``held``: the grid last held stable. A frame beside one that showed a grid whole, read
-    ``?`` where a hand came or went and as that grid in every other cell, shows it again
-    where each cell it could not read lay in that grid as held: every card that changed
-    since was seen twice in a row.
+    ``held``: the grid last held stable (as the game knows it). A frame beside one that
+    showed a grid whole, read ``?`` where a hand came or went and as that grid in every other
+    cell, shows it again where each cell it could not read lay in that grid as held: every
+    card that changed since was seen twice in a row.
 
     >>> f = BriefFilter()
     >>> [f.push(c) for c in (("RG",), None, ("RG",), ("RG",), ("RB",), ("RG",), ("YG",))]
@@ -257,7 +257,7 @@ def _shows_again(partly: tuple[str, ...], whole: tuple[str, ...], held: tuple[st
     if (len({tuple(len(r) for r in g) for g in (partly, whole, held)}) != 1
             or whole == held or not any(UNSURE in row for row in partly)):
         return False
-    return all(p == w or (p == UNSURE and w == h)
+    return all((p == w != UNSURE) or (p == UNSURE and w == h)
                for p, w, h in zip("".join(partly), "".join(whole), "".join(held), strict=True))
 
 

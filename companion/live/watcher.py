@@ -108,7 +108,7 @@ class GridFollower:
         if reading.cells is not None:  # a frame that found no grid tells nothing of it
             self.session.on_look(reading.cells)
         stable = self.stability.push(reading)
-        brief = self.brief.push(reading, held=self.last)
+        brief = self.brief.push(reading, held=_held_as_known(self.last, self.session))
         if stable is None and brief is not None:
             self.session.on_brief(brief, self.brief.guesses, self.brief.in_a_row)
         elif stable is None and self.brief.whole is not None:
@@ -226,6 +226,23 @@ class TableWatcher(WatcherThread):
         except (SourceError, OSError) as err:
             with self._lock:
                 self.problem = f"the camera stopped: {err}. Check its cable, then start again."
+
+
+def _held_as_known(last: tuple[str, ...] | None, session: TableSession
+                   ) -> tuple[str, ...] | None:
+    """The grid last held stable where the game knows those cards there now, a cell no
+    reading shows elsewhere: a cell a hand hid beside a grid shown whole is one nobody
+    touched only where both agree (the game moves on from grids held briefly and taps while
+    the last stable reading stays, and a card laid since may be misread as the one there
+    then). None before the layout."""
+    grid = session.state.grid
+    if last is None or grid is None:
+        return None
+    known = str(grid).split("/")
+    if [len(row) for row in known] != [len(row) for row in last]:
+        return None
+    return tuple("".join(a if a == b else "#" for a, b in zip(x, y, strict=True))
+                 for x, y in zip(last, known, strict=True))
 
 
 def recording_feed(rec: Recording) -> FrameFeed:

@@ -367,6 +367,32 @@ def test_N10_a_refill_seen_whole_then_with_a_hand_over_a_card_of_it_makes_no_cas
     assert refills(session) == ["BYP"] and session.view().players[0].score == 3
 
 
+@pytest.mark.parametrize("order", ["hand comes", "hand goes"])
+def test_N10_a_hand_over_a_card_laid_since_the_last_stable_grid_confirms_none_of_it(
+        tmp_path, order):
+    # r2< seen only briefly, taken by End turn: the last stable grid is still the layout,
+    # which had C at (2, 1). The refill C G C is laid; one frame misreads its G as C (C C C,
+    # a line of the refill's own cards), the frame beside it has a hand over that card. The
+    # hidden card was laid since: it lay as the stable grid has it only by chance, and one
+    # frame alone read it. No cascade (helper-81's review).
+    session = opened(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    scored = (1, 1), (2, 1), (3, 1)
+    for reading in (_reading(rows(SETUP)),) * 3 + (_reading(rows(SHIFTED)),) * 2 + (
+            _hand_over(SHIFTED, *scored),):
+        follower.follow(reading)
+    session.tap("end_turn")
+    assert session.state.phase == "clear" and follower.last == rows(SETUP)
+    laid = CLEARED.replace({(1, 1): "C", (2, 1): "G", (3, 1): "C"})
+    misread = laid.replace({(2, 1): "C"})
+    seen = [_reading(rows(misread)), _hand_over(misread, (2, 1))]
+    for reading in ((_hand_over(SHIFTED, *scored),) + tuple(seen[:: 1 if order == "hand comes"
+                                                                 else -1])
+                    + (_reading(rows(laid)),) * 3):
+        follower.follow(reading)
+    assert refills(session) == ["CGC"] and session.view().players[0].score == 3
+
+
 def test_N10_a_refill_misread_in_one_frame_as_a_cascade_is_none(tmp_path):
     # The one frame read the G laid as a B (B B B down column 1): no frame shows those
     # cards leaving, so the refill held is the one taken.
