@@ -226,18 +226,18 @@ class BriefFilter:
                 return None
             self._last, self.guesses, self.in_a_row = cells, guessed, in_a_row
             return cells
+        shown = None
         if held is not None and earlier:
-            # a hand coming: this frame shows the whole one before again; going: the one
-            # before showed this whole one
-            shown = (before if not whole and before is not None
-                     and _shows_again(cells, before[0], tuple(held))
-                     else (cells, guessed) if whole and not earlier[-1][1]
-                     and _shows_again(earlier[-1][0], cells, tuple(held)) else None)
-            if shown is not None:
-                if shown[0] == self._last and self.in_a_row:
-                    return None
-                self._last, self.guesses, self.in_a_row = shown[0], shown[1], True
-                return shown[0]
+            held = tuple(held)
+            if not whole and before is not None and _shows_again(cells, before[0], held):
+                shown = before  # a hand coming: this frame shows the whole one before again
+            elif whole and not earlier[-1][1] and _shows_again(earlier[-1][0], cells, held):
+                shown = (cells, guessed)  # a hand going: the frame before showed this one
+        if shown is not None:
+            if shown[0] == self._last and self.in_a_row:
+                return None
+            self._last, self.guesses, self.in_a_row = shown[0], shown[1], True
+            return shown[0]
         agreed = _agreed([c for c, w in earlier if w] + [cells]) if whole else None
         if agreed is None or agreed == self._last:
             return None

@@ -230,11 +230,11 @@ class TableWatcher(WatcherThread):
 
 def _held_as_known(last: tuple[str, ...] | None, session: TableSession
                    ) -> tuple[str, ...] | None:
-    """The grid last held stable where the game knows those cards there now, a cell no
-    reading shows elsewhere: a cell a hand hid beside a grid shown whole is one nobody
-    touched only where both agree (the game moves on from grids held briefly and taps while
-    the last stable reading stays, and a card laid since may be misread as the one there
-    then). None before the layout."""
+    """The grid last held stable, each cell where the game now knows another card (or
+    none) marked ``#``, which no reading shows: a cell a hand hid beside a grid shown whole
+    is one nobody touched only where both agree (the game moves on through grids held
+    briefly and taps while the last stable reading stays, and a card laid since may be
+    misread as the one there then). None before the layout."""
     grid = session.state.grid
     if last is None or grid is None:
         return None
