@@ -342,12 +342,11 @@ def test_N10_a_refill_seen_whole_then_beside_a_hand_over_other_cards_makes_its_c
     # row, as two whole frames show it: the cascade counts (it was lost: 4 points).
     session = scored_and_ended(tmp_path)
     follower = GridFollower(session, gem_palette(), learn=False)
-    laid_again = CLEARED.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})
     seen = [_reading(rows(CASCADE)), _hand_over(CASCADE, (1, 4), (2, 4), (2, 5))]
     for reading in ((_reading(rows(CLEARED)),) * 3 + tuple(seen[:: 1 if order == "hand comes"
                                                                else -1])
                     + (_hand_over(CLEARED, (1, 1)), _reading(rows(CLEARED)))
-                    + (_reading(rows(laid_again)),) * 3):
+                    + (_reading(rows(REFILLED)),) * 3):
         follower.follow(reading)
     assert refills(session) == ["OOO", "BYP"] and session.state.phase == "play"
     assert session.view().players[0].score == 3 + 3 + 1
@@ -358,11 +357,10 @@ def test_N10_a_refill_seen_whole_then_with_a_hand_over_a_card_of_it_makes_no_cas
     # frame may misread a card into a line), so no cascade is made of it
     session = scored_and_ended(tmp_path)
     follower = GridFollower(session, gem_palette(), learn=False)
-    laid_again = CLEARED.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})
     for reading in ((_reading(rows(CLEARED)),) * 3
                     + (_reading(rows(CASCADE)), _hand_over(CASCADE, (3, 1), (3, 2)),
                        _hand_over(CLEARED, (1, 1)), _reading(rows(CLEARED)))
-                    + (_reading(rows(laid_again)),) * 3):
+                    + (_reading(rows(REFILLED)),) * 3):
         follower.follow(reading)
     assert refills(session) == ["BYP"] and session.view().players[0].score == 3
 

@@ -22,6 +22,7 @@ from companion.rules.grid import Grid
 from companion.rules.shift import Shift
 from companion.session.nizam import TableSession
 from companion.store import GameStore
+from tests.session.test_brief import CLEARED, SETUP, SHIFTED, rows
 from tests.vision.scenes import CALM, GEMS, gem_palette
 from tools.synthetic import render_scene
 
@@ -152,15 +153,11 @@ def test_N4_an_undo_after_a_resumed_game_takes_back_what_it_would_have_unbroken(
     # while nothing was logged after them. Made again from the log, the session must know
     # that the grid cleared was logged after them, as it did then: the undo takes back the
     # clear alone (it took back the turn too, as if the tap were the last thing logged).
-    setup = Grid("RGOGY/CRVPB/RGYOC/BVPRO/YGCBV")
-    shifted = Shift.parse("r2<").apply(setup)  # RRR in column 1
-    cleared = shifted.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
-
     def played(session: TableSession) -> TableSession:
-        session.on_reading(tuple(str(setup).split("/")))
-        session.on_brief(tuple(str(shifted).split("/")))
+        session.on_reading(rows(SETUP))
+        session.on_brief(rows(SHIFTED))  # RRR in column 1
         session.tap("end_turn")
-        session.on_reading(tuple(str(cleared).split("/")))
+        session.on_reading(rows(CLEARED))
         return session
 
     def undone(session: TableSession) -> list[str]:
