@@ -573,11 +573,13 @@ def _window(
             seen += (f": if the grid runs past the picture's {' or '.join(off)} edge, move"
                      " the camera so that all of it shows")
         return None, seen
-    # Cards and votes in every rows x cols window over the lattice, by summed-area tables.
+    # Cards and votes in every rows x cols window over the lattice, by summed-area tables
+    # (each lattice point holds one card: set, not added up).
     count = np.zeros((span_r + 1, span_c + 1))
     votes_at = np.zeros((span_r + 1, span_c + 1))
-    np.add.at(count, (rc[:, 0] - r0 + 1, rc[:, 1] - c0 + 1), 1)
-    np.add.at(votes_at, (rc[:, 0] - r0 + 1, rc[:, 1] - c0 + 1), c.votes[idx])
+    point = (rc[:, 0] - r0 + 1, rc[:, 1] - c0 + 1)
+    count[point] = 1
+    votes_at[point] = c.votes[idx]
 
     def windows(table: np.ndarray) -> np.ndarray:
         t = table.cumsum(axis=0).cumsum(axis=1)
@@ -588,7 +590,7 @@ def _window(
     k = int(np.argmax(in_window * 1e6 + votes_in))
     wr, wc = (int(v) for v in np.unravel_index(k, in_window.shape))
     n, votes = int(in_window.flat[k]), float(votes_in.flat[k])
-    wr, wc = wr + r0, wc + c0
+    wr, wc = wr + int(r0), wc + int(c0)
     if len(rc) - n >= max(3, min(rows, cols)):
         return None, "a repeating pattern, not a grid of cards"
     need = max(min(4, rows * cols), math.ceil(MIN_SUPPORT * rows * cols))
@@ -596,8 +598,8 @@ def _window(
         return None, f"only {n} of {rows * cols} cells show a card"
     inside = (rc[:, 0] >= wr) & (rc[:, 0] < wr + rows) & (rc[:, 1] >= wc) & (rc[:, 1] < wc + cols)
     cells = {
-        (int(r - wr), int(c - wc)): int(i)
-        for (r, c), i in zip(rc[inside], idx[inside], strict=True)
+        (r - wr, c - wc): i
+        for (r, c), i in zip(rc[inside].tolist(), idx[inside].tolist(), strict=True)
     }
     # Grid units (x = col, y = row) -> lattice (a, b): cell (r, c) has grid centre
     # (c + .5, r + .5) and oriented lattice index (r + wr, c + wc), signs undone.
@@ -613,7 +615,7 @@ def _window(
         model, cells = refit
     bare = np.ones((rows, cols), bool)
     bare[tuple(np.array(list(cells)).T)] = False
-    if empty_edge_lines(bare).any():
+    if any(bare[line].all() for line in EDGE_LINES):
         # The cards span a line less than the grid: only something off the window (a deck
         # beside the grid, or a card held above it, left out as a stray) stretched the
         # lattice that far, and the missing line could as well lie on the other side.
@@ -632,8 +634,9 @@ def _window(
     if why:
         return None, why
     score = n + 0.01 * votes - 2.0 * residual
-    others = np.delete(in_window.ravel(), k)
-    margin = n - int(others.max()) if len(others) else n
+    others = in_window.ravel().copy()
+    others[k] = -1  # no window holds fewer cards than none
+    margin = n - int(others.max()) if len(others) > 1 else n
     return _Fit(model, cells, score, residual, margin), ""
 
 
@@ -686,7 +689,7 @@ def _doubts(
     h, w = shape[:2]
     pts = apply(model, cell_centres(rows, cols))
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-    if inside.mean() < 0.75:
+    if np.count_nonzero(inside) < 0.75 * len(inside):
         return "the grid runs out of the frame"
     mapped = apply(inverse(model), c.points)
     lat = mapped[:, 0] - 0.5
@@ -700,9 +703,11 @@ def _doubts(
     ring = ((r == -1) | (r == rows)) & (k >= -1) & (k <= cols)
     ring |= ((k == -1) | (k == cols)) & (r >= -1) & (r <= rows)
     hits = len({(int(a), int(b)) for a, b in near[like & ring]})
+    if hits < 3:  # too few for a pattern, however much of the ring is in the frame
+        return ""
     sp = apply(model, ring_points(rows, cols))
     in_frame = int(((sp[:, 0] >= 0) & (sp[:, 0] < w) & (sp[:, 1] >= 0) & (sp[:, 1] < h)).sum())
-    if hits >= max(3, RING_PATTERN * in_frame):
+    if hits >= RING_PATTERN * in_frame:
         return "the pattern goes on past the grid: a cloth's, not cards"
     return ""
 

@@ -799,19 +799,24 @@ def _assign(
 ) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
     """Which box (N, 4, 2 in grid units) shows the card of each of ``g``'s cells, one per
     cell, and which ring cells (just around the grid) show a card-like box too."""
+    # Elementwise steps over the two axes, not numpy's reductions along them: this runs
+    # after every cut of every frame followed, and a reduction costs numpy several times more.
     centre = grid.mean(axis=1) - 0.5
     near = np.round(centre)
-    off = np.abs(centre - near).max(axis=1)
+    miss = np.abs(centre - near)
+    off = np.maximum(miss[:, 0], miss[:, 1])
     size, square = shape_in_grid(grid)
     ratio = size / np.array(g.card_size)
     small, big = CARD_SIZE
-    like = np.all((ratio > small) & (ratio < big), axis=1) & np.all(size < 1.05, axis=1)
-    ok = np.flatnonzero(like & square & (off < SNAP))
-    cost = off[ok] + 0.3 * np.abs(np.log(ratio[ok])).sum(axis=1)
+    sized = (ratio > small) & (ratio < big) & (size < 1.05)
+    ok = np.flatnonzero(sized[:, 0] & sized[:, 1] & square & (off < SNAP))
+    log_ratio = np.abs(np.log(ratio[ok]))
+    cost = off[ok] + 0.3 * (log_ratio[:, 0] + log_ratio[:, 1])
+    # each box's cell, as (col, row), in order of cost
+    order = np.argsort(cost, kind="stable")
     cells: dict[tuple[int, int], int] = {}
     ring: set[tuple[int, int]] = set()
-    for i in ok[np.argsort(cost, kind="stable")].tolist():
-        c, r = int(near[i, 0]), int(near[i, 1])
+    for i, (c, r) in zip(ok[order].tolist(), near[ok[order]].astype(int).tolist(), strict=True):
         if 0 <= r < g.rows and 0 <= c < g.cols:
             cells.setdefault((r, c), i)
         elif -1 <= r <= g.rows and -1 <= c <= g.cols:
