@@ -44,6 +44,7 @@ from .visible import (
     cards_in_view,
     edges_in_cell,
     like_table,
+    outlines_in_view,
 )
 
 if TYPE_CHECKING:
@@ -245,15 +246,29 @@ def read_cells(
     # card there is distrusted.
     maybe_empty = doubted & unseen
     maybe_empty &= table_likeliest | _look(looks, "table", maybe_empty & ~table_likeliest, bare)
-    card = _look(looks, "card", gem & unseen | maybe_empty, partial(cards_in_view, frame, geometry))
+    # a card look here tells whether a whole region showed too, what the look without edges
+    # asks below: known for this picture only, not kept with the looks a tracker holds
+    regions = np.zeros((rows, cols), bool)
+    looked = np.zeros((rows, cols), bool)
+
+    def card_looks(only: np.ndarray) -> np.ndarray:
+        card, region = outlines_in_view(frame, geometry, only)
+        regions[only], looked[only] = region[only], True
+        return card
+
+    def region_looks(only: np.ndarray) -> np.ndarray:
+        out = cards_in_view(frame, geometry, only & ~looked, edges=False)
+        out[only & looked] = regions[only & looked]
+        return out
+
+    card = _look(looks, "card", gem & unseen | maybe_empty, card_looks)
     distrust = (gem & unseen & ~card) | ~in_frame | undecided
 
     # A busy cloth (a gingham's checks) has edges wherever a card's sides would be: in a
     # cell that looks like the cloth around the grid, only a whole card-shaped region is a
     # card's outline.
     cloth = card & _look(looks, "table", card, bare)
-    outlined = partial(cards_in_view, frame, geometry, edges=False)
-    edges_only = cloth & ~_look(looks, "region", cloth, outlined)
+    edges_only = cloth & ~_look(looks, "region", cloth, region_looks)
 
     def bare_all_inside(only: np.ndarray, blocks: bool = False) -> np.ndarray:
         out = np.zeros(only.shape, bool)

@@ -72,12 +72,39 @@ def cards_in_view(
     return out
 
 
+def outlines_in_view(
+    frame: np.ndarray, geometry: GridGeometry, only: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cards_in_view` of the cells ``only`` (rows, cols bool) with ``edges`` and
+    without, at once: each look finds a whole region before it looks for edges, and the
+    look without them stops there; the second costs nothing more (a busy cloth's cells
+    are asked both)."""
+    card = np.zeros((geometry.rows, geometry.cols), bool)
+    region = card.copy()
+    for r, c in np.argwhere(only).tolist():
+        outline = _outline_in_cell(frame, geometry, r, c, True)
+        card[r, c], region[r, c] = bool(outline), outline == _REGION
+    return card, region
+
+
 def card_in_cell(
     frame: np.ndarray, geometry: GridGeometry, r: int, c: int, edges: bool = True
 ) -> bool:
     """Is there a card-shaped outline in cell (r, c)? (See the module's docstring.) Without
     ``edges``, only a whole region counts, not edges where the card's sides should be (a
     busy cloth has edges everywhere)."""
+    return bool(_outline_in_cell(frame, geometry, r, c, edges))
+
+
+_REGION, _EDGES = "region", "edges"
+
+
+def _outline_in_cell(
+    frame: np.ndarray, geometry: GridGeometry, r: int, c: int, edges: bool
+) -> str:
+    """What shows a card in cell (r, c): a whole card-shaped region (``_REGION``), only
+    edges where its sides should be (``_EDGES``, looked for with ``edges``), or nothing
+    ("")."""
     patch, expect, centre = _close_look(frame, geometry, r, c)
     side = patch.shape[0]
     smallest = MIN_SHARE * expect[0] * expect[1]
@@ -98,8 +125,10 @@ def card_in_cell(
             if contour is not None and _is_card(contour, expect, centre, side) and (
                 not local or _stands_apart(contours[k], channels.lo)
             ):
-                return True
-    return edges and edge_support(patch, expect, centre, channels) >= MIN_EDGE_SUPPORT
+                return _REGION
+    if edges and edge_support(patch, expect, centre, channels) >= MIN_EDGE_SUPPORT:
+        return _EDGES
+    return ""
 
 
 def _made_whole(contour: np.ndarray, hidden: np.ndarray, expect: np.ndarray) -> np.ndarray | None:
@@ -201,13 +230,14 @@ def edge_support(
     band = np.ones((1, 2 * EDGE_BAND + 1), np.uint8)
     vertical = cv2.dilate(gx, band)  # for left/right sides
     horizontal = cv2.dilate(gy, band.T)  # top/bottom
-    col = np.vstack([np.zeros((1, vertical.shape[1])), np.cumsum(vertical, axis=0)])
-    row = np.hstack([np.zeros((horizontal.shape[0], 1)), np.cumsum(horizontal, axis=1)])
     n = patch.shape[0]
+    # counts of edge pixels along each column and row, from 0 (whole numbers: exact)
+    col = np.zeros((vertical.shape[0] + 1, vertical.shape[1]), np.int32)
+    np.cumsum(vertical, axis=0, dtype=np.int32, out=col[1:])
+    row = np.zeros((horizontal.shape[0], horizontal.shape[1] + 1), np.int32)
+    np.cumsum(horizontal, axis=1, dtype=np.int32, out=row[:, 1:])
     w, h = expect
-    reach = PLACE_TOL * LOOK
-    shifts = np.arange(-reach, reach + 1, 2.0)
-    dx, dy = np.meshgrid(shifts, shifts)
+    dx, dy = _SHIFTS
     left = np.rint(centre[0] + dx - w / 2).astype(int)
     right = np.rint(centre[0] + dx + w / 2).astype(int)
     top = np.rint(centre[1] + dy - h / 2).astype(int)
@@ -226,7 +256,13 @@ def edge_support(
         (row[top, right - m] - row[top, left + m]) / span_x,
         (row[bottom, right - m] - row[bottom, left + m]) / span_x,
     ]
-    return float(np.max(np.min(sides, axis=0)))
+    weakest = np.minimum(np.minimum(sides[0], sides[1]), np.minimum(sides[2], sides[3]))
+    return float(weakest.max())
+
+
+# the placements of the expected rectangle tried: every 2 px up to PLACE_TOL pitches off
+_OFF = np.arange(-PLACE_TOL * LOOK, PLACE_TOL * LOOK + 1, 2.0)
+_SHIFTS = np.meshgrid(_OFF, _OFF)
 
 
 def _any_above(steps: list[np.ndarray], level: int) -> np.ndarray:
