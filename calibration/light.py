@@ -107,6 +107,8 @@ class Light:
         return self.base + self.free * self.shift
 
     def moved(self, shift: np.ndarray) -> Light:
+        if self.rims:  # a white the camera clipped is at least as bright as the clip
+            shift = np.maximum(shift, 0.0)
         return Light(self.base, self.free, shift, self.doubt, self.lift, self.rims)
 
     def on(self, n: int) -> Light:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from calibration.deck import NOMINAL_RGB
+from calibration.light import Light
 from calibration.palette import Palette, learn_palette
 
 from .synth import LAYOUT, learned_palette, scene, to_linear, to_srgb8
@@ -114,3 +115,19 @@ def test_stickers_under_a_tone_curve_turned_since_calibration_read_right(gamma):
         got = "".join(learned.classify(toned).labels)
         assert all(g in (t, "?") for g, t in zip(got, face, strict=True)), got
         assert sum(g == t for g, t in zip(got, face, strict=True)) >= 12, got
+
+
+def test_a_light_guessed_over_clipped_white_rims_is_never_dimmer_than_the_clip():
+    # Where the camera clipped the rims, their white is only a lower bound: the light there
+    # may be guessed brighter, never darker (guessed darker in red, a pink beside the rim
+    # looked redder than it is, and read as a red).
+    clipped = np.full((4, 3), np.log(250.0))
+    light = Light(clipped, np.ones((4, 3)), np.zeros(3), np.full((4, 3), 0.01),
+                  np.full(4, 0.01), rims=True)
+    moved = light.moved(np.array([-0.07, 0.05, -0.02]))
+    assert (moved.ref >= clipped - 1e-12).all()
+    assert moved.ref[0, 1] > clipped[0, 1]  # brighter in green, as guessed
+    # with no rims the light is a guess either way
+    free = Light(clipped, np.ones((4, 3)), np.zeros(3), np.full((4, 3), 0.01),
+                 np.full(4, 0.01), rims=False)
+    assert free.moved(np.array([-0.07, 0.0, 0.0])).ref[0, 0] < clipped[0, 0]
