@@ -283,6 +283,14 @@ class Palette(LightGuess):
         """How many cells the palette learned from (0 for the default deck profile)."""
         return sum(m.samples for m in self._models)
 
+    @property
+    def over_exposed(self) -> bool:
+        """Learned from a picture whose white rims the camera clipped in every channel: it
+        showed no colour of the light, only "at least this bright", so every reading must
+        guess the light, and close colours (yellow and orange, pink and red) are told
+        apart less surely than under a picture one step darker."""
+        return self._learned_clipped and self.white_borders and self.samples > 0
+
     def __repr__(self) -> str:
         return f"<Palette {''.join(self.classes)} from {self.samples} samples>"
 

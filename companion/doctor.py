@@ -252,8 +252,13 @@ def check_palette(path: Path) -> Finding:
     except PaletteError as err:
         return Finding("palette", FAIL, str(err), f"{calibrate} (it replaces the file), "
                        f"or move it aside: mv {path} {path}.bad")
-    return Finding("palette", OK, f"{path}: version {PALETTE_VERSION}, classes "
-                   f"{''.join(palette.classes)}, learned from {palette.samples} cells")
+    learned = (f"{path}: version {PALETTE_VERSION}, classes {''.join(palette.classes)}, "
+               f"learned from {palette.samples} cells")
+    if palette.over_exposed:
+        return Finding("palette", WARN, f"{learned} in a picture too bright: the white borders "
+                       "were clipped, so close colours may be mixed up",
+                       f"dim the lamp or move it further away, then {calibrate}")
+    return Finding("palette", OK, learned)
 
 
 def check_lens(path: Path) -> Finding:

@@ -21,6 +21,12 @@ from collections.abc import Sequence
 from companion.rules.grid import GEM_NAMES
 from companion.rules.shift import Shift
 
+OVER_EXPOSED = ("The white borders look pure white to the camera: the picture is too bright "
+                "to show the colour of the light, so yellow and orange, or pink and red, may be "
+                "mixed up. Dim the lamp or move it further away, then save the colours again.")
+"""Said when colours are saved from a picture whose white borders the camera clipped
+(``Palette.over_exposed``): they are saved all the same, the players choose."""
+
 DIRECTIONS = {"<": "left", ">": "right", "^": "up", "v": "down"}
 LINES = {"r": "row", "c": "column"}
 

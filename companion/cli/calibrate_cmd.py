@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from calibration.lens import calibrate_camera
 from calibration.palette import Palette, learn_palette
 from calibration.store import lens_path, palette_path
 from companion.errors import BadInput
+from companion.words import OVER_EXPOSED
 
 from .common import finite_positive, output_path, print_json, quiet_stderr, writing
 
@@ -144,6 +146,8 @@ def run_colors(args: argparse.Namespace) -> int:
         palette = learn_palette_from_counts(images, counts)
     with writing(out):
         palette.save(out)
+    if palette.over_exposed:  # saved all the same, the players choose; the JSON keeps its form
+        print(f"companion: warning: {OVER_EXPOSED}", file=sys.stderr)
     if args.json:
         print_json(
             {"palette": str(out), "classes": list(palette.classes), "samples": palette.samples}

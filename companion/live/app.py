@@ -51,6 +51,7 @@ from companion.session.sands import SandsSession, TableProvider
 from companion.store import GameStore
 from companion.story import PastGame, game_story, players_games, solved_best_calls
 from companion.view import Controller
+from companion.words import OVER_EXPOSED
 from vision.cells import layout_patches
 from vision.reader import read_grid
 from vision.sources import FrameSource, OpenCVCamera, SourceError, usb_cameras
@@ -219,7 +220,8 @@ class Companion:
         else:
             camera_lock_path().unlink(missing_ok=True)
         self.palette, self.palette_problem = palette, ""
-        return f"Colours saved to {palette_path()}"
+        saved = f"Colours saved to {palette_path()}."
+        return f"{saved} {OVER_EXPOSED}" if palette.over_exposed else saved
 
     def _snapshot(self) -> np.ndarray:
         source = self.camera()

@@ -18,6 +18,8 @@ from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.words import OVER_EXPOSED
+
 from . import theme
 from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by calibration.kv
 from .hooks import CalibrationHooks
@@ -235,6 +237,8 @@ class CalibrationScreen(Screen):
         running_app().worker.submit(lambda: hooks.save(frame, cells), self._saved, self._failed)
 
     def _saved(self, message: str) -> None:
+        # saved, but from a picture too bright: that part must not read as plain success
+        message = message.replace(OVER_EXPOSED, f"[color=#ff5252]{OVER_EXPOSED}[/color]")
         self.status = f"Saved. {message}".strip()
         self.ids.next.disabled = False
 

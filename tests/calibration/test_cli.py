@@ -102,3 +102,20 @@ def test_bad_board_and_too_few_boards_are_one_line_errors(capsys, tmp_path):
         capsys, "calibrate", "camera", str(photo), "--out", str(tmp_path / "l.json")
     )
     assert code == 2 and "found in 0 image" in err and err.count("\n") == 1
+
+
+def test_colours_saved_from_an_over_exposed_picture_come_with_a_warning(capsys, tmp_path):
+    # The demo's calibration picture at twice the exposure: every white border clipped.
+    demo = Path(__file__).resolve().parents[2] / "companion" / "demo" / "nizam"
+    grid = json.loads((demo / "calib.json").read_text())["grid"]
+    picture = cv2.imread(str(demo / "calib.jpg"))
+    for gain, warned in ((1.0, False), (2.0, True)):
+        image = tmp_path / f"calib-{gain}.png"
+        cv2.imwrite(str(image), np.clip(picture * gain, 0, 255).astype(np.uint8))
+        out_file = tmp_path / f"palette-{gain}.json"
+        code, out, err = colours(capsys, image, "--labels", grid, "--out", str(out_file),
+                                 "--json")
+        assert code == 0 and out_file.exists()
+        assert set(json.loads(out)) == {"palette", "classes", "samples"}  # DESIGN.md's form
+        assert ("too bright" in err) is warned, err
+        assert len(err.strip().splitlines()) == int(warned)

@@ -99,3 +99,15 @@ def test_N1_the_bare_table_is_never_clipped_at_least(bright_calibration):
     with pytest.raises(PaletteError, match="at_least needs three"):
         Palette([replace(m, at_least=(True,)) if m.letter == "Y" else m  # type: ignore[arg-type]
                  for m in bright_calibration.models])
+
+
+@pytest.mark.parametrize("exposure, over", [(1.0, False), (1.4, True)])
+def test_N1_a_palette_learned_from_white_rims_clipped_all_over_says_it_is_over_exposed(
+        tmp_path, exposure, over):
+    # At 1.4 the camera clips the paper in every channel: the picture shows no colour of the
+    # light, and the players are told so when they save the colours (companion.words).
+    cells, _ = scene(np.random.default_rng(0), LAYOUT, exposure=exposure)
+    palette = learn_palette([(cells, LAYOUT)])
+    assert palette.over_exposed is over
+    palette.save(tmp_path / "palette.json")
+    assert Palette.load(tmp_path / "palette.json").over_exposed is over

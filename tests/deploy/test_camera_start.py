@@ -6,6 +6,7 @@ of the Pi camera applies them (a stand-in picamera2 behaving like a Camera Modul
 from __future__ import annotations
 
 import cv2
+import numpy as np
 import pytest
 
 from calibration.camera import CameraLock
@@ -13,6 +14,7 @@ from calibration.store import camera_lock_path, palette_path
 from companion.demo import RECORDINGS
 from companion.live.app import Companion, find_camera
 from companion.store import GameStore
+from companion.words import OVER_EXPOSED
 from tests import picamera2_stand_in as stand_in
 from vision.sources.picamera import PiCamera
 
@@ -56,3 +58,13 @@ def test_a_palette_saved_without_the_pi_camera_drops_old_camera_settings(home, t
     frame, _corners, cells, _reason = companion.read_layout()
     companion.save_palette(frame, cells)
     assert palette_path().exists() and not camera_lock_path().exists()
+
+
+def test_colours_saved_from_a_picture_too_bright_say_so_and_are_kept(home):
+    companion = Companion(GameStore(":memory:"), camera=lambda: None)  # the demo picture
+    frame, _corners, cells, _reason = companion.read_layout()
+    assert OVER_EXPOSED not in companion.save_palette(frame, cells)
+    glaring = np.clip(frame * 2.0, 0, 255).astype(np.uint8)  # every white border clipped
+    message = companion.save_palette(glaring, cells)
+    assert message.endswith(OVER_EXPOSED) and palette_path().exists()
+    assert companion.palette.over_exposed

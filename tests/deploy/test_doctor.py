@@ -14,7 +14,7 @@ import pytest
 import companion.paths
 from calibration.camera import CameraLock
 from calibration.lens import LensModel
-from calibration.palette import VERSION, default_palette
+from calibration.palette import VERSION, default_palette, learn_palette
 from calibration.store import camera_lock_path
 from companion import doctor, touch
 from companion.cli import doctor_cmd, main
@@ -58,6 +58,17 @@ def test_saved_palette_is_ok_with_its_version_and_classes(home):
     assert found.status == doctor.OK
     assert f"version {VERSION}" in found.detail
     assert "".join(default_palette().classes) in found.detail
+
+
+def test_palette_learned_in_a_picture_too_bright_warns_how_to_calibrate_again(home):
+    from tests.calibration.synth import LAYOUT, scene
+
+    path = companion.paths.palette_path()
+    cells, _ = scene(np.random.default_rng(0), LAYOUT, exposure=1.4)  # paper clipped all over
+    learn_palette([(cells, LAYOUT)]).save(path)
+    found = doctor.check_palette(path)
+    assert found.status == doctor.WARN and "too bright" in found.detail
+    assert found.fix.startswith("dim the lamp") and "calibrate colors" in found.fix
 
 
 def _lens(rms: float) -> LensModel:

@@ -60,6 +60,25 @@ def test_calibration_wizard_lay_out_check_and_save_in_three_steps(start_app):
     assert driver.app.manager.current == "start"
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_colours_saved_from_a_picture_too_bright_say_so_in_red_and_fit(start_app, size):
+    from companion.ui.calibration import CalibrationHooks
+    from companion.words import OVER_EXPOSED
+
+    read = ("RROGY", "CBVPR", "GGYOC", "BVPRO", "YGCBV")
+    hooks = CalibrationHooks(read=lambda: (camera_frame(), CORNERS, read, ""),
+                             save=lambda frame, cells: f"Colours saved. {OVER_EXPOSED}")
+    driver = start_app(size=size, calibration=hooks)
+    tap(driver, button(driver.app.start_screen, "Calibrate"))
+    screen = driver.app.calibration_screen
+    driver.settle()
+    tap(driver, button(screen, "Read the cards"))
+    tap(driver, button(screen, "Next: save"))
+    tap(driver, button(screen, "Save the colours"))
+    assert screen.status == f"Saved. Colours saved. [color=#ff5252]{OVER_EXPOSED}[/color]"
+    assert problems_of(screen, size, "the warning") == []
+
+
 def test_calibration_says_what_to_fix_when_no_grid_or_part_of_it_is_seen(start_app):
     from companion.ui.calibration import CalibrationHooks
 
