@@ -504,8 +504,15 @@ class TableSession(SessionCore[TableState]):
     def on_look(self, rows: Sequence[str]) -> None:
         """Every frame that found the grid, before anything else is made of it: the table
         as a tap made now finds it, where every card is read (``_tapped``); a frame with a
-        card read ``?`` (a hand still over the cards) leaves no look at all."""
+        card read ``?`` (a hand still over the cards) leaves no look at all. In play, a look
+        that shows the cards as the game last took them says that whatever the camera held
+        briefly since was tried and put back: no tap takes it after (a hand coming back over
+        the cards takes that look away, not what it showed)."""
         self._last_look = "/".join(rows) if not any(UNSURE in row for row in rows) else None
+        if self._last_look is not None and self.state.phase == PLAY \
+                and self._last_look == str(self.state.grid):
+            self._briefly.clear()
+            self._glimpsed.clear()
 
     def _catch_up(self, takes: Callable[[TableState], bool], then: str | None = None) -> bool:
         """Take the grids held briefly since the last stable reading taken that move the game

@@ -876,6 +876,24 @@ def test_N4_a_shift_tried_for_a_frame_and_put_back_is_not_taken_by_end_turn(tmp_
     assert _shifts_logged(again) == [] and again.message.startswith("N3")
 
 
+@pytest.mark.parametrize("hand_after", [False, True])
+def test_N3_a_shift_held_briefly_then_put_back_for_a_frame_is_not_taken_by_end_turn(
+        tmp_path, hand_after):
+    # r2< held two frames, then the cards put back, seen one frame before "end turn" (and,
+    # or not, a hand over the cards after it, reaching for the screen): no shift was made
+    session = _followed(tmp_path, SHIFTED, SHIFTED, SETUP)
+    if hand_after:
+        follower = GridFollower(session, gem_palette(), learn=False)
+        follower.follow(_reading(tuple("???" + row[3:] for row in rows(SETUP))))
+    session.tap("end_turn")
+    assert _shifts_logged(session) == [] and session.message.startswith("N3")
+    # the shift made after it is the one taken
+    other = Shift.parse("r4>").apply(SETUP)
+    again = _followed(tmp_path / "b", SHIFTED, SHIFTED, SETUP, other)
+    again.tap("end_turn")
+    assert _shifts_logged(again) == [["r4>"]] and again.message == ""
+
+
 def test_N4_a_shift_a_tap_took_and_the_players_undid_is_not_taken_again(tmp_path):
     # the next player's r2< showed before player A's "end turn": taken as A's last shift;
     # the players undo it, and A's "end turn" again ends A's turn without it
