@@ -25,6 +25,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, TypeVar
 
 from companion.errors import BadInput
@@ -182,7 +183,8 @@ class SessionCore(ABC, Generic[S]):
         event = stamped(event, self.stamp)
         if self.remaking:
             seq, stored = self.remaking.popleft()
-            if event != stored:
+            # a log written before events were joined (``Event.joined``) joined none
+            if event != stored and replace(event, joined=None) != stored:
                 raise LogDiverged(f"game {self.game_id}: {event!r} made again where "
                                   f"{stored!r} was logged")
             self.seq = seq  # what the session keyed to the number it had then still holds

@@ -12,16 +12,22 @@ Desert Sands' ``Call`` and ``Drawn``; ``Undo`` for both), registered in ``KINDS`
 stored name.
 
 Every event may carry where a recording was when it happened (``frame``, and ``tap``, the
-number of the recording's tap), as ``companion replay`` stamps them.
+number of the recording's tap), as ``companion replay`` stamps them; and ``joined``, how many
+events just before it were logged with it as one thing the players did (a tap and the shift
+the camera saw only briefly before it, a turn worked out whole): one undo takes them all back,
+in the game as played and in the game reopened.
 
 Versions: 1 is the companion up to commit d42cb3e, which wrote no ``v`` (and the same
 fields); 2 numbers every event; 3 adds the opening layout a card was named on
 (``Fix.layout``, absent before: not known) and ``Relaid``; 4 adds ``Kept``; 5 adds the cells
 a ``Setup`` or a ``Refill`` laid unread (``unread``, absent before: none) and ``Settled`` (the
-fields of every other kind are unchanged). A field that is None is not written.
+fields of every other kind are unchanged); 6 adds ``joined`` (absent before: none joined; a
+game reopened undid them one by one). A field that is None is not written.
 
 >>> Fix((2, 3), "R").to_json()
-{'kind': 'fix', 'v': 5, 'cell': [2, 3], 'letter': 'R'}
+{'kind': 'fix', 'v': 6, 'cell': [2, 3], 'letter': 'R'}
+>>> parse(EndTurn(joined=1).to_json())
+EndTurn(joined=1)
 >>> Refill("RG?", unread=((1, 3),)).to_json()["unread"]
 [[1, 3]]
 >>> parse({"kind": "shifts", "shifts": ["r2<", "c3^!3"], "frame": 40})
@@ -46,7 +52,7 @@ from companion.errors import BadInput, CompanionError, DamagedFile
 from companion.rules.grid import NotationError
 from companion.rules.shift import Shift
 
-VERSION = 5
+VERSION = 6
 """The version every event is written with."""
 STAMP = ("frame", "tap")
 
@@ -71,6 +77,7 @@ class Event:
 
     frame: int | None = None
     tap: int | None = None
+    joined: int | None = None
 
     def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -85,10 +92,12 @@ class Event:
         return out
 
     def _shown(self) -> list[tuple[str, Any]]:
-        """The fields (bar those None by default and now), then the stamp when there is one."""
-        own = [(f.name, getattr(self, f.name)) for f in fields(self) if f.name not in STAMP
+        """The fields (bar those None by default and now), then ``joined`` and the stamp when
+        there are."""
+        own = [(f.name, getattr(self, f.name)) for f in fields(self)
+               if f.name not in STAMP and f.name != "joined"
                and not (f.default is None and getattr(self, f.name) is None)]
-        return own + [(name, getattr(self, name)) for name in STAMP
+        return own + [(name, getattr(self, name)) for name in ("joined", *STAMP)
                       if getattr(self, name) is not None]
 
     def __repr__(self) -> str:  # pastes back; the stamp only when there is one
@@ -249,8 +258,13 @@ def _unread(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "v": 5}
 
 
+def _unjoined(obj: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 to 6: no event was joined by the ones before it (no ``joined``)."""
+    return {**obj, "v": 6}
+
+
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    1: _numbered, 2: _layouts, 3: _kept, 4: _unread}
+    1: _numbered, 2: _layouts, 3: _kept, 4: _unread, 5: _unjoined}
 """For each older version, what turns an event of it into the next version."""
 SINCE = {"relaid": 3, "kept": 4, "settled": 5}
 """The kinds no version before this one had."""
@@ -347,7 +361,10 @@ def parse(obj: Mapping[str, Any]) -> Event:
         current = UPGRADES[version](current)
         version = current["v"]
     stamp = {name: _number(current, name) for name in STAMP}
-    return KINDS[kind](**_fields(kind, current), **stamp)
+    joined = _number(current, "joined")
+    if joined is not None and joined < 1:
+        raise EventError(f"a {kind} event's joined must be 1 or more, not {joined}")
+    return KINDS[kind](**_fields(kind, current), **stamp, joined=joined)
 
 
 def stamped(event: Event, stamp: Mapping[str, int]) -> Event:

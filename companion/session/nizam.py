@@ -121,6 +121,26 @@ def _payment_text(shifts: Sequence[Shift], grid: Grid) -> str:
     return " + ".join("3 cards" if s.wildcard else f"1 {grid.at(*s.edge)}" for s in shifts)
 
 
+def _settled_with_tap(live: Sequence[Mapping[str, Any]]) -> bool:
+    """The latest of the events ``live`` (logged and not undone) is a tap that settled a
+    card as it was made."""
+    return (len(live) > 1 and live[-1]["kind"] in TAPS and live[-2]["kind"] == "settled"
+            and live[-2].get("by") == "tap")
+
+
+def _joined(chain: list[tuple[str, tuple[ev.Event, ...]]]
+            ) -> list[tuple[str, tuple[ev.Event, ...]]]:
+    """``chain`` (``brief.turn_behind``'s) with its last event joined by every event before
+    it (``Event.joined``): one thing the players did, one undo."""
+    count = sum(len(events) for _, events in chain)
+    last = max((k for k, (_, events) in enumerate(chain) if events), default=-1)
+    if count < 2:
+        return chain
+    text, events = chain[last]
+    return [*chain[:last], (text, (*events[:-1], replace(events[-1], joined=count - 1))),
+            *chain[last + 1:]]
+
+
 def _legal(shifts: Sequence[Shift], grid: Grid, text: str) -> Verdict:
     """The verdict on ``shifts`` that made the reading ``text`` of ``grid``: legal, paid so."""
     return Verdict(True, tuple(map(str, shifts)), _payment_text(shifts, grid), "",
@@ -199,9 +219,6 @@ class TableSession(SessionCore[TableState]):
         stable reading is taken."""
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
-        self._tap_caught = (-1, 0)
-        """The last tap taken after moves seen briefly (``_tapped``): the event it logged and
-        how many events those moves logged before it (one undo takes back all of them)."""
         self._laid_with_tap = 0
         """1 while the layout a draw just took (``_laid_for_tap``) is among the events
         ``_tapped`` counts as caught: the deal is no move, and one undo leaves it."""
@@ -261,9 +278,11 @@ class TableSession(SessionCore[TableState]):
                     self._look_undone = self._look_taken[1]
                 self._last_look = None
                 before = self.state
-                with_tap = self._settled_with_tap()
+                live = self._live()
+                with_tap = _settled_with_tap(live)
                 # a tap and the moves seen briefly it was taken after: one thing, one undo
-                caught = self._tap_caught[1] if self._tap_caught[0] == self.seq else 0
+                # (the log says so: a game reopened undoes them as one too)
+                caught = live[-1].get("joined", 0) if live else 0
                 self.undo()
                 if with_tap:  # the tap and the card it settled: one thing the players did
                     self.undo()
@@ -328,12 +347,16 @@ class TableSession(SessionCore[TableState]):
 
     def _live_kinds(self) -> list[str]:
         """The kinds of the events logged and not undone, oldest first."""
-        live: list[str] = []
+        return [payload["kind"] for payload in self._live()]
+
+    def _live(self) -> list[Mapping[str, Any]]:
+        """The events logged and not undone, oldest first."""
+        live: list[Mapping[str, Any]] = []
         for payload in self.events():
             if payload["kind"] == "undo":
                 live.pop()
             else:
-                live.append(payload["kind"])
+                live.append(payload)
         return live
 
     def _tapped(self, event: ev.Event) -> None:
@@ -351,8 +374,7 @@ class TableSession(SessionCore[TableState]):
             for made in ahead:
                 self.commit(made)
             seen = str(self.state.grid)
-            self.commit(event)
-            self._tap_caught = (self.seq, len(ahead))
+            self.commit(replace(event, joined=len(ahead)))
             self._look_taken = (self.seq, seen)
             return
         try:
@@ -363,8 +385,8 @@ class TableSession(SessionCore[TableState]):
                     or self._refill_behind_tap(event)):
                 caught = len(self.history) - before - self._laid_with_tap
                 self._laid_with_tap = 0
-                self.commit(event)  # the move the tap follows, seen only briefly
-                self._tap_caught = (self.seq, caught)
+                # the move the tap follows, seen only briefly
+                self.commit(replace(event, joined=caught or None))
                 return
             t = self.state
             takes = lambda alt: Fit(alt.origin) if taken_by(alt, event) else None  # noqa: E731
@@ -373,17 +395,6 @@ class TableSession(SessionCore[TableState]):
                         suspects(t, None), self.reading, lambda alt, card, was: takes(alt)))):
                 raise
             self.commit(event)
-
-    def _settled_with_tap(self) -> bool:
-        """The latest event not undone is a tap that settled a card as it was made."""
-        live: list[Mapping[str, Any]] = []
-        for payload in self.events():
-            if payload["kind"] == "undo":
-                live.pop()
-            else:
-                live.append(payload)
-        return (len(live) > 1 and live[-1]["kind"] in TAPS and live[-2]["kind"] == "settled"
-                and live[-2].get("by") == "tap")
 
     # -- readings ----------------------------------------------------------------------
 
@@ -542,9 +553,8 @@ class TableSession(SessionCore[TableState]):
         chain = turn_behind(self.state, raw, self.provisional)
         if chain is None:
             return False
-        self._take_chain(chain)
         # one turn the players made: one undo takes all of it back
-        self._tap_caught = (self.seq, sum(len(events) for _, events in chain) - 1)
+        self._take_chain(_joined(chain))
         self.message = ""  # a refusal of the tap the turn ended with is answered
         return True
 

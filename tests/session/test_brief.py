@@ -216,11 +216,16 @@ def test_N4_a_shift_tried_and_put_back_before_another_pays_one_shift(tmp_path):
     assert [e["shifts"] for e in session.events() if e["kind"] == "shifts"] == [["r4>"]]
 
 
-def test_N4_one_undo_takes_back_a_tap_and_the_move_seen_briefly_before_it(tmp_path):
+@pytest.mark.parametrize("reopened", [False, True])
+def test_N4_one_undo_takes_back_a_tap_and_the_move_seen_briefly_before_it(tmp_path, reopened):
+    # the companion restarted between the tap and the undo: the log says the two are one
     session = opened(tmp_path)
     session.on_brief(rows(SHIFTED))
     session.tap("end_turn")
     assert session.state.phase == "clear"
+    assert [e.get("joined") for e in session.events()[-2:]] == [None, 1]
+    if reopened:
+        session = TableSession(GameStore(tmp_path / "g.sqlite"), session.game_id)
     session.tap("undo")
     assert session.state.phase == "play" and not session.state.shifts
 
@@ -1062,11 +1067,14 @@ def test_N2_the_oldest_layout_held_briefly_is_the_layout_the_moves_after_it_lead
     assert [str(s) for s in session.state.shifts] == ["r4>", "c5^"]
 
 
-def test_N9_one_undo_takes_back_a_turn_worked_out_from_the_grid_after_it(tmp_path):
+@pytest.mark.parametrize("reopened", [False, True])
+def test_N9_one_undo_takes_back_a_turn_worked_out_from_the_grid_after_it(tmp_path, reopened):
     session = opened(tmp_path)
     session.tap("end_turn")
     session.on_reading(rows(REFILLED))
     assert session.message == ""  # the refusal of the tap is answered
+    if reopened:  # the companion restarted before the undo: the log joins the turn
+        session = TableSession(GameStore(tmp_path / "g.sqlite"), session.game_id)
     session.tap("undo")
     assert session.state.phase == "play" and session.state.rules.active == 0
     assert str(session.state.grid) == str(SETUP)

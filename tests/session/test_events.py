@@ -75,6 +75,12 @@ def test_a_setup_of_version_4_laid_no_card_unread():
         parse({"kind": "settled", "v": 4, "card": 3, "letter": "O"})
 
 
+def test_a_tap_of_version_5_reads_back_joined_by_no_event_before_it():
+    tap = parse({"kind": "end_turn", "v": 5, "frame": 40})
+    assert tap == events.EndTurn(frame=40) and tap.joined is None
+    assert tap.to_json() == {"kind": "end_turn", "v": 6, "frame": 40}
+
+
 def test_a_fix_of_version_2_reads_back_with_no_layout_known():
     fix = parse({"kind": "fix", "v": 2, "cell": [1, 3], "letter": "O"})
     assert fix == events.Fix((1, 3), "O") and fix.layout is None
@@ -86,9 +92,11 @@ def test_a_fix_of_version_2_reads_back_with_no_layout_known():
     ({"kind": "shifts", "shifts": []}, "a shifts event needs at least one shift"),
     ({"kind": "shifts", "shifts": ["r9<"]}, "not a line number"),
     ({"kind": "fix", "cell": [1], "letter": "R"}, r"a fix event needs a cell \[row, col\]"),
-    ({"kind": "draw", "v": 6}, "a draw event of version 6; this companion reads versions 1 to 5"),
-    ({"kind": "settled", "v": 5, "card": -1, "letter": "R"}, "a settled event needs a card"),
-    ({"kind": "settled", "v": 5, "card": 2, "letter": "R", "by": "guess"},
+    ({"kind": "draw", "v": 7}, "a draw event of version 7; this companion reads versions 1 to 6"),
+    ({"kind": "end_turn", "v": 6, "joined": 0}, "an? end_turn event's joined must be 1 or more"),
+    ({"kind": "end_turn", "v": 6, "joined": "2"}, "joined must be a number, not '2'"),
+    ({"kind": "settled", "v": 6, "card": -1, "letter": "R"}, "a settled event needs a card"),
+    ({"kind": "settled", "v": 6, "card": 2, "letter": "R", "by": "guess"},
      "who named it \\(camera, rules, tap, likeliest\\)"),
     ({"kind": "refill", "v": 5, "cards": "RG", "unread": [1]},
      "a refill event's unread must be cells"),

@@ -54,7 +54,7 @@ def hidden_then_cleared(session):
 def test_N6_N9_a_combination_the_camera_hid_is_scored_once_the_players_clear_it(session):
     session.on_reading(rows(hidden_then_cleared(session)))
     assert kinds(session) == ["setup", "shifts", "end_turn", "settled", "cleared"]
-    assert session.events()[3] == {"kind": "settled", "v": 5, "card": 10, "letter": "R",
+    assert session.events()[3] == {"kind": "settled", "v": 6, "card": 10, "letter": "R",
                                    "by": "rules"}
     t = session.state
     assert t.phase == REFILL and t.rules.scores == (3, 0) and t.rules.active == 0

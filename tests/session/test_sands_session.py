@@ -274,7 +274,7 @@ def test_D2_a_stone_read_by_the_camera_is_the_drawn_stone(tmp_path):
     s.tap("call", "green")
     s.on_stone("g")
     assert s.view().scores == (5, 0) and s.message == ""
-    assert logged(store, s)[-1] == {"kind": "drawn", "v": 5, "colour": "green", "by": "camera"}
+    assert logged(store, s)[-1] == {"kind": "drawn", "v": 6, "colour": "green", "by": "camera"}
     s.on_stone("g")  # the same stone still there, or read again: nothing new
     s.on_stone(".")
     s.on_stone("?")

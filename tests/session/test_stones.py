@@ -70,7 +70,7 @@ def test_D2_a_stone_read_by_the_camera_is_the_draw_and_counts_once(watching):
     reads_more(watcher)  # the stone still lies there: no second draw
     view = watcher.view()
     assert view.scores == (5, 0) and view.bag["green"] == 11
-    assert drawn(watcher) == [{"kind": "drawn", "v": 5, "colour": "green", "by": "camera"}]
+    assert drawn(watcher) == [{"kind": "drawn", "v": 6, "colour": "green", "by": "camera"}]
     assert watcher.spot().line == "Camera: green stone (clear the spot before the next draw)"
 
 

@@ -47,7 +47,7 @@ def test_N1_an_opening_card_read_unsure_on_every_frame_is_laid_provisionally(ses
     t = session.state
     assert t.phase == PLAY and str(t.grid) == "RGOGY/CPVPB/RGYOC/BVPRO/YGCBV"
     assert t.provisional == (6,)  # the 7th card laid: r2c2
-    assert logged(session)[-1] == {"kind": "setup", "v": 5, "grid": str(t.grid),
+    assert logged(session)[-1] == {"kind": "setup", "v": 6, "grid": str(t.grid),
                                    "unread": [[2, 2]]}
     view = session.view()
     assert (2, 2) in view.highlight
@@ -94,7 +94,7 @@ def test_N4_the_camera_settles_the_card_when_it_reads_it_after_a_shift(session):
     moved = Shift.parse("r2<").apply(Grid(SETUP))  # the ruby now in r2c1, read sure
     session.on_reading(rows(moved))
     assert [e["kind"] for e in logged(session)] == ["setup", "settled", "shifts"]
-    assert logged(session)[1] == {"kind": "settled", "v": 5, "card": 6, "letter": "R",
+    assert logged(session)[1] == {"kind": "settled", "v": 6, "card": 6, "letter": "R",
                                   "by": "camera"}
     t = session.state
     assert t.provisional == () and t.grid == moved and session.verdict.legal
@@ -153,7 +153,7 @@ def test_N9_a_refilled_card_read_unsure_is_laid_provisionally_not_waited_for(ses
     # the camera reads it at last: an amber, the cascade OOO it made is scored (N10)
     session.on_reading(rows(refilled))
     t = session.state
-    assert logged(session)[-1] == {"kind": "settled", "v": 5, "card": 25, "letter": "O",
+    assert logged(session)[-1] == {"kind": "settled", "v": 6, "card": 25, "letter": "O",
                                    "by": "camera"}
     assert t.phase == CLEAR and set(t.to_clear) == {(1, 1), (2, 1), (3, 1)}
     assert t.rules.scores == (3 + 3 + 1, 0) and t.rules.active == 0

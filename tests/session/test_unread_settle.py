@@ -128,7 +128,7 @@ def test_N9_the_camera_reading_a_card_laid_unread_beats_a_name_that_clears_more(
     session.tap("end_turn")
     assert session.state.rules.scores == (3, 0)
     session.on_reading(rows("RGOGY/?RCPB/GGVOO/CBVPR/YGVBV"))
-    assert list(session.events())[-1] == {"kind": "settled", "v": 5, "card": 10,
+    assert list(session.events())[-1] == {"kind": "settled", "v": 6, "card": 10,
                                           "letter": "G", "by": "camera"}
     assert session.state.rules.scores == (3, 0) and session.verdict is None
     session.on_reading(rows("RGOGY/?RCPB/GG.OO/CB.PR/YG.BV"))

@@ -98,7 +98,7 @@ def test_D2_stone_read_by_camera_counts_once(sands_game, tmp_path):
     until(driver, lambda: game.spots_read >= read + 10)  # the stone still lies there
     assert screen.bag_total == "47" and screen.ids.scores.scores == (5, 0)
     assert screen.camera_line == "Camera: green stone (clear the spot before the next draw)"
-    assert drawn(game) == [{"kind": "drawn", "v": 5, "colour": "green", "by": "camera"}]
+    assert drawn(game) == [{"kind": "drawn", "v": 6, "colour": "green", "by": "camera"}]
     assert screen.ids.last.text == "Player 1 called green and drew green: +5"
 
     tap(driver, button(screen, "Call red"))  # D4: the same player calls again
