@@ -881,14 +881,20 @@ def test_N4_a_shift_tried_for_a_frame_and_put_back_is_not_taken_by_end_turn(tmp_
     assert _shifts_logged(again) == [] and again.message.startswith("N3")
 
 
+@pytest.mark.parametrize("beside_a_hand", [False, True])
 @pytest.mark.parametrize("hand_after", [False, True])
 def test_N3_a_shift_held_briefly_then_put_back_for_a_frame_is_not_taken_by_end_turn(
-        tmp_path, hand_after):
-    # r2< held two frames, then the cards put back, seen one frame before "end turn" (and,
-    # or not, a hand over the cards after it, reaching for the screen): no shift was made
-    session = _followed(tmp_path, SHIFTED, SHIFTED, SETUP)
+        tmp_path, hand_after, beside_a_hand):
+    # r2< held two frames (the second, or not, with a hand over cards it did not move),
+    # then the cards put back, seen one frame before "end turn" (and, or not, a hand over
+    # the cards after it, reaching for the screen): no shift was made
+    session = opened(tmp_path)
+    follower = GridFollower(session, gem_palette(), learn=False)
+    beside = tuple(row[:3] + "??" if r >= 3 else row for r, row in enumerate(rows(SHIFTED)))
+    for frame in (rows(SETUP),) * 3 + (rows(SHIFTED), beside if beside_a_hand else rows(SHIFTED),
+                                       rows(SETUP)):
+        follower.follow(_reading(frame))
     if hand_after:
-        follower = GridFollower(session, gem_palette(), learn=False)
         follower.follow(_reading(tuple("???" + row[3:] for row in rows(SETUP))))
     session.tap("end_turn")
     assert _shifts_logged(session) == [] and session.message.startswith("N3")
