@@ -421,7 +421,9 @@ def check_pi_camera(num: int, model: str, seconds: float, timeout: float = 10.0)
     locked = ("exposure, white balance and focus as saved at calibration"
               if camera.lock_settings else "exposure and white balance not fixed yet (calibrate "
               "the colours: they are then frozen and saved)")
-    found = Finding(found.check, found.status, f"{found.detail}; {locked}", found.fix)
+    tone = ("tone curve fixed" if camera.tone_curve == "fixed" else
+            f"tone curve the camera's adaptive one ({camera.tone_curve})")
+    found = Finding(found.check, found.status, f"{found.detail}; {locked}; {tone}", found.fix)
     if not whole and found.status == OK:
         return Finding("camera", WARN, found.detail, "this camera has no mode that reads its "
                        "whole sensor fast enough: mount it higher (see the README)")

@@ -83,6 +83,8 @@ class Device:
     stalled: bool = False
     fail_start: bool = False
     held: bool = False
+    tuned: bool = True
+    """False: no tuning file for this sensor where picamera2 looks (a USB camera has none)."""
 
     @property
     def autofocus(self) -> bool:
@@ -100,6 +102,18 @@ def camera_module_3_wide(**kw: Any) -> Device:
 def camera_module_2(**kw: Any) -> Device:
     return Device(model="imx219", modes=IMX219_MODES, controls=dict(IMX219_CONTROLS),
                   pixel_array=(3280, 2464), **kw)
+
+
+def tuning_for(tuning_file: str) -> dict[str, Any]:
+    """A tuning file as Raspberry Pi ships them (version 2, abridged): adaptive contrast on."""
+    return {"version": 2.0, "target": "pisp", "sensor": tuning_file.removesuffix(".json"),
+            "algorithms": [
+                {"rpi.black_level": {"black_level": 4096}},
+                {"rpi.agc": {"channels": []}},
+                {"rpi.contrast": {"ce_enable": 1, "gamma_curve": [0, 0, 1024, 5040, 65535,
+                                                                  65535]}},
+                {"rpi.sharpen": {}},
+            ]}
 
 
 class Job:
@@ -145,8 +159,19 @@ class World:
         world = self
 
         class Picamera2(Picamera2Like):
-            def __init__(self, camera_num: int = 0) -> None:
+            def __init__(self, camera_num: int = 0, tuning: Any = None) -> None:
                 super().__init__(world, camera_num)
+                self.tuning = tuning
+
+            @staticmethod
+            def load_tuning_file(tuning_file: str, dir: str | None = None) -> dict[str, Any]:
+                if not any(d.tuned and f"{d.model}.json" == tuning_file for d in world.devices):
+                    raise RuntimeError("Tuning file not found")
+                return tuning_for(tuning_file)
+
+            @staticmethod
+            def find_tuning_algo(tuning: dict[str, Any], name: str) -> dict[str, Any]:
+                return next(a for a in tuning["algorithms"] if name in a)[name]
 
             @staticmethod
             def global_camera_info() -> list[dict[str, Any]]:

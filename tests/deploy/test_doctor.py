@@ -309,8 +309,18 @@ def test_pi_camera_is_asked_of_libcamera_with_its_mode_crop_and_rate(home, machi
     assert world.open_cameras() == []
     CameraLock(20000, 2.0, (1.9, 1.6), 1.6).save(camera_lock_path())
     [found] = doctor.check_cameras(machine.host())
-    assert "as saved at calibration" in found.detail
+    assert "as saved at calibration" in found.detail and found.detail.endswith(
+        "; tone curve fixed")
     assert world.opened[-1].set["ExposureTime"] == 20000
+
+
+def test_pi_camera_with_no_tuning_file_says_its_tone_curve_adapts(home, machine, monkeypatch):
+    machine.sensor("v4l-subdev0", "imx708 10-001a")
+    stand_in.install(monkeypatch, stand_in.camera_module_3(tuned=False))
+    [found] = doctor.check_cameras(machine.host())
+    assert found.status == doctor.OK and found.detail.endswith(
+        "; tone curve the camera's adaptive one (imx708.json: RuntimeError Tuning file not "
+        "found)")
 
 
 def test_pi_camera_the_kernel_sees_but_libcamera_does_not_fails(home, machine, monkeypatch):

@@ -1,8 +1,9 @@
 """The Pi camera source against a stand-in picamera2 that behaves like a Camera Module 3
 (tests/picamera2_stand_in.py: the imx708's real sensor modes and crops): the whole field of
 view, the frame rate the reader needs, focus at the mount height, exposure and white balance
-frozen at calibration and applied again at every start, a frame wait with a time limit, and
-the camera closed after a start that fails. (Hardware set-up: no rule IDs of RULES.md.)"""
+frozen at calibration and applied again at every start, the tone curve fixed, a frame wait
+with a time limit, and the camera closed after a start that fails. (Hardware set-up: no rule
+IDs of RULES.md.)"""
 
 from __future__ import annotations
 
@@ -192,6 +193,35 @@ def test_a_start_that_fails_leaves_the_camera_closed(module_3, trouble):
         camera.open()  # nothing left holding it
         camera.close()
     assert module_3.open_cameras() == []
+
+
+def test_the_tone_curve_is_fixed_not_bent_to_each_frame(module_3, monkeypatch):
+    # the sensor's own tuning, adaptive contrast enhancement off, the rest as shipped
+    camera, cam = opened(module_3)
+    try:
+        shipped = stand_in.tuning_for("imx708.json")
+        assert cam.tuning["algorithms"][2] == {"rpi.contrast": {
+            **shipped["algorithms"][2]["rpi.contrast"], "ce_enable": 0}}
+        assert [a for k, a in enumerate(cam.tuning["algorithms"]) if k != 2] == [
+            a for k, a in enumerate(shipped["algorithms"]) if k != 2]
+        assert camera.tone_curve == "fixed"
+    finally:
+        camera.close()
+    # a wide Camera Module 3 has a tuning of its own
+    world = stand_in.install(monkeypatch, stand_in.camera_module_3_wide())
+    camera, cam = opened(world)
+    camera.close()
+    assert cam.tuning["sensor"] == "imx708_wide" and camera.tone_curve == "fixed"
+
+
+def test_a_camera_with_no_tuning_file_starts_with_its_own_and_says_why(monkeypatch):
+    world = stand_in.install(monkeypatch, stand_in.camera_module_3(tuned=False))
+    camera, cam = opened(world)
+    try:
+        assert cam.tuning is None and next(iter(camera)).image.shape == (720, 1280, 3)
+        assert camera.tone_curve == "imx708.json: RuntimeError Tuning file not found"
+    finally:
+        camera.close()
 
 
 def test_libcamera_is_asked_which_cameras_there_are(module_3):

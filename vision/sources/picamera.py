@@ -18,6 +18,11 @@ What a table needs from the camera, and why each setting is made here:
   cycle at calibration finds the real distance, which is then kept with the palette.
 - **Exposure and white balance** frozen by ``lock`` at calibration, returned as a
   ``CameraLock`` to save beside the palette and passed back at every start.
+- **The tone curve fixed** (``fixed_tone_tuning``): Raspberry Pi's tuning files ship with
+  adaptive contrast enhancement on, which bends the tone curve to each frame's histogram. A
+  hand coming in, a pile of bright cards beside the grid, a lamp moved, and every colour
+  moves a little each its own way (pinks towards reds, yellows towards oranges), as no light
+  does and as calibration never saw. Off, every frame has the tuning's one gamma curve.
 - **A frame wait with a time limit** (``frame_wait``): ``capture_request`` would wait for
   ever on a pulled ribbon; a frame that does not come in time means "camera lost", the
   camera is closed and reconnected (``LiveSource``). A start that fails closes the camera,
@@ -62,6 +67,21 @@ def _picamera2() -> Any:
             "picamera2 is not installed (on a Raspberry Pi: sudo apt install python3-picamera2)"
         ) from err
     return Picamera2
+
+
+def fixed_tone_tuning(picamera2: Any, camera_num: int) -> tuple[dict[str, Any] | None, str]:
+    """The camera's own tuning with adaptive contrast enhancement off (see above), and "";
+    or None (the camera's tuning as it is) and why not: an older picamera2, a sensor with no
+    Raspberry Pi tuning file (a USB camera), a tuning with no contrast algorithm."""
+    model = ""
+    try:
+        model = str(picamera2.global_camera_info()[camera_num]["Model"])
+        tuning: dict[str, Any] = picamera2.load_tuning_file(f"{model}.json")
+        picamera2.find_tuning_algo(tuning, "rpi.contrast")["ce_enable"] = 0
+    except Exception as err:  # picamera2 raises many kinds; all mean "keep its own"
+        what = f"{model}.json" if model else "the tuning file"
+        return None, f"{what}: {type(err).__name__} {err}".rstrip()
+    return tuning, ""
 
 
 def camera_info() -> list[dict[str, Any]]:
@@ -158,6 +178,8 @@ class PiCamera(LiveSource):
         self.pixel_array: tuple[int, int] | None = None
         self._cam: Any = None
         self._controls: dict[str, Any] = {}
+        self.tone_curve = ""
+        """After a start: "fixed", or why the camera's adaptive one stays."""
 
     def __repr__(self) -> str:
         return f"PiCamera(camera_num={self.camera_num})"
@@ -168,7 +190,10 @@ class PiCamera(LiveSource):
         picamera2 = _picamera2()
         cam = None
         try:
-            cam = picamera2(self.camera_num)
+            tuning, why = fixed_tone_tuning(picamera2, self.camera_num)
+            cam = picamera2(self.camera_num) if tuning is None else picamera2(
+                self.camera_num, tuning=tuning)
+            self.tone_curve = why or "fixed"
             properties = cam.camera_properties
             self.model = str(properties.get("Model", ""))
             array = properties.get("PixelArraySize")
