@@ -19,7 +19,10 @@ Install it with ``install(monkeypatch, ...)``; picamera2 is then importable as u
 from __future__ import annotations
 
 import importlib.machinery
+import json
+import os
 import sys
+import tempfile
 import threading
 import types
 from concurrent.futures import Future
@@ -148,20 +151,79 @@ class Request:
         self.released = True
 
 
+TUNING_ENV = "LIBCAMERA_RPI_TUNING_FILE"
+
+
+class Manager:
+    """libcamera's camera manager as picamera2 holds it (``Picamera2._cm``): started on first
+    use, it reads the tuning file ``LIBCAMERA_RPI_TUNING_FILE`` names (a camera whose tuning
+    file is missing is not listed at all) and keeps it until it is dropped: when the last
+    camera closes, or by ``reset``, which starts another at once."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.started: dict[str, Any] | None = None  # what the running one read
+
+    @property
+    def cms(self) -> dict[str, Any]:
+        if self.started is None:
+            path = os.environ.get(TUNING_ENV)
+            tuning = None
+            if path is not None and os.path.isfile(path):
+                with open(path) as fp:
+                    tuning = json.load(fp)
+            devices = [] if path is not None and tuning is None else list(self.world.devices)
+            self.started = {"tuning": tuning, "devices": devices}
+            self.world.managers_started += 1
+        return self.started
+
+    @property
+    def cameras(self) -> dict[int, Picamera2Like]:
+        return dict(enumerate(self.world.open_cameras()))
+
+    def reset(self) -> None:
+        if self.cameras:  # the open cameras' requests went to the manager dropped
+            self.world.pulled = True
+        self.started = None
+        self.cms  # noqa: B018 (started again at once, as picamera2's does)
+
+
 class World:
     """The cameras plugged in, and a record of what was done to them."""
 
     def __init__(self, *devices: Device) -> None:
         self.devices = list(devices)
         self.opened: list[Picamera2Like] = []
+        self.managers_started = 0
+        self.pulled = False  # a manager was started afresh under an open camera
         self.module = types.ModuleType("picamera2")
         self.module.__spec__ = importlib.machinery.ModuleSpec("picamera2", None)
         world = self
+        manager = self.manager = Manager(self)
 
         class Picamera2(Picamera2Like):
+            _cm = manager
+
             def __init__(self, camera_num: int = 0, tuning: Any = None) -> None:
-                super().__init__(world, camera_num)
+                # as picamera2 does: the tuning named for libcamera, then the camera looked
+                # up through the manager (a running one does not read it again)
+                if isinstance(tuning, str):
+                    os.environ[TUNING_ENV] = tuning
+                elif tuning is not None:
+                    fd, path = tempfile.mkstemp(suffix=".json")
+                    with os.fdopen(fd, "w") as fp:
+                        json.dump(tuning, fp)
+                    os.environ[TUNING_ENV] = path
+                else:
+                    os.environ.pop(TUNING_ENV, None)
+                listed = manager.cms["devices"]
+                if camera_num >= len(listed):
+                    raise RuntimeError("Camera __init__ sequence did not complete.")
+                super().__init__(world, world.devices.index(listed[camera_num]))
                 self.tuning = tuning
+                self.tuning_in_effect = manager.cms["tuning"]
+                if isinstance(tuning, dict):
+                    os.unlink(path)  # picamera2's temporary file goes once the camera is open
 
             @staticmethod
             def load_tuning_file(tuning_file: str, dir: str | None = None) -> dict[str, Any]:
@@ -177,7 +239,7 @@ class World:
             def global_camera_info() -> list[dict[str, Any]]:
                 return [{"Model": d.model, "Location": 2, "Rotation": 180,
                          "Id": f"/base/axi/pcie@120000/rp1/i2c@88000/{d.model}@1a"}
-                        for d in world.devices]
+                        for d in manager.cms["devices"]]
 
         self.module.Picamera2 = Picamera2  # type: ignore[attr-defined]
 
@@ -193,6 +255,7 @@ class Picamera2Like:
         if device.held:
             raise RuntimeError("Failed to acquire camera: Device or resource busy")
         device.held = True
+        self.world = world
         self.device = device
         self.closed = False
         self.started = False
@@ -282,6 +345,8 @@ class Picamera2Like:
         if not self.closed:
             self.closed = True
             self.device.held = False
+            if not self.world.open_cameras():
+                self.world.manager.started = None  # picamera2 drops it with the last camera
 
     def set_controls(self, controls: dict[str, Any]) -> None:
         self._alive()
@@ -364,4 +429,7 @@ def install(monkeypatch: Any, *devices: Device) -> World:
     """Make ``import picamera2`` give a stand-in with these cameras plugged in."""
     world = World(*devices)
     monkeypatch.setitem(sys.modules, "picamera2", world.module)
+    # the tuning file named for libcamera goes with the stand-in
+    monkeypatch.setenv(TUNING_ENV, "")
+    monkeypatch.delenv(TUNING_ENV)
     return world

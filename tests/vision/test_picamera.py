@@ -195,30 +195,40 @@ def test_a_start_that_fails_leaves_the_camera_closed(module_3, trouble):
     assert module_3.open_cameras() == []
 
 
+def fixed_tone(tuning):
+    """``tuning`` as shipped but for adaptive contrast enhancement, off."""
+    contrast = {**tuning["algorithms"][2]["rpi.contrast"], "ce_enable": 0}
+    return {**tuning, "algorithms": [*tuning["algorithms"][:2], {"rpi.contrast": contrast},
+                                     *tuning["algorithms"][3:]]}
+
+
 def test_the_tone_curve_is_fixed_not_bent_to_each_frame(module_3, monkeypatch):
-    # the sensor's own tuning, adaptive contrast enhancement off, the rest as shipped
+    # What libcamera reads is the sensor's own tuning, adaptive contrast off: even where
+    # picamera2's camera manager was running before (cameras listed first, as doctor does),
+    # and after a reconnect (a manager started again then reads the file too).
+    assert [c["Model"] for c in camera_info()] == ["imx708"]
     camera, cam = opened(module_3)
     try:
-        shipped = stand_in.tuning_for("imx708.json")
-        assert cam.tuning["algorithms"][2] == {"rpi.contrast": {
-            **shipped["algorithms"][2]["rpi.contrast"], "ce_enable": 0}}
-        assert [a for k, a in enumerate(cam.tuning["algorithms"]) if k != 2] == [
-            a for k, a in enumerate(shipped["algorithms"]) if k != 2]
+        assert cam.tuning_in_effect == fixed_tone(stand_in.tuning_for("imx708.json"))
         assert camera.tone_curve == "fixed"
     finally:
         camera.close()
+    camera, cam = opened(module_3)
+    camera.close()
+    assert cam.tuning_in_effect == fixed_tone(stand_in.tuning_for("imx708.json"))
     # a wide Camera Module 3 has a tuning of its own
     world = stand_in.install(monkeypatch, stand_in.camera_module_3_wide())
     camera, cam = opened(world)
     camera.close()
-    assert cam.tuning["sensor"] == "imx708_wide" and camera.tone_curve == "fixed"
+    assert cam.tuning_in_effect["sensor"] == "imx708_wide" and camera.tone_curve == "fixed"
 
 
 def test_a_camera_with_no_tuning_file_starts_with_its_own_and_says_why(monkeypatch):
     world = stand_in.install(monkeypatch, stand_in.camera_module_3(tuned=False))
     camera, cam = opened(world)
     try:
-        assert cam.tuning is None and next(iter(camera)).image.shape == (720, 1280, 3)
+        assert cam.tuning_in_effect is None
+        assert next(iter(camera)).image.shape == (720, 1280, 3)
         assert camera.tone_curve == "imx708.json: RuntimeError Tuning file not found"
     finally:
         camera.close()
@@ -248,3 +258,32 @@ def test_readme_mounting_table_is_the_real_field_of_view():
                    for a in mounting.MODULE_3.view)
     assert [round(a) for a in narrow] == [47, 28]
     assert mounting.height_cm(narrow) > 1.4 * mounting.height_cm(mounting.MODULE_3.view)
+
+
+def test_a_second_camera_opened_beside_one_open_keeps_its_own_tuning(monkeypatch):
+    # a new camera manager would pull the running one from under the open camera
+    world = stand_in.install(monkeypatch, stand_in.camera_module_3(), stand_in.camera_module_2())
+    first, cam = opened(world)
+    try:
+        second = PiCamera(camera_num=1, retry_delay=0.001)
+        second.open()
+        second.close()
+        assert second.tone_curve == "imx219.json: RuntimeError another camera is open"
+        assert not world.pulled and next(iter(first)) is not None
+    finally:
+        first.close()
+
+
+def test_a_camera_with_no_tuning_file_after_one_with_gets_its_own(monkeypatch):
+    # the tuning file named for the camera opened before is no longer named
+    world = stand_in.install(monkeypatch, stand_in.camera_module_3(),
+                             stand_in.camera_module_2(tuned=False))
+    camera, _ = opened(world)
+    camera.close()
+    other = PiCamera(camera_num=1, retry_delay=0.001)
+    other.open()
+    try:
+        assert world.opened[-1].tuning_in_effect is None
+        assert other.tone_curve.startswith("imx219.json: RuntimeError")
+    finally:
+        other.close()

@@ -32,9 +32,13 @@ What a table needs from the camera, and why each setting is made here:
 from __future__ import annotations
 
 import contextlib
+import json
 import math
+import os
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -69,19 +73,45 @@ def _picamera2() -> Any:
     return Picamera2
 
 
-def fixed_tone_tuning(picamera2: Any, camera_num: int) -> tuple[dict[str, Any] | None, str]:
-    """The camera's own tuning with adaptive contrast enhancement off (see above), and "";
-    or None (the camera's tuning as it is) and why not: an older picamera2, a sensor with no
-    Raspberry Pi tuning file (a USB camera), a tuning with no contrast algorithm."""
+TUNING_ENV = "LIBCAMERA_RPI_TUNING_FILE"
+"""Where libcamera looks for the tuning file to use; read when its camera manager starts."""
+
+
+def fixed_tone_tuning(picamera2: Any, camera_num: int) -> tuple[str | None, str]:
+    """A tuning file for camera ``camera_num``: its sensor's own, adaptive contrast
+    enhancement off (see above), made the one libcamera uses, and ""; or None (the camera's
+    tuning as it is) and why not: an older picamera2, a sensor with no Raspberry Pi tuning
+    file (a USB camera), a tuning with no contrast algorithm.
+
+    libcamera reads the tuning file as its camera manager starts, and picamera2 keeps one
+    running from its first question (which cameras there are) until the last camera closes:
+    passed to ``Picamera2`` alone, the file would be read by no manager. So the file is
+    written where it stays (picamera2 deletes its own temporary one, which a manager started
+    after that, at a reconnect, would then find missing, and list no camera), named, and a
+    new manager started, the way picamera2's own camera helpers start one afresh."""
     model = ""
     try:
         model = str(picamera2.global_camera_info()[camera_num]["Model"])
-        tuning: dict[str, Any] = picamera2.load_tuning_file(f"{model}.json")
+        tuning = picamera2.load_tuning_file(f"{model}.json")
         picamera2.find_tuning_algo(tuning, "rpi.contrast")["ce_enable"] = 0
+        path = Path(tempfile.gettempdir()) / f"nizam-{os.getuid()}-{model}-fixed-tone.json"
+        part = path.with_suffix(".part")
+        part.write_text(json.dumps(tuning))
+        os.replace(part, path)
+        manager = picamera2._cm
+        if manager.cameras:  # a new manager would pull the old one from under them
+            raise RuntimeError("another camera is open")
+        os.environ[TUNING_ENV] = str(path)
+        manager.reset()
     except Exception as err:  # picamera2 raises many kinds; all mean "keep its own"
+        # ... with no manager left reading a file named for another camera, or one that did
+        # not take (unless a camera is open: its manager stays)
+        with contextlib.suppress(Exception):
+            if os.environ.pop(TUNING_ENV, None) is not None and not picamera2._cm.cameras:
+                picamera2._cm.reset()
         what = f"{model}.json" if model else "the tuning file"
         return None, f"{what}: {type(err).__name__} {err}".rstrip()
-    return tuning, ""
+    return str(path), ""
 
 
 def camera_info() -> list[dict[str, Any]]:
