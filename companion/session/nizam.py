@@ -212,11 +212,13 @@ class TableSession(SessionCore[TableState]):
         """The grid the newest frame that found one showed, every card read; None where it
         read one ``?`` or more (``on_look``): the table as a tap finds it
         (``brief.shifted_before``)."""
-        self._look_taken: tuple[int, str] = (-1, "")
-        """The last tap that took shifts a look showed: the event it logged, and that grid."""
         self._look_undone: str | None = None
         """A look whose shifts a tap took and the players undid: not taken again until a
         stable reading is taken."""
+        self._joined_made: tuple[int, int] = (-1, 0)
+        """The last event this session made joined by events before it, and by how many (as
+        ``Event.joined``): a log written before events were joined stores none, and a
+        replay resumed over one undoes as the companion that wrote it did."""
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._laid_with_tap = 0
@@ -274,15 +276,17 @@ class TableSession(SessionCore[TableState]):
         try:
             if action == "undo":
                 self._briefly.clear()  # what was held before is no move to redo
-                if self._look_taken[0] == self.seq:  # the players said it was no move
-                    self._look_undone = self._look_taken[1]
                 self._last_look = None
                 before = self.state
                 live = self._live()
                 with_tap = _settled_with_tap(live)
                 # a tap and the moves seen briefly it was taken after: one thing, one undo
                 # (the log says so: a game reopened undoes them as one too)
-                caught = live[-1].get("joined", 0) if live else 0
+                caught = self._joined_to_latest(live)
+                if caught and live[-1]["kind"] == "end_turn":
+                    # the players said the shifts it took were no move: the grid they made
+                    # is not taken again by a tap (until a stable reading is)
+                    self._look_undone = str(self.history[-2].grid)
                 self.undo()
                 if with_tap:  # the tap and the card it settled: one thing the players did
                     self.undo()
@@ -345,6 +349,13 @@ class TableSession(SessionCore[TableState]):
         return (f"N3: the draw ended player {before}'s turn; it is player {now}'s turn now, "
                 f"to draw or shift")
 
+    def _joined_to_latest(self, live: Sequence[Mapping[str, Any]]) -> int:
+        """How many events the latest of ``live`` (logged, not undone) was joined by."""
+        if not live:
+            return 0
+        made = self._joined_made[1] if self._joined_made[0] == self.seq else 0
+        return max(int(live[-1].get("joined", 0)), made)
+
     def _live_kinds(self) -> list[str]:
         """The kinds of the events logged and not undone, oldest first."""
         return [payload["kind"] for payload in self._live()]
@@ -373,9 +384,8 @@ class TableSession(SessionCore[TableState]):
         if ahead:
             for made in ahead:
                 self.commit(made)
-            seen = str(self.state.grid)
             self.commit(replace(event, joined=len(ahead)))
-            self._look_taken = (self.seq, seen)
+            self._joined_made = (self.seq, len(ahead))
             return
         try:
             self.commit(event)
@@ -387,6 +397,7 @@ class TableSession(SessionCore[TableState]):
                 self._laid_with_tap = 0
                 # the move the tap follows, seen only briefly
                 self.commit(replace(event, joined=caught or None))
+                self._joined_made = (self.seq, caught)
                 return
             t = self.state
             takes = lambda alt: Fit(alt.origin) if taken_by(alt, event) else None  # noqa: E731
@@ -555,6 +566,7 @@ class TableSession(SessionCore[TableState]):
             return False
         # one turn the players made: one undo takes all of it back
         self._take_chain(_joined(chain))
+        self._joined_made = (self.seq, sum(len(events) for _, events in chain) - 1)
         self.message = ""  # a refusal of the tap the turn ended with is answered
         return True
 

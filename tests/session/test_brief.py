@@ -905,13 +905,17 @@ def test_N3_a_shift_held_briefly_then_put_back_for_a_frame_is_not_taken_by_end_t
     assert _shifts_logged(again) == [["r4>"]] and again.message == ""
 
 
-def test_N4_a_shift_a_tap_took_and_the_players_undid_is_not_taken_again(tmp_path):
+@pytest.mark.parametrize("reopened", [False, True])
+def test_N4_a_shift_a_tap_took_and_the_players_undid_is_not_taken_again(tmp_path, reopened):
     # the next player's r2< showed before player A's "end turn": taken as A's last shift;
-    # the players undo it, and A's "end turn" again ends A's turn without it
+    # the players undo it (the companion restarted before, or not), and A's "end turn"
+    # again ends A's turn without it
     other = Shift.parse("r4>").apply(SETUP)
     session = _followed(tmp_path, other, other, other, FURTHER)
     session.tap("end_turn")
     assert _shifts_logged(session) == [["r4>"], ["r2<"]]
+    if reopened:
+        session = TableSession(GameStore(tmp_path / "g.sqlite"), session.game_id)
     session.tap("undo")
     follower = GridFollower(session, gem_palette(), learn=False)
     follower.follow(None)

@@ -175,18 +175,24 @@ def test_N4_an_undo_after_a_resumed_game_takes_back_what_it_would_have_unbroken(
     assert resumed.state.phase == unbroken.state.phase == "clear"
 
 
-def test_a_resumed_replay_goes_on_over_a_log_written_before_events_were_joined(tmp_path):
+@pytest.mark.parametrize("undone", [False, True])
+def test_a_resumed_replay_goes_on_over_a_log_written_before_events_were_joined(
+        tmp_path, undone):
     # An older companion logged "end turn" and the shift it took as two events, unjoined
-    # (event version 5): made again, the tap now joins the shift; the log stands as written.
+    # (event version 5), and took both back with two undos: made again, the tap now joins
+    # the shift, and one undo tap takes both back as then; the log stands as written.
     def played(session: TableSession) -> TableSession:
         session.on_reading(rows(SETUP))
         session.on_brief(rows(SHIFTED))
         session.tap("end_turn")
+        if undone:
+            session.tap("undo")
+            session.on_reading(rows(Shift.parse("r4>").apply(SETUP)))
         return session
 
     game = Game("classic", 2)
     new = played(TableSession.new(GameStore(tmp_path / "a.sqlite"), game, ["A", "B"]))
-    assert new.events()[-1]["joined"] == 1
+    assert [e.get("joined") for e in new.events() if e["kind"] == "end_turn"] == [1]
     store = GameStore(tmp_path / "b.sqlite")
     old = TableSession.new(store, game, ["A", "B"])
     for seq, payload in enumerate(new.events(), 1):
@@ -194,4 +200,5 @@ def test_a_resumed_replay_goes_on_over_a_log_written_before_events_were_joined(t
         store.append(old.game_id, {**older, "v": 5}, expect_seq=seq)
     resumed = played(TableSession(store, old.game_id, remake=True))
     assert not resumed.remaking and resumed.seq == new.seq
-    assert "joined" not in resumed.events()[-1]
+    assert all("joined" not in e for e in resumed.events())
+    assert resumed.state == new.state
