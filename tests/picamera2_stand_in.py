@@ -429,7 +429,9 @@ def install(monkeypatch: Any, *devices: Device) -> World:
     """Make ``import picamera2`` give a stand-in with these cameras plugged in."""
     world = World(*devices)
     monkeypatch.setitem(sys.modules, "picamera2", world.module)
-    # the tuning file named for libcamera goes with the stand-in
+    # the tuning file named for libcamera goes with the stand-in, and files written for it
+    # go to a folder of their own
     monkeypatch.setenv(TUNING_ENV, "")
     monkeypatch.delenv(TUNING_ENV)
+    monkeypatch.setattr(tempfile, "tempdir", tempfile.mkdtemp(prefix="picamera2-stand-in-"))
     return world

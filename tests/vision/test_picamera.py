@@ -260,7 +260,8 @@ def test_readme_mounting_table_is_the_real_field_of_view():
     assert mounting.height_cm(narrow) > 1.4 * mounting.height_cm(mounting.MODULE_3.view)
 
 
-def test_a_second_camera_opened_beside_one_open_keeps_its_own_tuning(monkeypatch):
+def test_a_second_camera_opened_beside_one_open_says_it_runs_on_the_tuning_in_use(
+        monkeypatch):
     # a new camera manager would pull the running one from under the open camera
     world = stand_in.install(monkeypatch, stand_in.camera_module_3(), stand_in.camera_module_2())
     first, cam = opened(world)
@@ -268,7 +269,10 @@ def test_a_second_camera_opened_beside_one_open_keeps_its_own_tuning(monkeypatch
         second = PiCamera(camera_num=1, retry_delay=0.001)
         second.open()
         second.close()
-        assert second.tone_curve == "imx219.json: RuntimeError another camera is open"
+        assert second.tone_curve == (
+            "the tuning file: RuntimeError picamera2 holds another camera, so the tuning the "
+            "running camera manager read stays")
+        assert world.opened[-1].tuning_in_effect["sensor"] == "imx708"  # as it says
         assert not world.pulled and next(iter(first)) is not None
     finally:
         first.close()
@@ -287,3 +291,15 @@ def test_a_camera_with_no_tuning_file_after_one_with_gets_its_own(monkeypatch):
         assert other.tone_curve.startswith("imx219.json: RuntimeError")
     finally:
         other.close()
+
+
+def test_a_reconnect_after_the_tuning_file_was_cleaned_away_fixes_the_tone_again(module_3):
+    # a long-running companion: the temporary folder's cleaner took the file named at the
+    # last start; the next start lists the camera all the same and writes the file again
+    camera, cam = opened(module_3)
+    camera.close()
+    Path(cam.tuning).unlink()
+    camera, cam = opened(module_3)
+    camera.close()
+    assert camera.tone_curve == "fixed"
+    assert cam.tuning_in_effect == fixed_tone(stand_in.tuning_for("imx708.json"))

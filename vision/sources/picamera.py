@@ -91,21 +91,30 @@ def fixed_tone_tuning(picamera2: Any, camera_num: int) -> tuple[str | None, str]
     new manager started, the way picamera2's own camera helpers start one afresh."""
     model = ""
     try:
+        manager = picamera2._cm
+        if manager.cameras:
+            # one picamera2 holds (open, or one whose opening failed: picamera2 keeps it)
+            # uses the manager running, and so does its listener: a new manager would be
+            # pulled from under them, and its frames never heard
+            raise RuntimeError("picamera2 holds another camera, so the tuning the running "
+                               "camera manager read stays")
+        # the cameras as a manager reading no file lists them (one named at the last start
+        # may be gone: a manager started from it would list no camera)
+        os.environ.pop(TUNING_ENV, None)
+        manager.reset()
         model = str(picamera2.global_camera_info()[camera_num]["Model"])
         tuning = picamera2.load_tuning_file(f"{model}.json")
         picamera2.find_tuning_algo(tuning, "rpi.contrast")["ce_enable"] = 0
         path = Path(tempfile.gettempdir()) / f"nizam-{os.getuid()}-{model}-fixed-tone.json"
-        part = path.with_suffix(".part")
-        part.write_text(json.dumps(tuning))
+        fd, part = tempfile.mkstemp(prefix=path.stem, dir=path.parent)
+        with os.fdopen(fd, "w") as out:
+            json.dump(tuning, out)
         os.replace(part, path)
-        manager = picamera2._cm
-        if manager.cameras:  # a new manager would pull the old one from under them
-            raise RuntimeError("another camera is open")
         os.environ[TUNING_ENV] = str(path)
         manager.reset()
     except Exception as err:  # picamera2 raises many kinds; all mean "keep its own"
-        # ... with no manager left reading a file named for another camera, or one that did
-        # not take (unless a camera is open: its manager stays)
+        # ... with no manager left reading a file that did not take (unless a camera is
+        # held: its manager stays)
         with contextlib.suppress(Exception):
             if os.environ.pop(TUNING_ENV, None) is not None and not picamera2._cm.cameras:
                 picamera2._cm.reset()
