@@ -122,6 +122,10 @@ class SessionCore(ABC, Generic[S]):
         these (a ``LogDiverged`` when it is not); it is not written again, and ``seq`` moves
         to its number, as it did when it was logged. Once none are left, it logs as any
         other."""
+        self.joined_remade: dict[int, int] = {}
+        """While ``remake``: events made again joined (``Event.joined``) where a log written
+        before version 6 stored none, by number: an undo after one takes back what it
+        joined, as the companion that wrote the log did."""
         self.seq = 0 if remake or not stored else stored[-1].seq
         self.history: list[S] = (
             [self.begin(self.setup)] if remake
@@ -183,10 +187,12 @@ class SessionCore(ABC, Generic[S]):
         event = stamped(event, self.stamp)
         if self.remaking:
             seq, stored = self.remaking.popleft()
-            # a log written before events were joined (``Event.joined``) joined none
-            if event != stored and replace(event, joined=None) != stored:
-                raise LogDiverged(f"game {self.game_id}: {event!r} made again where "
-                                  f"{stored!r} was logged")
+            if event != stored:
+                if replace(event, joined=None) != stored:
+                    raise LogDiverged(f"game {self.game_id}: {event!r} made again where "
+                                      f"{stored!r} was logged")
+                # a log written before events were joined (``Event.joined``) joined none
+                self.joined_remade[seq] = event.joined or 0
             self.seq = seq  # what the session keyed to the number it had then still holds
             self.changes += 1
             return

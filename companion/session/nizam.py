@@ -215,10 +215,6 @@ class TableSession(SessionCore[TableState]):
         self._look_undone: str | None = None
         """A look whose shifts a tap took and the players undid: not taken again until a
         stable reading is taken."""
-        self._joined_made: tuple[int, int] = (-1, 0)
-        """The last event this session made joined by events before it, and by how many (as
-        ``Event.joined``): a log written before events were joined stores none, and a
-        replay resumed over one undoes as the companion that wrote it did."""
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._laid_with_tap = 0
@@ -350,11 +346,11 @@ class TableSession(SessionCore[TableState]):
                 f"to draw or shift")
 
     def _joined_to_latest(self, live: Sequence[Mapping[str, Any]]) -> int:
-        """How many events the latest of ``live`` (logged, not undone) was joined by."""
+        """How many events the latest of ``live`` (logged, not undone) was joined by (made
+        again over an older log that stores none, as the undo straight after it took)."""
         if not live:
             return 0
-        made = self._joined_made[1] if self._joined_made[0] == self.seq else 0
-        return max(int(live[-1].get("joined", 0)), made)
+        return max(int(live[-1].get("joined", 0)), self.joined_remade.get(self.seq, 0))
 
     def _live_kinds(self) -> list[str]:
         """The kinds of the events logged and not undone, oldest first."""
@@ -385,7 +381,6 @@ class TableSession(SessionCore[TableState]):
             for made in ahead:
                 self.commit(made)
             self.commit(replace(event, joined=len(ahead)))
-            self._joined_made = (self.seq, len(ahead))
             return
         try:
             self.commit(event)
@@ -397,7 +392,6 @@ class TableSession(SessionCore[TableState]):
                 self._laid_with_tap = 0
                 # the move the tap follows, seen only briefly
                 self.commit(replace(event, joined=caught or None))
-                self._joined_made = (self.seq, caught)
                 return
             t = self.state
             takes = lambda alt: Fit(alt.origin) if taken_by(alt, event) else None  # noqa: E731
@@ -566,7 +560,6 @@ class TableSession(SessionCore[TableState]):
             return False
         # one turn the players made: one undo takes all of it back
         self._take_chain(_joined(chain))
-        self._joined_made = (self.seq, sum(len(events) for _, events in chain) - 1)
         self.message = ""  # a refusal of the tap the turn ended with is answered
         return True
 
