@@ -185,15 +185,19 @@ class _ProbeChance:
 
 
 def _runs_out_notice(game: Game, before: State, after: State) -> str:
+    """What the players must do now that the deck ran out (N11, N12, P8), in words: the
+    last run-out ends the game; an empty discard pile leaves nothing to shuffle in yet."""
     if after.runs_out == before.runs_out:
         return ""
     limit = game.deck_limit
-    if game.pearl or limit is None:
-        return "The deck ran out: shuffle the discard pile to form the new deck (P8)."
-    if after.runs_out >= limit:
-        return f"The deck ran out for the {limit}th time: this turn ends the game (N12)."
-    return (f"The deck ran out ({after.runs_out} of {limit}): shuffle the discard pile to "
-            f"form the new deck (N11).")
+    rule = "P8" if game.pearl or limit is None else "N11"
+    count = "" if rule == "P8" else f" ({after.runs_out} of {limit})"
+    if limit is not None and after.runs_out >= limit:
+        return (f"The deck ran out for the last time{count}: this turn ends the game (N12).")
+    if after.deck == 0 and after.discard == 0:
+        return (f"The deck ran out{count} and the discard pile is empty: the deck stays empty "
+                f"until cards are discarded; shuffle them in when a card is needed ({rule}).")
+    return f"The deck ran out{count}: shuffle the discard pile to form the new deck ({rule})."
 
 
 def _after_scoring(t: TableState, rules: State, scoring: Scoring) -> TableState:

@@ -266,3 +266,42 @@ def test_N7_each_player_s_last_turn_points(tmp_path):
     for report in played.reports:
         last[report.player] = sum(r.points for r in report.rounds)
     assert [p.last_turn for p in session.view().players] == [last[0], last[1], last[2]]
+
+
+def _ran_out(players: int, mode: str = "classic", deck: int = 5, discard: int = 4,
+             runs: int = 1) -> str:
+    from dataclasses import replace
+
+    from companion.rules.state import State
+    from companion.session.table import _runs_out_notice
+    from companion.words import plain
+
+    grid = Grid("RRRGC/RVPBO/RGCBV/PROYG/CBVPR")
+    before = State(grid, 0, discard, (3,) * players, (0,) * players, runs_out=runs - 1)
+    after = replace(before, deck=deck, discard=0 if deck else discard, runs_out=runs)
+    return plain(_runs_out_notice(Game(mode, players), before, after))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_N12_the_last_run_out_says_the_game_ends_in_words(players):
+    said = _ran_out(players, runs=players)
+    assert said == (f"The deck ran out for the last time ({players} of {players}): this turn "
+                    f"ends the game.")
+
+
+def test_N11_a_run_out_before_the_last_asks_for_the_discard_pile_shuffled_in():
+    assert _ran_out(3, runs=2) == ("The deck ran out (2 of 3): shuffle the discard pile to "
+                                   "form the new deck.")
+
+
+def test_N11_a_run_out_with_the_discard_pile_empty_says_the_deck_stays_empty():
+    said = _ran_out(2, deck=0, discard=0)
+    assert said.startswith("The deck ran out (1 of 2) and the discard pile is empty: the deck "
+                           "stays empty until cards are discarded")
+    assert "shuffle the discard pile to form" not in said
+
+
+def test_P8_a_run_out_in_pearl_counts_no_limit():
+    assert _ran_out(3, "pearl") == ("The deck ran out: shuffle the discard pile to form the "
+                                    "new deck.")
+    assert "discard pile is empty" in _ran_out(3, "pearl", deck=0, discard=0)
