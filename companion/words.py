@@ -139,6 +139,8 @@ def plain(text: str, names: Sequence[str] = ()) -> str:
     'The pearl stays one card, fix row 2, column 3 instead'
     >>> plain("The deck ran out: shuffle the discard pile to form the new deck (P8).")
     'The deck ran out: shuffle the discard pile to form the new deck.'
+    >>> plain("N15: the deck cannot hold a O: all 12 are on the grid")
+    'The deck cannot hold an amber: all 12 are on the grid'
     >>> plain("N5: r4<!3 is already paid with three cards")
     'Row 4 left (paid with 3 cards) is already paid with three cards'
     """
@@ -149,11 +151,17 @@ def plain(text: str, names: Sequence[str] = ()) -> str:
     text = _CELL.sub(lambda m: f"row {m[1]}, column {m[2]}", text)
     text = _SHIFT.sub(lambda m: f"{LINES[m[1]]} {m[2]} {DIRECTIONS[m[3]]}"
                       + (" (paid with 3 cards)" if m[4] else ""), text)
-    text = re.sub(r"\ba ([ROYGCBVP])\b", lambda m: f"a {GEM_NAMES[m[1]]}", text)
+    text = re.sub(r"\ba ([ROYGCBVP])\b",
+                  lambda m: f"{article(GEM_NAMES[m[1]])} {GEM_NAMES[m[1]]}", text)
     text = text.replace("the shift costs", "the move costs")
     text = players_from_one(text, names)
     text = re.sub(r"\s+([,.;:])", r"\1", " ".join(text.split()))
     return text[:1].upper() + text[1:]
+
+
+def article(word: str) -> str:
+    """The article before ``word``: "an amber", "a ruby"."""
+    return "an" if word[0] in "aeiou" else "a"
 
 
 def has_notation(text: str) -> bool:

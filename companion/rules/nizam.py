@@ -182,7 +182,7 @@ class _Table:
         else:
             raise RuleError(
                 "N15", f"the deck cannot hold a {letter}: it is the discard pile shuffled in, "
-                f"which held no {letter} beyond those laid since")
+                f"and that held none but those laid since")
 
     def _run_out(self) -> None:
         self.runs_out += 1

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from companion.rules.combination import Combination
 from companion.rules.grid import GEM_NAMES, PEARL, Cell
+from companion.words import article
 
 from .table import TableState, card_cell, cell_of, index_of
 
 
 def card_name(letter: str) -> str:
     return "the pearl" if letter == PEARL else f"{article(GEM_NAMES[letter])} {GEM_NAMES[letter]}"
-
-
-def article(word: str) -> str:
-    return "an" if word[0] in "aeiou" else "a"
 
 
 def unread_cells(t: TableState) -> tuple[Cell, ...]:
