@@ -64,6 +64,8 @@ from .table import (
     outlived,
     record_lines,
     shifts_problem,
+    short_of_three,
+    wildcard_problem,
 )
 from .table import apply as apply_event
 from .table import refill_count as _refill_count
@@ -305,6 +307,9 @@ class TableSession(SessionCore[TableState]):
                 self.commit(ev.Misread(self.reading))
                 self.verdict = None
             elif action in TAPS:
+                short = short_of_three(self.state) if action == "wildcard" else None
+                if short is not None:  # no shift seen briefly would make it payable
+                    raise short
                 self._tapped(TAPS[action]())
                 if action != "wildcard":  # the turn has moved on: what was held is behind it
                     self._briefly.clear()
@@ -1117,14 +1122,10 @@ class TableSession(SessionCore[TableState]):
         """The buttons that mean something now (N3, N5): the others are greyed."""
         actions = []
         if t.phase == PLAY:
-            if not t.shifts:
-                actions.append("draw")
-                if not t.wildcard_next:  # tapped before the move: pays the next shift
-                    actions.append("wildcard")
-            else:
-                actions.append("end_turn")
-                if not t.shifts[-1].wildcard:
-                    actions.append("wildcard")
+            actions.append("end_turn" if t.shifts else "draw")
+            # before the move it pays the next shift; after, the last one
+            if wildcard_problem(t) is None:
+                actions.append("wildcard")
         if self.can_undo:
             actions.append("undo")
         return tuple(actions)

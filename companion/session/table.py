@@ -39,7 +39,7 @@ from companion.rules.nizam import (
     start,
     why_illegal_shifts,
 )
-from companion.rules.shift import Shift
+from companion.rules.shift import WILDCARD_COST, Shift
 from companion.rules.shift_paths import permutation
 from companion.rules.state import State
 from companion.rules.value import evolve
@@ -475,6 +475,32 @@ def _wildcard(t: TableState, turn_start: State) -> TableState:
         raise RuleError("N5", f"{last} is already paid with three cards")
     moves = t.shifts[:-1] + (last.with_wildcard(),)
     return evolve(t, rules=_pay_shifts(t.game, turn_start, moves), shifts=moves)
+
+
+def wildcard_problem(t: TableState) -> CompanionError | None:
+    """Why "paid with three cards" cannot be tapped now (N5), or None when it can: asked to
+    grey the button."""
+    if t.rules is None or t.turn_start is None:
+        return EventError("lay out the opening grid first")
+    try:
+        _wildcard(t, t.turn_start)
+    except CompanionError as err:
+        return err
+    return short_of_three(t)
+
+
+def short_of_three(t: TableState) -> RuleError | None:
+    """N5: why the player whose turn it is can pay no shift of it with three cards (they
+    began it with fewer), or None. The fold still takes such a tap, tapped before a shift,
+    from an older log: it was taken then, and the shift it announced refused."""
+    if t.phase != PLAY or t.turn_start is None:
+        return None
+    player = t.turn_start.active
+    hand = t.turn_start.hands[player]
+    if hand >= WILDCARD_COST:
+        return None
+    return RuleError("N5", f"player {player} holds {hand} cards and a shift paid with three "
+                     f"cards costs {WILDCARD_COST}")
 
 
 def _draw(t: TableState) -> TableState:

@@ -305,3 +305,44 @@ def test_P8_a_run_out_in_pearl_counts_no_limit():
     assert _ran_out(3, "pearl") == ("The deck ran out: shuffle the discard pile to form the "
                                     "new deck.")
     assert "discard pile is empty" in _ran_out(3, "pearl", deck=0, discard=0)
+
+
+def _quiet_shift(grid):
+    """A shift of ``grid`` that moves cards and lines up no combination."""
+    from companion.rules.combination import find_combinations
+
+    return next(m for m in (Shift.parse(f"{line}{i}{d}") for line, ds in (("r", "<>"), ("c", "^v"))
+                            for i in range(1, 6) for d in ds)
+                if m.apply(grid) != grid and not find_combinations(m.apply(grid)))
+
+
+def test_N5_paid_with_three_cards_is_greyed_and_refused_for_a_hand_of_two(tmp_path):
+    store, session = new_session(tmp_path)
+    grid = Grid.parse(SETUP)
+    session.on_reading(rows(grid))
+    grid = _quiet_shift(grid).apply(grid)
+    session.on_reading(rows(grid))  # P0 pays one card: two left
+    session.tap("end_turn")
+    session.tap("draw")  # P1's turn
+    assert session.state.rules.hands[0] == 2 and session.state.rules.active == 0
+    assert "wildcard" not in session.view().actions
+    logged = len(session.events())
+    session.tap("wildcard")
+    assert session.message == "N5: player 0 holds 2 cards and a shift paid with three cards costs 3"
+    assert len(session.events()) == logged and not session.state.wildcard_next
+    # a shift paid with one card is still theirs to make
+    grid = _quiet_shift(grid).apply(grid)
+    session.on_reading(rows(grid))
+    assert session.state.rules.hands[0] == 1 and "wildcard" not in session.view().actions
+
+
+def test_N5_paid_with_three_cards_is_greyed_once_the_shifts_made_leave_too_few(tmp_path):
+    store, session = new_session(tmp_path)
+    grid = Grid.parse(SETUP)
+    session.on_reading(rows(grid))
+    grid = _quiet_shift(grid).apply(grid)
+    session.on_reading(rows(grid))
+    assert "wildcard" in session.view().actions  # 3 cards: this shift may cost them all
+    grid = _quiet_shift(grid).apply(grid)
+    session.on_reading(rows(grid))  # two shifts: 1 + 3 is more than the 3 held
+    assert [str(s) for s in session.state.shifts][-1:] and "wildcard" not in session.view().actions
