@@ -64,6 +64,9 @@ class TableView:
     deck_runs_out_limit: int | None = None  # N12: the game ends at this run-out; None in Pearl
     verdict: Verdict | None = None
     combinations: tuple[ScoredCombination, ...] = ()  # of the last scoring phase
+    scoring: bool = False
+    """The combinations are the turn being scored now (its cards cleared, its cells
+    refilled), not the last turn: the grid still shows where they lay."""
     turn_points: int = 0
     prompt: str = ""  # e.g. "Clear the highlighted cards", "Refill from the deck"
     highlight: tuple[Cell, ...] = ()

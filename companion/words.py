@@ -164,6 +164,16 @@ def article(word: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
 
+def gems_named(count: int, letter: str) -> str:
+    """``count`` cards of the gem ``letter`` in words: "1 ruby", "3 rubies", "4 topazes"."""
+    name = GEM_NAMES.get(letter, letter)
+    if count == 1:
+        return f"1 {name}"
+    many = name[:-1] + "ies" if name.endswith("y") else name + ("es" if name.endswith("z")
+                                                                 else "s")
+    return f"{count} {many}"
+
+
 def has_notation(text: str) -> bool:
     """Whether ``text`` still shows notation or a rule ID (what players must not read).
 

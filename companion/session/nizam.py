@@ -1102,6 +1102,7 @@ class TableSession(SessionCore[TableState]):
             deck_runs_out_limit=game.deck_limit,
             verdict=self.verdict,
             combinations=combos,
+            scoring=t.phase in (CLEAR, REFILL),
             turn_points=sum(r.points for r in rounds),
             prompt=self._prompt(t),
             highlight=highlight,

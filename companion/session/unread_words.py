@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.rules.combination import Combination
 from companion.rules.grid import GEM_NAMES, PEARL, Cell
-from companion.words import article
+from companion.words import article, gems_named
 
 from .table import TableState, card_cell, cell_of, index_of
 
@@ -78,9 +78,7 @@ NUMBERS = {3: "three", 4: "four", 5: "five"}
 
 
 def plural(letter: str) -> str:
-    name = GEM_NAMES[letter]
-    return name[:-1] + "ies" if name.endswith("y") else name + ("es" if name.endswith("z")
-                                                                  else "s")
+    return gems_named(2, letter).split(" ", 1)[1]
 
 
 def misread_words(before: TableState, after: TableState, card: int) -> str:

@@ -129,13 +129,23 @@ def working_out(seconds: float) -> str:
             "You can call already.")
 
 
-def percent(p: float) -> str:
-    """A chance as players read it; "…" while it is not known yet (NaN).
+def percents(chances: dict[str, float]) -> dict[str, str]:
+    """Each chance as players read it ("…" while it is not known yet: NaN), with as many
+    decimals as it takes for two chances that differ to read differently (the best call
+    marked beside another that reads the same would look a tie).
 
-    >>> percent(0.4567), percent(1.0), percent(float("nan"))
-    ('46%', '100%', '…')
+    >>> percents({"red": 0.536, "lilac": 0.541, "green": 0.2})
+    {'red': '53.6%', 'lilac': '54.1%', 'green': '20.0%'}
+    >>> percents({"red": 0.5, "lilac": 0.5, "green": float("nan")})
+    {'red': '50%', 'lilac': '50%', 'green': '…'}
     """
-    return "…" if math.isnan(p) else f"{p * 100:.0f}%"
+    known = {k: p for k, p in chances.items() if not math.isnan(p)}
+    for places in range(3):
+        said = {k: f"{p * 100:.{places}f}%" for k, p in known.items()}
+        if all(said[a] != said[b] for a in known for b in known
+               if a < b and abs(known[a] - known[b]) > 1e-9):
+            break
+    return {k: said.get(k, "…") for k in chances}
 
 
 class SandsScreen(GameScreen[SandsController, SandsView]):
@@ -190,13 +200,15 @@ class SandsScreen(GameScreen[SandsController, SandsView]):
         else:
             header.title = f"{name} to call" if not called else f"{name} called {called}"
             header.player = view.active
+        success = percents({k: o.p_success for k, o in view.calls.items()})
+        win = percents({k: o.p_win for k, o in view.calls.items()})
         for stone in theme.STONES:
             self.bag_rows[stone].count = str(view.bag.get(stone, 0))
             odds = view.calls.get(stone)
             row = self.call_rows[stone]
-            row.success = percent(odds.p_success) if odds else "-"
+            row.success = success[stone] if odds else "-"
             row.points = f"{odds.expected_points:.2f}" if odds else "-"
-            row.win = percent(odds.p_win) if odds else "-"
+            row.win = win[stone] if odds else "-"
             row.best = stone == view.best and not called
             row.called = stone == called
             # A colour whose stones are all out can still be called (D3: red succeeds on

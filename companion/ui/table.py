@@ -19,7 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from companion.view import TABLE_ACTIONS, TableController, TableView
-from companion.words import opposites, plain, undo_words, verdict_words
+from companion.words import gems_named, opposites, plain, undo_words, verdict_words
 
 from . import theme
 from .gridview import CellMarks, GridView  # noqa: F401 - GridView is used by table.kv
@@ -84,20 +84,21 @@ def describe_counts(view: TableView) -> str:
 
 
 def describe_scoring(view: TableView) -> str:
-    """The last scoring phase in words: each combination with its points, and the bonus."""
+    """The scoring phase under way, or the last one, in words: each combination with its
+    points, and the bonus."""
     if not view.combinations:
         return ""
+    when = "This turn" if view.scoring else "Last turn"
     if view.mode == "pearl":
         gems = ", ".join(theme.CELL_NAMES.get(c.gem, c.gem) for c in view.combinations)
-        return f"Last turn's lines: {gems}"
-    parts = [
-        f"{len(c.cells)} {theme.CELL_NAMES.get(c.gem, c.gem)} +{c.points}"
-        for c in view.combinations
-    ]
+        return f"{when}'s lines: {gems}"
     bonus = view.turn_points - sum(c.points for c in view.combinations)
+    parts = [gems_named(len(c.cells), c.gem) for c in view.combinations]
+    if len(parts) > 1 or bonus:  # one combination's points are the turn's: said once
+        parts = [f"{part} +{c.points}" for part, c in zip(parts, view.combinations, strict=True)]
     if bonus:
         parts.append(f"bonus +{bonus}")
-    return f"Last turn [b]+{view.turn_points}[/b]: " + ", ".join(parts)
+    return f"{when} [b]+{view.turn_points}[/b]: " + ", ".join(parts)
 
 
 def describe_illegal(view: TableView) -> str:
@@ -269,9 +270,11 @@ class TableScreen(GameScreen[TableController, TableView]):
 
 
 def _marks(view: TableView) -> CellMarks:
+    # The cards a combination scored lie where the outline is drawn while their turn is
+    # scored (and at the end: a last task phase's stay, P9); after, other cards lie there.
     combos = tuple(
         (c.cells, f"+{c.points}" if view.mode != "pearl" else "") for c in view.combinations
-    )
+    ) if view.scoring or view.ended else ()
     verdict = view.verdict
     arrows: tuple[tuple[str, str], ...] = ()
     if verdict is not None and verdict.legal:

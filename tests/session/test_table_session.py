@@ -346,3 +346,21 @@ def test_N5_paid_with_three_cards_is_greyed_once_the_shifts_made_leave_too_few(t
     grid = _quiet_shift(grid).apply(grid)
     session.on_reading(rows(grid))  # two shifts: 1 + 3 is more than the 3 held
     assert [str(s) for s in session.state.shifts][-1:] and "wildcard" not in session.view().actions
+
+
+def test_N9_N10_the_view_says_when_its_combinations_are_the_turn_being_scored(tmp_path):
+    from companion.rules.combination import find_combinations
+
+    store, session = new_session(tmp_path)
+    grid = Grid.parse(SETUP)
+    session.on_reading(rows(grid))
+    scoring = next(m for m in (Shift.parse(f"{line}{i}{d}") for line, ds in (("r", "<>"),
+                                                                             ("c", "^v"))
+                               for i in range(1, 6) for d in ds)
+                   if find_combinations(m.apply(grid)))
+    session.on_reading(rows(scoring.apply(grid)))
+    session.tap("end_turn")
+    view = session.view()
+    assert view.combinations and view.scoring  # its cards still lie there, to be cleared
+    session.tap("undo")
+    assert not session.view().scoring

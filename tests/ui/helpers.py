@@ -126,18 +126,18 @@ def nizam_views(players=("Ann", "Bob", "Cid")):
         players=((drew.players[0], scorer) + people[2:])[:len(players)] if len(players) > 1
         else (replace(scorer, name=first),),
         combinations=(ScoredCombination("G", ((3, 1), (3, 2), (3, 3)), 3),),
-        turn_points=3, highlight=((3, 1), (3, 2), (3, 3)),
+        turn_points=3, highlight=((3, 1), (3, 2), (3, 3)), scoring=True,
         prompt="Take the highlighted cards to the discard pile.", actions=("undo",),
     )
     illegal = replace(
-        scored,
+        scored, scoring=False,
         verdict=Verdict(False, ("c2^",), "",
                         reason="illegal: N4: c2^: player 2 holds 0 cards and the shift costs 1",
                         cells=((1, 2), (5, 2)), undo_hint="to put it back: c2v"),
         actions=("draw", "undo"),
     )
-    over = replace(scored, ended=True, winners=(1 % len(players),), deck=0, deck_runs_out=3,
-                   prompt=f"Game over: {second} wins.", actions=("undo",))
+    over = replace(scored, scoring=False, ended=True, winners=(1 % len(players),), deck=0,
+                   deck_runs_out=3, prompt=f"Game over: {second} wins.", actions=("undo",))
     return [start, drew, shifted, scored, illegal, over]
 
 

@@ -95,3 +95,14 @@ def test_D3_a_colour_whose_stones_are_gone_can_still_be_called(sands):
     assert game.taps == [("call", "green")]
     drawable = {s: not b.disabled for s, b in screen.drawn_buttons.items()}
     assert drawable == {"red": True, "yellow": True, "green": False, "lilac": False}
+
+
+def test_D3_the_best_call_never_reads_as_a_tie_with_another(sands):
+    first = sands_views()[0]
+    close = replace(first, calls={**first.calls,
+                                  "red": replace(first.calls["red"], p_win=0.536),
+                                  "lilac": replace(first.calls["lilac"], p_win=0.541)})
+    driver, screen = sands(SandsDouble([close]))
+    wins = {stone: row.win for stone, row in screen.call_rows.items()}
+    assert wins == {"red": "53.6%", "yellow": "50.0%", "green": "52.0%", "lilac": "54.1%"}
+    assert screen.call_rows["lilac"].best

@@ -101,11 +101,19 @@ def test_N7_N8_last_turn_combinations_are_highlighted_with_their_points(table):
     game = TableDouble(nizam_views())
     game.index = 3
     driver, screen = table(game)
-    assert screen.ids.verdict.scored == "Last turn [b]+3[/b]: 3 emerald +3"
+    assert screen.ids.verdict.scored == "This turn [b]+3[/b]: 3 emeralds"
     assert screen.ids.grid.marks.combinations == ((((3, 1), (3, 2), (3, 3)), "+3"),)
     assert [row.score for row in screen._rows] == ["0", "3", "0"]
     assert [row.last for row in screen._rows] == ["+0", "+3", ""]
     assert screen.ids.prompt.text == "Take the highlighted cards to the discard pile."
+
+
+def test_N7_N10_the_last_turn_s_lines_are_said_not_outlined_on_the_cards_laid_since(table):
+    game = TableDouble(nizam_views())
+    game.index = 4  # the next player's turn: other cards lie where the emeralds did
+    driver, screen = table(game)
+    assert screen.ids.verdict.scored == "Last turn [b]+3[/b]: 3 emeralds"
+    assert screen.ids.grid.marks.combinations == ()
 
 
 def test_N11_N12_deck_discard_and_run_outs_are_shown(table):
