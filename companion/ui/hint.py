@@ -61,15 +61,18 @@ def arrow_cells(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 class HandPicker(Sheet):
-    """The player's own hand, one tap a card; **Show the best turn** asks for the hint."""
+    """The player's own hand, one tap a card; **Show the best turn** asks for the hint.
+    ``holds``: how many cards the companion counts in that hand (N14): no more can be
+    tapped in, and a hint for more would pay with cards the player does not have."""
 
-    def __init__(self, name: str, hand: str, on_done: Callable[[str], None],
+    def __init__(self, name: str, hand: str, holds: int, on_done: Callable[[str], None],
                  **kwargs: object) -> None:
         s = scale()
         box = BoxLayout(orientation="vertical", spacing=6 * s)
         super().__init__(f"{name}: tap each card in your hand", box, size_hint=(0.96, 0.96),
                          **kwargs)
         self.hand = hand
+        self.holds = holds
         self.summary = Factory.Caption(size_hint_y=None, height=34 * s, halign="center")
         box.add_widget(self.summary)
         gems = GridLayout(cols=4, spacing=6 * s)
@@ -92,12 +95,14 @@ class HandPicker(Sheet):
             on_done(self.hand)
 
         done.bind(on_release=show)
+        self.done = done
         row.add_widget(done)
         box.add_widget(row)
         self._say()
 
     def add(self, letter: str) -> None:
-        self.hand += letter
+        if len(self.hand) < self.holds:
+            self.hand += letter
         self._say()
 
     def take_one(self) -> None:
@@ -113,9 +118,14 @@ class HandPicker(Sheet):
             held = self.hand.count(letter)
             button.text = (f"[b][size={int(30 * scale())}]{letter}[/size][/b]\n"
                            f"{theme.CELL_NAMES[letter]}" + (f" ×{held}" if held else ""))
-        n = len(self.hand)
+            button.disabled = len(self.hand) >= self.holds
+        n, holds = len(self.hand), self.holds
         cards = " ".join(sorted(self.hand, key=theme.GEMS.index)) or "none yet"
-        self.summary.text = f"In your hand: [b]{cards}[/b] ({n} card{'s' * (n != 1)})"
+        said = f"In your hand: [b]{cards}[/b] ({n} of {holds} card{'s' * (holds != 1)})"
+        if n > holds:  # tapped in before this turn's shifts paid some away
+            said = f"You hold {holds} card{'s' * (holds != 1)} now: take {n - holds} off"
+        self.summary.text = said
+        self.done.disabled = n > holds
 
 
 class HintOverlay(Widget):
@@ -270,8 +280,8 @@ class HintPanel:
             return
         if self.view is None or not self.view.players:
             return
-        name = self.view.players[self.view.active].name
-        self.picker = HandPicker(name, self.hand, self.ask)
+        player = self.view.players[self.view.active]
+        self.picker = HandPicker(player.name, self.hand, player.hand, self.ask)
         self.picker.open()
 
     def ask(self, hand: str) -> None:

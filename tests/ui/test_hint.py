@@ -84,3 +84,38 @@ def test_N15_a_hand_the_grid_rules_out_is_said_not_hinted(start_app):
     tap_hand(driver, screen, "R")
     assert screen.hint.hint.problem.startswith("That hand cannot be: the hand holds 1 R")
     assert screen.hint.overlay.arrows == []
+
+
+def test_N14_the_hand_tapped_in_holds_no_more_cards_than_the_player_has(start_app):
+    views = nizam_views()
+    views[0] = replace(views[0], players=(replace(views[0].players[0], hand=2),)
+                       + views[0].players[1:])
+    game = TableDouble(views)
+    driver, screen = start_game_on_screen(start_app, game)
+    tap(driver, button(screen, "Hint"))
+    picker = screen.hint.picker
+    tap(driver, gem(driver, "G"))
+    tap(driver, gem(driver, "Y"))
+    assert gem(driver, "R").disabled  # the two cards held are in
+    picker.add("R")
+    assert picker.hand == "GY" and "(2 of 2 cards)" in picker.summary.text
+    tap(driver, window_button(driver, "Show the best turn"))
+    assert screen.hint.hint == hint_for(game.view(), "GY")
+
+
+def test_N14_a_hand_tapped_in_before_the_turn_s_shifts_paid_cards_away_asks_for_them_off(
+        start_app):
+    views = nizam_views()
+    game = TableDouble(views)
+    driver, screen = start_game_on_screen(start_app, game)
+    screen.hint.hand = "GYR"
+    paid = replace(views[0], players=(replace(views[0].players[0], hand=2),)
+                   + views[0].players[1:])
+    screen.hint.show(paid)
+    screen.hint.view = paid
+    tap(driver, button(screen, "Hint"))
+    picker = screen.hint.picker
+    assert picker.summary.text == "You hold 2 cards now: take 1 off" and picker.done.disabled
+    picker.take_one()
+    assert not picker.done.disabled
+    picker.dismiss()
