@@ -153,7 +153,8 @@ class SandsScreen(GameScreen[SandsController, SandsView]):
     camera_line = StringProperty("")
     """The camera's newest read of the stone spot, or why it reads none (tap entry then)."""
     has_camera = BooleanProperty(False)
-    """Whether the game's controller has a camera side: the Camera button's set-up."""
+    """Whether the game's controller has a camera to set up (the Camera button): none where
+    there is no camera at all, the players tapping every stone in."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -176,8 +177,13 @@ class SandsScreen(GameScreen[SandsController, SandsView]):
     def attached(self) -> None:
         self._working_since = None
         self.has_camera = (self.controller is not None
-                           and stone_hooks(self.controller) is not None)
+                           and stone_hooks(self.controller) is not None
+                           and self._has_feed())
         self.camera_line = ""
+
+    def _has_feed(self) -> bool:
+        camera = self.controller.stone_camera() if self.controller is not None else None
+        return camera is not None and camera.spot().camera
 
     def refresh(self) -> None:
         super().refresh()
