@@ -80,7 +80,8 @@ def summary(story: GameStory) -> str:
     if best_turn is not None:
         gain = (f"{len(best_turn.tasks)} tasks" if story.game == "pearl"
                 else f"+{best_turn.points}")
-        parts.append(f"Best turn: {best_turn.number}, {story.names[best_turn.player]} {gain}")
+        parts.append(f"Best turn: {story.names[best_turn.player]} {gain} (turn "
+                     f"{best_turn.number})")
     if story.run_outs:
         parts.append(f"deck out at turn {', '.join(map(str, story.run_outs))}")
     parts.append("tap the chart for a turn")
@@ -107,14 +108,15 @@ class StoryChart(Widget):
         if self.selected is not None:
             pick = describe_call if _of_calls(story) else describe_turn
             return pick(story, self.selected)
-        legend = "   ".join(f"{name} {self._final(i)}" for i, name in enumerate(story.names))
+        legend = "   ".join(f"{name}: {self._final(i)}" for i, name in enumerate(story.names))
         return legend, summary(story)
 
     def legend(self) -> list[tuple[str, theme.RGBA]]:
         """Each player's name and final score, in their colour (when nothing is picked)."""
         if self.story is None or self.selected is not None:
             return []
-        return [(f"{name} {self._final(i)}", theme.player_colour(i))
+        # a colon between: "Player 1: 6", never "Player 1 6"
+        return [(f"{name}: {self._final(i)}", theme.player_colour(i))
                 for i, name in enumerate(self.story.names)]
 
     def _final(self, player: int) -> int:

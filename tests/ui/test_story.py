@@ -37,8 +37,9 @@ def test_N11_N13_the_game_over_screen_tells_the_story_of_the_game(start_app, tmp
     assert story == game_story(store, session.game_id)
     assert len(chart.xs) == len(played.reports) and len(story.run_outs) == 2
     best = story.best_turn
-    assert chart.caption()[1].startswith(f"Best turn: {best.number}, "
-                                         f"{story.names[best.player]} +{best.points}")
+    assert chart.caption()[1].startswith(f"Best turn: {story.names[best.player]} "
+                                         f"+{best.points} (turn {best.number})")
+    assert chart.caption()[0].startswith(f"{story.names[0]}: ")
     i = story.turns.index(best)
     tap_chart(driver, chart, i)
     assert chart.selected == i
