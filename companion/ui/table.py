@@ -18,6 +18,9 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from companion.rules.grid import SIZE
+from companion.rules.shift import Shift
+from companion.rules.shift_paths import permutation
 from companion.view import TABLE_ACTIONS, TableController, TableView
 from companion.words import gems_named, opposites, plain, undo_words, verdict_words
 
@@ -143,6 +146,7 @@ class TableScreen(GameScreen[TableController, TableView]):
         self._rows: list[_Player] = []
         self.picker: CellPicker | None = None
         self.picked: tuple[int, int] | None = None  # the cell the picker is open for
+        self._source: tuple[int, ...] = ()  # where each card shown lies in the game's grid
         self.ids.grid.on_cell_tap = self.cell_tapped
         self.hint = HintPanel(self)  # issue 15: the Hint button and its arrows on the grid
         self._notes: tuple[str, ...] = ()
@@ -191,7 +195,8 @@ class TableScreen(GameScreen[TableController, TableView]):
             self.ids.prompt.text = f"[color=#ff5252]{plain(view.problem)}[/color]"
         else:  # a refused move's strip says what to do now
             self.ids.prompt.text = "" if illegal else plain(view.prompt)
-        self.ids.grid.show(view.grid, view.confidence, replace(_marks(view), picked=self.picked))
+        shown, self._source = as_seen(view)
+        self.ids.grid.show(shown, view.confidence, replace(_marks(view), picked=self.picked))
         self.hint.show(view)  # issue 15
         for name in TABLE_ACTIONS:
             self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
@@ -251,8 +256,13 @@ class TableScreen(GameScreen[TableController, TableView]):
         self.picked = (row, col)
         grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=self.picked))
 
+        # the card shown there lies elsewhere in the game's grid when a refused move moved it
+        width = len(grid.cells[0]) if grid.cells else 5
+        source = self._source[(row - 1) * width + (col - 1)] if self._source else None
+        at = (row, col) if source is None else (source // width + 1, source % width + 1)
+
         def picked(letter: str) -> None:
-            self.send("fix", row, col, letter)
+            self.send("fix", *at, letter)
 
         self.picker = CellPicker(row, col, current, letters, picked,
                                  picture=grid.cell_picture(row, col))
@@ -267,6 +277,32 @@ class TableScreen(GameScreen[TableController, TableView]):
 
     def menu_choices(self) -> list[tuple[str, Callable[[], None]]]:
         return [("Calibrate the colours", running_app().open_calibration)]
+
+
+def as_seen(view: TableView) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The cards as the camera sees them, a letter each, and where each lies in the game's
+    grid (cell numbers in reading order): a move the rules refused moved them on the table
+    (the picture shows it made), not in the game, whose grid is as before it; a letter
+    drawn on each card of the picture must name the card there.
+
+    >>> from companion.view import PlayerView, Verdict
+    >>> v = TableView("nizam", (PlayerView("Ann", 0, 0),), 0, 4,
+    ...               ("ROYGC", "BVPRO", "YGCBV", "PROYG", "CBVPR"),
+    ...               verdict=Verdict(False, ("r1<",), "", "illegal: N4: ..."))
+    >>> as_seen(v)[0][0], as_seen(v)[1][:5]
+    ('OYGCR', (1, 2, 3, 4, 0))
+    """
+    cells = len(view.grid) * (len(view.grid[0]) if view.grid else 0)
+    source = list(range(cells))
+    verdict = view.verdict
+    if verdict is None or verdict.legal or cells != SIZE * SIZE:
+        return view.grid, tuple(source)
+    for text in verdict.shifts:
+        comes_from = permutation(Shift.parse(text))
+        source = [source[k] for k in comes_from]
+    flat = "".join(view.grid)
+    shown = "".join(flat[k] for k in source)
+    return tuple(shown[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)), tuple(source)
 
 
 def _marks(view: TableView) -> CellMarks:

@@ -97,6 +97,19 @@ def test_N4_illegal_shift_says_why_and_a_misread_can_be_confirmed(table):
     assert game.taps == [("confirm_misread",)]
 
 
+def test_N4_a_refused_move_shows_each_card_where_the_picture_shows_it_and_fixes_that_card(
+        table):
+    game = TableDouble(nizam_views())
+    game.index = 4  # column 2 moved up, refused: the game's grid is as before it
+    driver, screen = table(game)
+    assert [row[1] for row in screen.ids.grid.cells] == list("BGVGR")  # as moved
+    assert [row[1] for row in game.view().grid] == list("RBGVG")
+    tap_cell(driver, screen.ids.grid, 5, 2)
+    assert "Row 5, column 2 reads ruby" in screen.picker.title  # the card lying there
+    tap(driver, screen.picker.buttons["O"])
+    assert game.taps == [("fix", 1, 2, "O")]  # that card, where the game holds it
+
+
 def test_N7_N8_last_turn_combinations_are_highlighted_with_their_points(table):
     game = TableDouble(nizam_views())
     game.index = 3
