@@ -158,7 +158,7 @@ def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
                 f"card marked ? and choose again.")
     (row, col), name, now = asked[0]
     return (f"The camera now reads {card_name(now)} where you chose {card_name(name)} (row "
-            f"{row}, card {col}): tap it and choose again.")
+            f"{row}, column {col}): tap it and choose again.")
 
 
 class TableSession(SessionCore[TableState]):

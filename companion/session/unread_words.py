@@ -34,9 +34,10 @@ def unread_prompt(t: TableState) -> str:
     for row, col in unread_cells(t):
         card = t.origin[index_of((row, col))]
         if card in misread:
-            said.append(f"The card in row {row}, card {col} is not the {GEM_NAMES[misread[card]]} "
-                        f"the camera reads: it counts as {card_name(t.grid.at(row, col))} "
-                        f"until the moves show what it is; tap it if it is another card.")
+            said.append(f"The card in row {row}, column {col} is not the "
+                        f"{GEM_NAMES[misread[card]]} the camera reads: it counts as "
+                        f"{card_name(t.grid.at(row, col))} until the moves show what it is; "
+                        f"tap it if it is another card.")
     cells = tuple(c for c in unread_cells(t)
                   if t.origin[index_of(c)] not in misread)
     return " ".join(said + [_unread_words(t, cells)] if cells else said)
@@ -45,20 +46,20 @@ def unread_prompt(t: TableState) -> str:
 def _unread_words(t: TableState, cells: tuple[Cell, ...]) -> str:
     assert t.grid is not None
     names = [card_name(t.grid.at(*cell)) for cell in cells]
-    where = " and ".join(f"row {row}, card {col}" for row, col in cells)
+    where = " and ".join(f"row {row}, column {col}" for row, col in cells)
     if len(cells) == 1:
         return (f"The camera cannot read the card in {where}: it counts as {names[0]} until "
-                f"it shows; tap it if it is another card.")
+                f"the camera reads it; tap it if it is another card.")
     return (f"The camera cannot read the cards in {where}: they count as "
-            f"{' and '.join(names)} until they show; tap one if it is another card.")
+            f"{' and '.join(names)} until the camera reads them; tap one if it is another card.")
 
 
 def card_words(t: TableState, card: int) -> str:
-    """A card, in players' words: "The card in row 3, card 1" where it lies now."""
+    """A card, in players' words: "The card in row 3, column 1" where it lies now."""
     cell = t.cell_of_card(card)
     if cell is None:
         return "The card the camera could not read"
-    return f"The card in row {cell[0]}, card {cell[1]}"
+    return f"The card in row {cell[0]}, column {cell[1]}"
 
 
 def settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
@@ -67,7 +68,7 @@ def settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
     card, letter, by, again = told
     if by == "likeliest":
         return (f"{card_words(t, card)} is not the card the camera took it for: it counts as "
-                f"{card_name(letter)} until it shows.")
+                f"{card_name(letter)} until the moves or a tap name it.")
     how = {"camera": "the camera read it", "tap": "no other card lets the tap be taken"}.get(
         by, "no other card fits the moves since")
     return (f"{card_words(t, card)} was {card_name(letter)}: {how}."
@@ -87,7 +88,7 @@ def misread_words(before: TableState, after: TableState, card: int) -> str:
     lay, its name and the camera's, and what that changed (a combination it made scored,
     one it was taken to make never was)."""
     where = _lay(before, card) or _lay(after, card)
-    said = "The card" if where is None else f"The card in row {where[0]}, card {where[1]}"
+    said = "The card" if where is None else f"The card in row {where[0]}, column {where[1]}"
     letter, was = after.cards[card], before.cards[card]
     what = "no other card fits the moves since"
     made = _combination_of(after, card)

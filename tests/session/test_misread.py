@@ -62,7 +62,7 @@ def test_N6_N9_a_combination_the_camera_hid_is_scored_once_the_players_clear_it(
     assert t.misnamed == ((10, "O"),) and t.provisional == ()
     assert session.verdict is None
     assert session.view().prompt.endswith(
-        "The card in row 3, card 1 was a ruby, not an amber: the three rubies scored. The "
+        "The card in row 3, column 1 was a ruby, not an amber: the three rubies scored. The "
         "scores are counted again.")
     assert f'"setup": "{TRUTH}"' in session.record()
     refilled = Grid(str(t.grid)).replace({(1, 1): "B", (2, 1): "C", (3, 1): "P"})
@@ -86,8 +86,8 @@ def test_N6_a_combination_the_camera_made_up_is_dropped_once_the_players_play_on
     assert t.rules.scores == (0, 0) and t.rules.hands == (2, 6) and t.rules.active == 0
     assert t.provisional == (11,) and t.grid.at(3, 3) != "R"
     assert session.view().prompt.endswith(
-        f"The card in row 3, card 3 is not a ruby: it made no line of rubies. The scores are "
-        f"counted again. The card in row 3, card 3 is not the ruby the camera reads: it counts "
+        f"The card in row 3, column 3 is not a ruby: it made no line of rubies. The scores are "
+        f"counted again. The card in row 3, column 3 is not the ruby the camera reads: it counts "
         f"as {card_name(t.grid.at(3, 3))} until the moves show what it is; tap it if it is "
         f"another card.")
     # the camera still reads it as a ruby where it lies: the session takes it as named

@@ -323,7 +323,7 @@ def test_N1_a_named_card_the_camera_now_reads_otherwise_is_asked_about_not_set_u
     view = session.view()
     assert view.grid[0] == "RG?GY" and view.highlight == ((1, 3),)
     assert view.prompt == ("The camera now reads a topaz where you chose an amber (row 1, "
-                           "card 3): tap it and choose again.")
+                           "column 3): tap it and choose again.")
     session.tap("fix", 1, 3, chosen)  # named again: the name holds for what is read now
     assert str(session.state.grid) == grid
     assert session.events()[1]["layout"] == ALL_READ_BUT_A_TOPAZ

@@ -21,7 +21,21 @@ def test_a_game_stored_by_an_older_version_reopens_identically(tmp_path, monkeyp
     copy.mkdir()
     shutil.copy(HERE / f"{name}.sqlite", copy / f"{name}.sqlite")
     monkeypatch.setattr("tests.session.fixtures.make_stored.HERE", copy)
-    assert reopen(name) == expected
+    assert reopen(name) == _shown_today(expected)
+
+
+def _shown_today(expected: dict) -> dict:
+    """What the older version's reopened game shows on today's screens, where they were
+    changed on purpose since: the view says whether its combinations are the turn being
+    scored (none is, in these games), and "Paid with 3 cards" is greyed for a player who
+    began the turn with fewer than three cards (N5). The game itself is as it was."""
+    view = expected.get("view")
+    if view is None or "actions" not in view:
+        return expected
+    view = {**view, "scoring": expected["phase"] in ("clear", "refill")}
+    if not view["players"][view["active"]]["hand"] >= 3 and expected["shifts"] == []:
+        view["actions"] = [a for a in view["actions"] if a != "wildcard"]
+    return {**expected, "view": view}
 
 
 def test_the_stored_headers_keep_each_form_the_older_version_wrote():

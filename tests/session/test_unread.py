@@ -52,8 +52,8 @@ def test_N1_an_opening_card_read_unsure_on_every_frame_is_laid_provisionally(ses
     view = session.view()
     assert (2, 2) in view.highlight
     assert view.prompt == ("Ann's turn: draw 3 cards (tap Draw) or shift a row or column. The "
-                           "camera cannot read the card in row 2, card 2: it counts as a "
-                           "spinel until it shows; tap it if it is another card.")
+                           "camera cannot read the card in row 2, column 2: it counts as a "
+                           "spinel until the camera reads it; tap it if it is another card.")
 
 
 def test_N2_the_provisional_name_makes_no_opening_combination(session):
@@ -98,7 +98,7 @@ def test_N4_the_camera_settles_the_card_when_it_reads_it_after_a_shift(session):
                                   "by": "camera"}
     t = session.state
     assert t.provisional == () and t.grid == moved and session.verdict.legal
-    assert "The card in row 2, card 1 was a ruby: the camera read it." in session.view().prompt
+    assert "The card in row 2, column 1 was a ruby: the camera read it." in session.view().prompt
     session.tap("end_turn")
     assert session.state.rules.scores == (3, 0)  # RRR in column 1 (N6)
     assert session.state.phase == CLEAR
@@ -244,7 +244,7 @@ def test_N1_an_opening_card_read_unsure_is_laid_under_the_cameras_best_guess(ses
     session.on_reading(rows(UNREAD), rows(SETUP))
     t = session.state
     assert str(t.grid) == SETUP and t.provisional == (6,)
-    assert "it counts as a ruby until it shows" in session.view().prompt
+    assert "it counts as a ruby until the camera reads it" in session.view().prompt
 
 
 def test_N2_a_best_guess_that_would_make_an_opening_combination_is_not_the_name(session):

@@ -131,7 +131,7 @@ def test_N1_a_card_unread_on_the_opening_layout_is_laid_provisionally_and_named_
     grid = screen.ids.grid
     named = session.state.grid.at(1, 3)
     assert grid.cells[0] == f"RG{named}GY" and (1, 3) in grid.marks.highlight
-    assert "The camera cannot read the card in row 1, card 3: it counts as" in (
+    assert "The camera cannot read the card in row 1, column 3: it counts as" in (
         screen.ids.prompt.text)
     assert "Ann's turn" in screen.ids.header.title and not screen.ids.draw.disabled
     tap_cell(driver, grid, 1, 3)
