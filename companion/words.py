@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from companion.rules.grid import GEM_NAMES
 from companion.rules.shift import Shift
@@ -172,6 +173,33 @@ def gems_named(count: int, letter: str) -> str:
     many = name[:-1] + "ies" if name.endswith("y") else name + ("es" if name.endswith("z")
                                                                  else "s")
     return f"{count} {many}"
+
+
+def when_words(stamp: str, now: datetime | None = None) -> str:
+    """When a stored game started (an ISO stamp, as the store keeps it: UTC), in the local
+    time players live by: "today 17:59", "30 Nov 10:00", "30 Nov 2025 10:00". ``now``: the
+    local time now, aware (default: the machine's clock and time zone).
+
+    >>> from datetime import timedelta, timezone
+    >>> kyiv = datetime(2026, 12, 6, 20, 0, tzinfo=timezone(timedelta(hours=2)))
+    >>> when_words("2026-12-06T15:59:00.000+00:00", kyiv)
+    'today 17:59'
+    >>> when_words("2026-11-30T10:00:00.000+00:00", kyiv), when_words("2025-11-30T10:00", kyiv)
+    ('30 Nov 12:00', '30 Nov 2025 12:00')
+    """
+    now = now or datetime.now().astimezone()
+    try:
+        at = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return str(stamp)[:16].replace("T", " ")
+    if at.tzinfo is None:  # the store writes UTC
+        at = at.replace(tzinfo=UTC)
+    local = at.astimezone(now.tzinfo)
+    clock = f"{local:%H:%M}"
+    if local.date() == now.date():
+        return f"today {clock}"
+    year = f" {local.year}" if local.year != now.year else ""
+    return f"{local.day} {local:%b}{year} {clock}"
 
 
 def has_notation(text: str) -> bool:

@@ -31,6 +31,7 @@ from companion.sands.solver import MOST_OF_A_COLOUR
 from companion.session.kinds import CALLS_SCREEN, KINDS, title_of
 from companion.story import PastGame
 from companion.view import PastGameEntry
+from companion.words import when_words
 
 from . import theme
 from .story import open_story
@@ -78,12 +79,11 @@ def describe_game(game: PastGameEntry) -> str:
     try:
         setup = GameSetup.from_header(game.header)
     except CompanionError:
-        what = f"#{game.id} (its set-up cannot be read)"
+        what = "A game whose set-up cannot be read"
     else:
-        what = f"#{game.id} {KINDS[setup.kind].title}: {', '.join(setup.names)}"
-    when = str(game.started)[:16].replace("T", " ")
+        what = f"{KINDS[setup.kind].title}: {', '.join(setup.names)}"
     state = "finished" if game.finished else "not finished"
-    return f"{what}\n{when} · {state}"
+    return f"{what}\n{when_words(game.started)} · {state}"
 
 
 class StartScreen(Screen):
@@ -189,7 +189,7 @@ class StartScreen(Screen):
         self.ids.resume.disabled = not can_resume
         if unfinished is not None and can_resume:
             title = title_of(unfinished.header)
-            self.ids.resume.text = f"Continue {title} #{unfinished.id}"
+            self.ids.resume.text = f"Continue {title}\n{when_words(unfinished.started)}"
         else:
             self.ids.resume.text = "Continue (no saved game)"
         self.ids.past.disabled = not self.past
