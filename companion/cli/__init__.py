@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     # Kivy parses sys.argv as its own unless told not to; the command line is ours.
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    _print_names_as_given()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -89,6 +90,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _print_names_as_given() -> None:
+    """A file name need not be UTF-8 (Python holds its stray bytes as surrogates): printed,
+    it goes out as the bytes it was given, as ``ls`` prints it, where a strict stdout (any
+    UTF-8 locale but C) would fail the command after its work was done."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="surrogateescape")
+
+
 CRASH_LOG_BYTES = 1 << 20  # the log is started afresh past this (the last one kept as .1)
 
 
@@ -107,7 +117,8 @@ def _keep_traceback(argv: Sequence[str]) -> Path | None:
     path = data_dir() / "crash.log"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        log = _CrashLog(path, maxBytes=CRASH_LOG_BYTES, backupCount=1, encoding="utf-8")
+        log = _CrashLog(path, maxBytes=CRASH_LOG_BYTES, backupCount=1, encoding="utf-8",
+                         errors="backslashreplace")  # a file name not UTF-8 in the command
     except OSError:
         return None
     log.setFormatter(logging.Formatter("--- %(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%S"))

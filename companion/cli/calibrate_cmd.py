@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from calibration.counts import learn_palette_from_counts, parse_counts
@@ -23,6 +22,7 @@ from calibration.palette import Palette, learn_palette
 from calibration.store import lens_path, palette_path
 from companion.errors import BadInput
 from companion.words import OVER_EXPOSED
+from vision.sources import read_image as vision_read_image
 
 from .common import finite_positive, output_path, print_json, quiet_stderr, writing
 
@@ -70,16 +70,10 @@ def grid_shape(labels: str) -> tuple[int, int]:
 
 
 def read_image(path: str) -> np.ndarray:
-    """The image in ``path`` as BGR; ValueError (not OpenCV's warning) when unreadable."""
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as err:
-        raise BadInput(f"cannot read image {path}: {err.strerror or err}") from None
+    """The image in ``path`` as BGR, read by vision; its one line (not libpng's) when
+    unreadable."""
     with quiet_stderr():
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if frame is None:
-        raise BadInput(f"cannot read image {path}: not an image file")
-    return frame
+        return vision_read_image(path)
 
 
 def _layout(args: argparse.Namespace) -> tuple[int, int, list[str] | None, dict[str, int] | None]:

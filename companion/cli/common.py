@@ -29,6 +29,13 @@ def print_json(obj: Any) -> None:
     except ValueError:
         raise DamagedFile("the result holds a value that is not a finite number "
                          "(is a palette or lens file damaged?)") from None
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # A file name that is not UTF-8: escaped (\udcff), so the line stays JSON and a
+            # reader gets the name's bytes back (os.fsencode), where raw bytes would not be.
+            text = json.dumps(obj, allow_nan=False)
     print(text)
 
 

@@ -19,7 +19,7 @@ from calibration.store import saved_palette
 from companion.errors import BadInput
 from vision.debug import draw_reading
 from vision.reader import read_grid
-from vision.sources import read_image
+from vision.sources import image_file, read_image
 
 from .common import output_path, print_json, quiet_stderr, write_atomic
 
@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if not (2 <= args.rows <= 12 and 2 <= args.cols <= 12):
         raise BadInput(f"--rows and --cols must be 2..12, not {args.rows}x{args.cols}")
     for name in args.images:
-        if not Path(name).is_file():
-            raise BadInput(f"{name}: no such image file")
+        image_file(name)
     outs: list[Path] = []
     if args.debug is not None:
         if Path(args.debug).suffix.lower() not in (".png", ".jpg", ".jpeg"):

@@ -229,9 +229,9 @@ class Companion:
             rec = open_recording(RECORDINGS["nizam"])
             if rec.calib_image is None:
                 raise CameraError(NO_CAMERA)
-            import cv2
+            from vision.sources import read_image_or_none
 
-            image = cv2.imread(str(rec.calib_image))
+            image = read_image_or_none(rec.calib_image)
             if image is None:
                 raise CameraError(NO_CAMERA)
             return np.asarray(image)

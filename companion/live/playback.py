@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from calibration.palette import Palette, learn_palette
@@ -29,6 +28,7 @@ from companion.session.nizam import TableSession
 from companion.store import GameStore
 from vision.cells import layout_patches
 from vision.lattice import GridSizeError
+from vision.sources import SourceError, read_image, read_image_or_none
 
 
 class PlaybackError(DamagedFile):
@@ -54,9 +54,10 @@ def palette_from_calibration(rec: Recording) -> Palette:
     if rec.calib_image is None or rec.calib_grid is None:
         raise PlaybackError(f"{rec.root}: no calib.jpg and calib.json to learn colours from; "
                             f"give --palette FILE")
-    image = cv2.imread(str(rec.calib_image))
-    if image is None:
-        raise PlaybackError(f"{rec.calib_image}: not a readable image")
+    try:
+        image = read_image(rec.calib_image)
+    except SourceError as err:
+        raise PlaybackError(str(err)) from None
     labels = rec.calib_grid.split("/")
     try:
         patches = layout_patches(image, len(labels), len(labels[0]))
@@ -80,7 +81,7 @@ class Playback:
 def _frames(rec: Recording, start: int) -> Iterator[tuple[int, np.ndarray | None]]:
     for number, path in rec.frames:
         if number >= start:
-            yield number, cv2.imread(str(path))
+            yield number, read_image_or_none(path)
 
 
 def play(

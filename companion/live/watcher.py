@@ -247,11 +247,11 @@ def _held_as_known(last: tuple[str, ...] | None, session: TableSession
 
 def recording_feed(rec: Recording) -> FrameFeed:
     """A recording's frames in order (an unreadable one as None)."""
-    import cv2
+    from vision.sources import read_image_or_none
 
     def frames(report: Callable[[str], None]) -> Iterator[tuple[int, np.ndarray | None]]:
         for number, path in rec.frames:
-            yield number, cv2.imread(str(path))
+            yield number, read_image_or_none(path)
 
     return frames
 

@@ -87,9 +87,9 @@ def test_bad_colour_options_are_one_line_errors(capsys, tmp_path, argv, message)
 def test_an_unreadable_image_is_a_one_line_error(capsys, tmp_path):
     bad = tmp_path / "bad.png"
     bad.write_text("not an image")
-    for path in (bad, tmp_path / "missing.png"):
+    for path, says in ((bad, "not a readable image"), (tmp_path / "missing.png", "no such file")):
         code, _, err = colours(capsys, path, "--labels", "RG/GR", "--out", str(tmp_path / "p.json"))
-        assert code == 2 and "cannot read image" in err and err.count("\n") == 1
+        assert code == 2 and f"{path}: {says}" in err and err.count("\n") == 1
 
 
 def test_bad_board_and_too_few_boards_are_one_line_errors(capsys, tmp_path):

@@ -8,6 +8,11 @@ already cover (tests/*/test_cli.py, tests/vision/test_detect_cli.py) is not repe
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -345,3 +350,49 @@ def test_N4_a_refused_line_counts_players_from_1(capsys, tmp_path):
     assert code == 2
     assert one_line(err) == ("companion: line 3 (N4): r2<: player 1 holds 0 cards and the "
                              "shift costs 1\n")
+
+
+# -- file names that are not UTF-8 (run apart: OpenCV once crashed the whole process) ---------
+
+
+NOT_UTF8 = b"bad\xffname"
+
+
+def companion_apart(*argv: str | bytes, **env: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "companion", *argv], capture_output=True,
+                          env={**os.environ, "KIVY_NO_ARGS": "1", **env}, timeout=120)
+
+
+@pytest.mark.parametrize("stdout_errors", ["surrogateescape", "strict"])
+def test_detect_a_file_name_not_utf8_is_read_or_refused_in_one_line(tmp_path, stdout_errors):
+    from companion.demo import RECORDING
+
+    image = os.path.join(os.fsencode(tmp_path), NOT_UTF8 + b".jpg")
+    shutil.copy(RECORDING / "calib.jpg", image)
+    # strict: stdout as in any UTF-8 locale but C, where printing the name once failed
+    done = companion_apart("detect", image, "--json",
+                           PYTHONIOENCODING=f"utf-8:{stdout_errors}")
+    assert done.returncode == 0 and done.stderr == b""
+    found = json.loads(done.stdout)  # still JSON, its name escaped
+    assert os.fsencode(found["image"]) == image and found["cells"] is not None
+    plain = companion_apart("detect", image, PYTHONIOENCODING=f"utf-8:{stdout_errors}")
+    assert plain.returncode == 0 and plain.stdout.startswith(image + b": ")
+
+
+def test_replay_a_recording_folder_not_utf8_is_played(tmp_path):
+    from companion.demo import RECORDING
+
+    folder = os.path.join(os.fsencode(tmp_path), NOT_UTF8)
+    shutil.copytree(RECORDING, os.fsdecode(folder), ignore=shutil.ignore_patterns("0000[1-9]*"))
+    Path(os.fsdecode(folder), "taps.jsonl").write_text("")
+    done = companion_apart("replay", folder, "--json", "--store", str(tmp_path / "g.db"))
+    assert done.returncode == 0 and done.stderr == b""
+    assert json.loads(done.stdout.splitlines()[-1])["frames"] == 10
+
+
+def test_detect_a_folder_named_like_an_image_is_called_a_folder(capsys, tmp_path):
+    folder = tmp_path / "layout.jpg"
+    folder.mkdir()
+    code, out, err = run(capsys, "detect", str(folder))
+    assert code == 2 and out == ""
+    assert one_line(err) == f"companion: {folder}: is a folder, not an image\n"

@@ -56,7 +56,7 @@ def test_plain_output_and_debug_drawing(layout, tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["detect", "/no/such/image.png"], "no such image file"),
+        (["detect", "/no/such/image.png"], "/no/such/image.png: no such file"),
         (["detect", "{bad}"], "not a readable image"),
         (["detect", "{image}", "--rows", "1"], "2..12"),
         (["detect", "{image}", "--palette", "{bad}"], ""),

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import Frame, FrameSource, LiveSource, SourceError
-from .files import IMAGE_SUFFIXES, ImageFiles, read_image
+from .files import IMAGE_SUFFIXES, ImageFiles, image_file, read_image, read_image_or_none
 from .latest import LatestFrame
 from .opencv_camera import OpenCVCamera
 from .usb import usb_cameras
@@ -25,8 +25,10 @@ __all__ = [
     "OpenCVCamera",
     "SourceError",
     "VideoFile",
+    "image_file",
     "open_source",
     "read_image",
+    "read_image_or_none",
     "usb_cameras",
 ]
 

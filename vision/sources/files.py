@@ -7,23 +7,46 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from .base import Frame, FrameSource, SourceError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
-def read_image(path: str | Path):
-    """The image at ``path`` as BGR uint8, or SourceError saying why not."""
+def image_file(path: str | Path) -> Path:
+    """``path`` when it names a file, or SourceError saying what it names instead (a command
+    checks every image this way before it reads the first)."""
     p = Path(path)
     if not p.exists():
         raise SourceError(f"{p}: no such file")
     if p.is_dir():
         raise SourceError(f"{p}: is a folder, not an image")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    return p
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """The image at ``path`` as BGR uint8, or SourceError saying why not."""
+    p = image_file(path)
+    # Read as bytes and decode: cv2.imread takes the name as UTF-8 and crashes the process
+    # on a name that is not (surrogate-escaped bytes), which a file system allows.
+    try:
+        data = np.fromfile(p, dtype=np.uint8)
+    except OSError as err:
+        raise SourceError(f"{p}: {err.strerror or err}") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise SourceError(f"{p}: not a readable image")
     return image
+
+
+def read_image_or_none(path: str | Path) -> np.ndarray | None:
+    """The image at ``path``, or None when it cannot be read (a recording's broken frame,
+    which a replay reports and plays on past)."""
+    try:
+        return read_image(path)
+    except SourceError:
+        return None
 
 
 class ImageFiles(FrameSource):
