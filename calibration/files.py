@@ -53,6 +53,9 @@ def read_json(path: str | os.PathLike[str], what: str, error: type[CameraError])
         raise error(
             f"{what} file {path} is not valid JSON ({err.msg}, line {err.lineno})"
         ) from None
+    except (ValueError, RecursionError):  # JSON, but an integer past 4300 digits or too deep
+        raise error(f"{what} file {path} is damaged (a number too long or lists nested too "
+                    "deep to read)") from None
 
 
 def check_header(obj: object, kind: str, what: str, version: int, error: type[CameraError]

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import DamagedFile
+from companion.rules.record import UNREADABLE_JSON
 
 SCHEMA_VERSION = 1
 
@@ -224,8 +225,11 @@ class GameStore:
     def _json(self, text: str, what: str) -> Any:
         try:
             return json.loads(text)
-        except (TypeError, ValueError):
-            raise StoreError(f"game database {self.path}: {what} is damaged (not JSON)") from None
+        except (TypeError, json.JSONDecodeError):
+            why = "not JSON"
+        except (ValueError, RecursionError):  # JSON, but past what Python will read
+            why = UNREADABLE_JSON
+        raise StoreError(f"game database {self.path}: {what} is damaged ({why})")
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         try:

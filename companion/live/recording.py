@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import DamagedFile
-from companion.rules.record import GAMES, json_lines
+from companion.rules.record import GAMES, UNREADABLE_JSON, json_lines
 
 FRAME_SUFFIXES = (".jpg", ".jpeg", ".png")
 TAPS = ("draw", "wildcard", "end_turn", "undo", "fix", "confirm_misread")
@@ -64,6 +64,8 @@ def _read_json(path: Path) -> Any:
         raise RecordingError(f"{path}: missing") from None
     except json.JSONDecodeError as err:
         raise RecordingError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
+    except (ValueError, RecursionError):  # JSON, but past what Python will read
+        raise RecordingError(f"{path}: damaged ({UNREADABLE_JSON})") from None
     except UnicodeDecodeError:
         raise RecordingError(f"{path}: not UTF-8 text") from None
 

@@ -42,6 +42,11 @@ class Record:
         return str(self.header["game"])
 
 
+UNREADABLE_JSON = "a number too long or lists nested too deep to read"
+"""Why valid JSON is refused: an integer past Python's 4300 digits, or nesting past its
+recursion limit (each a ValueError or RecursionError, not a JSONDecodeError)."""
+
+
 def json_lines(text: str, error: Callable[[int, str], Exception] = RecordError
                ) -> Iterator[tuple[int, dict[str, Any]]]:
     """The JSON object on each line of ``text`` with its line number (from 1); blank lines
@@ -62,6 +67,8 @@ def json_lines(text: str, error: Callable[[int, str], Exception] = RecordError
             obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise error(number, f"not JSON ({err.msg} at column {err.colno})") from None
+        except (ValueError, RecursionError):  # JSON, but past what Python will read
+            raise error(number, f"damaged ({UNREADABLE_JSON})") from None
         if not isinstance(obj, dict):
             raise error(number, f"a line must be a JSON object, not {line.strip()[:40]}")
         yield number, obj

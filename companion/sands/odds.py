@@ -136,8 +136,7 @@ def _read(layout: Layout, path: Path) -> SandsTable | None:
     try:
         with open(path, "rb") as f:
             line = f.readline(4096)
-        header = json.loads(line)
-        if header != _header(layout):
+        if _header_of(line) != _header(layout):
             return None
         offset = len(line)
         data_bytes = layout.rows * ROW_WORDS * STORED.itemsize
@@ -149,6 +148,16 @@ def _read(layout: Layout, path: Path) -> SandsTable | None:
     except (OSError, json.JSONDecodeError, UnicodeDecodeError):
         return None  # no cache, or a damaged one: solved again (any other error is a bug)
     return SandsTable(layout, values, sums)
+
+
+def _header_of(line: bytes) -> object:
+    """The cache's header line, or None when it cannot be read: not JSON, not UTF-8, or JSON
+    past what Python reads (an integer past 4300 digits, nesting too deep). A ValueError
+    anywhere else in reading the cache is a bug and is raised."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _solve_to_file(layout: Layout, path: Path) -> SandsTable:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import cv2
@@ -396,3 +398,59 @@ def test_detect_a_folder_named_like_an_image_is_called_a_folder(capsys, tmp_path
     code, out, err = run(capsys, "detect", str(folder))
     assert code == 2 and out == ""
     assert one_line(err) == f"companion: {folder}: is a folder, not an image\n"
+
+
+# -- JSON that parses as JSON yet past what Python reads: a damaged file, not a bug ------------
+
+
+TOO_LONG = "9" * 5000  # an integer past Python's 4300 digits: ValueError
+TOO_DEEP = "[" * 100_000 + "]" * 100_000  # past the recursion limit: RecursionError
+
+
+def copied_recording(tmp_path, frames=1):
+    """The demo recording with its first ``frames`` frames, in tmp_path."""
+    from companion.demo import RECORDING
+
+    folder = tmp_path / "recording"
+    keep = {f"{n:06d}.jpg" for n in range(frames)}
+    shutil.copytree(RECORDING, folder, ignore=lambda where, names: [
+        n for n in names if where.endswith("frames") and n not in keep])
+    return folder
+
+
+@pytest.mark.parametrize("value", [TOO_LONG, TOO_DEEP], ids=["too_long", "too_deep"])
+@pytest.mark.parametrize("reader", ["record", "game.json", "taps.jsonl", "palette", "store"])
+def test_json_too_long_or_too_deep_is_a_damaged_file_in_one_line(capsys, tmp_path, monkeypatch,
+                                                                  reader, value):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # a crash log would show
+    header = f'{{"game": "nizam", "players": 2, "x": {value}}}'
+    if reader == "record":
+        path = tmp_path / "game.jsonl"
+        path.write_text(f'{{"game": "nizam", "players": 2}}\n{{"setup": {value}}}\n')
+        argv, says = ["rules", "replay", str(path)], "line 2: damaged"
+    elif reader in ("game.json", "taps.jsonl"):
+        folder = copied_recording(tmp_path)
+        path = folder / reader
+        path.write_text(header if reader == "game.json" else f'{{"frame": {value}}}\n')
+        line = " line 1" if reader == "taps.jsonl" else ""
+        argv, says = ["replay", str(folder), "--store", str(tmp_path / "g.db")], \
+            f"{path}{line}: damaged"
+    elif reader == "palette":
+        path = tmp_path / "palette.json"
+        path.write_text(header)
+        argv, says = ["detect", str(Path(__file__)), "--palette", str(path)], \
+            f"{path} is damaged"
+    else:
+        from companion.store import GameStore
+        from tests.story.games import hand_game
+
+        path = tmp_path / "games.sqlite"
+        with GameStore(path) as store:
+            hand_game(store)
+        with closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE events SET payload = ? WHERE game_id = 1 AND seq = 2", (value,))
+        argv, says = ["history", "--store", str(path)], f"{path}: game 1 event 2 is damaged"
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and says in one_line(err)
+    assert "too long or" in err
+    assert not (tmp_path / "data").exists()

@@ -61,7 +61,7 @@ def test_damaged_rows_mean_a_silent_re_solve(tmp_path, truth):
                                                                            abs=1e-6)
 
 
-@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "other_version"])
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "other_version", "too_deep"])
 def test_unreadable_cache_means_a_silent_re_solve(tmp_path, truth, damage):
     load_table(FULL, tmp_path)
     path = cache_path(FULL, tmp_path)
@@ -72,6 +72,8 @@ def test_unreadable_cache_means_a_silent_re_solve(tmp_path, truth, damage):
         path.write_bytes(b"\x00\xff" * 500)
     elif damage == "empty":
         path.write_bytes(b"")
+    elif damage == "too_deep":  # JSON all the same, but past the recursion limit
+        path.write_bytes(b"[" * 4000 + b"\n" + data)
     else:
         line, rest = data.split(b"\n", 1)
         header = json.loads(line)
