@@ -119,6 +119,11 @@ def find_board(gray: np.ndarray, board: tuple[int, int]) -> np.ndarray | None:
     return cv2.cornerSubPix(gray, corners, _SUBPIX_WINDOW, (-1, -1), _SUBPIX_CRITERIA)
 
 
+SQUARE_MM = (1.0, 500.0)
+"""The side of a printed chessboard square, generously: far outside it OpenCV's solver
+overflows and fails, where the user only mistyped the size."""
+
+
 def calibrate_camera(
     images: Iterable[np.ndarray], board: tuple[int, int] = (9, 6), square_mm: float = 25.0
 ) -> LensModel:
@@ -131,6 +136,10 @@ def calibrate_camera(
         raise LensError(f"board {cols}x{rows}: it needs at least 2x2 inner corners")
     if not (math.isfinite(square_mm) and square_mm > 0):
         raise LensError(f"square size must be positive, not {square_mm}")
+    low, high = SQUARE_MM
+    if not low <= square_mm <= high:
+        raise LensError(f"square size {square_mm:g} mm: a printed board square is {low:g} "
+                        f"to {high:g} mm")
     grid = np.zeros((rows * cols, 3), np.float32)
     grid[:, :2] = np.mgrid[0:cols, 0:rows].T.reshape(-1, 2) * square_mm
     object_points, image_points = [], []

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from calibration.counts import learn_palette_from_counts, parse_counts
-from calibration.lens import calibrate_camera
+from calibration.lens import SQUARE_MM, calibrate_camera
 from calibration.palette import Palette, learn_palette
 from calibration.store import lens_path, palette_path
 from companion.errors import BadInput
@@ -49,11 +49,31 @@ def register(sub: Any) -> None:
     camera = what.add_parser("camera", help="learn the lens model from chessboard photos")
     camera.add_argument("images", nargs="+", metavar="IMAGE")
     camera.add_argument("--board", default="9x6", help="inner corners, COLSxROWS (9x6)")
-    camera.add_argument("--square-mm", type=finite_positive, default=25.0,
-                        help="side of one board square in mm (25)")
+    camera.add_argument("--square-mm", type=square_mm, default=25.0,
+                        help=f"side of one board square in mm, {SQUARE_MM[0]:g} to "
+                        f"{SQUARE_MM[1]:g} (25)")
     camera.add_argument("--out", help=f"lens file to write (default {lens_path()})")
     camera.add_argument("--json", action="store_true")
     camera.set_defaults(handler=run_camera)
+
+
+def square_mm(text: str) -> float:
+    """An argparse type: ``--square-mm``, a number of millimetres in ``SQUARE_MM`` (checked
+    before any photo is read).
+
+    >>> square_mm("25")
+    25.0
+    >>> square_mm("1e308")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '1e308': a printed board square is 1 to 500 mm
+    """
+    value = finite_positive(text)
+    low, high = SQUARE_MM
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a printed board square is {low:g} to {high:g} mm")
+    return value
 
 
 def grid_shape(labels: str) -> tuple[int, int]:

@@ -93,6 +93,12 @@ def test_a_square_size_that_is_no_length_is_an_error(square_mm):
         calibrate_camera([np.zeros((10, 10, 3), np.uint8)] * 3, square_mm=square_mm)
 
 
+@pytest.mark.parametrize("square_mm", [1e308, 1e-308])
+def test_a_square_size_no_printed_board_has_is_an_error_before_opencv(square_mm):
+    with pytest.raises(LensError, match="a printed board square is 1 to 500 mm"):
+        calibrate_camera([np.zeros((10, 10, 3), np.uint8)] * 3, square_mm=square_mm)
+
+
 def test_too_few_boards_is_an_error():
     blank = np.full((120, 160, 3), 200, np.uint8)
     with pytest.raises(LensError, match="found in 0 image"):

@@ -454,3 +454,13 @@ def test_json_too_long_or_too_deep_is_a_damaged_file_in_one_line(capsys, tmp_pat
     assert code == 2 and out == "" and says in one_line(err)
     assert "too long or" in err
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("side", ["1e308", "1e-308", "0.5", "501"])
+def test_calibrate_camera_square_mm_outside_a_printed_square_is_refused_first(capsys, image,
+                                                                              side):
+    with pytest.raises(SystemExit) as stop:
+        main(["calibrate", "camera", str(image), "--square-mm", side])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--square-mm: '{side}': a printed board square is 1 to 500 mm" in one_line(err)
