@@ -222,13 +222,18 @@ class GameStore:
         return [StoredGame(i, self._json(h, f"game {i}'s header"), s, f, n)
                 for i, h, s, f, n in rows]
 
-    def _json(self, text: str, what: str) -> Any:
+    def _json(self, text: str, what: str) -> dict[str, Any]:
+        """A stored header or event: always a JSON object, as the store writes them."""
         try:
-            return json.loads(text)
+            obj = json.loads(text)
         except (TypeError, json.JSONDecodeError):
             why = "not JSON"
         except (ValueError, RecursionError):  # JSON, but past what Python will read
             why = UNREADABLE_JSON
+        else:
+            if isinstance(obj, dict):
+                return obj
+            why = "not an object"
         raise StoreError(f"game database {self.path}: {what} is damaged ({why})")
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:

@@ -464,3 +464,24 @@ def test_calibrate_camera_square_mm_outside_a_printed_square_is_refused_first(ca
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert f"--square-mm: '{side}': a printed board square is 1 to 500 mm" in one_line(err)
+
+
+@pytest.mark.parametrize("column, damage", [
+    ("payload", "[1]"), ("payload", '"draw"'), ("payload", "null"), ("header", "[1]"),
+])
+def test_history_a_stored_event_or_header_not_an_object_is_damaged(capsys, home, tmp_path,
+                                                                    column, damage):
+    from companion.store import GameStore
+    from tests.story.games import hand_game
+
+    path = tmp_path / "games.sqlite"
+    with GameStore(path) as store:
+        hand_game(store)
+    table, where = ("events", "game_id = 1 AND seq = 2") if column == "payload" else \
+        ("games", "id = 1")
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", (damage,))
+    what = "game 1 event 2" if column == "payload" else "game 1's header"
+    code, out, err = run(capsys, "history", "--store", str(path))
+    assert code == 2 and out == ""
+    assert one_line(err) == f"companion: game database {path}: {what} is damaged (not an object)\n"
