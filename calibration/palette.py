@@ -566,9 +566,9 @@ class Palette(LightGuess):
         try:
             models = [
                 ClassModel(
-                    str(c["letter"]),
-                    np.asarray(c["mean"], dtype=np.float64),
-                    np.asarray(c["scale"], dtype=np.float64),
+                    _letter(c),
+                    _held(c["mean"], f"the mean of class {c['letter']!r}"),
+                    _held(c["scale"], f"the scale of class {c['letter']!r}"),
                     int(c["samples"]),
                     bool(c.get("shaded", False)),
                     _channels_at_least(c),
@@ -577,16 +577,16 @@ class Palette(LightGuess):
             ]
             return cls(
                 models,
-                white=np.asarray(obj["white"], dtype=np.float64).reshape(3),
-                grey=np.asarray(obj["grey"], dtype=np.float64).reshape(3),
-                max_distance=float(obj["max_distance"]),
+                white=_held(obj["white"], "its white").reshape(3),
+                grey=_held(obj["grey"], "its grey").reshape(3),
+                max_distance=float(_held(obj["max_distance"], "its max_distance")),
                 min_confidence=float(obj["min_confidence"]),
                 white_borders=bool(obj["white_borders"]),
-                weights=np.asarray(obj["weights"], dtype=np.float64),
+                weights=_held(obj["weights"], "its weights"),
             )
         except PaletteError:
             raise
-        except (KeyError, TypeError, ValueError) as err:
+        except (KeyError, TypeError, ValueError, OverflowError) as err:
             raise PaletteError(f"palette is damaged: {type(err).__name__}: {err}") from None
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -597,6 +597,31 @@ class Palette(LightGuess):
     def load(cls, path: str | os.PathLike[str]) -> Palette:
         """Read a palette file; PaletteError saying what is wrong otherwise."""
         return load_json_file(path, "palette", PaletteError, cls.from_json)
+
+
+PALETTE_BOUND = 1e3
+"""What a palette file's numbers lie within: log colours, their spreads, feature weights and
+the distance limit are all a few units. Far past it the file is damaged, and reading a frame
+with it would overflow."""
+
+
+def _held(values: object, what: str) -> np.ndarray:
+    """A palette file's numbers as an array; PaletteError when one lies past PALETTE_BOUND
+    (a NaN is left to the palette's own check for non-finite values)."""
+    array = np.asarray(values, dtype=np.float64)
+    far = array[np.abs(array) > PALETTE_BOUND]
+    if far.size:
+        raise PaletteError(f"palette is damaged: {what} holds {far.flat[0]:g}; a palette's "
+                           f"numbers lie within ±{PALETTE_BOUND:g}")
+    return array
+
+
+def _letter(c: Mapping[str, object]) -> str:
+    """A class's letter as a palette file holds it: text (a number would show as a label)."""
+    letter = c["letter"]
+    if not isinstance(letter, str):
+        raise PaletteError(f"palette is damaged: a class letter is text, not {letter!r}")
+    return letter
 
 
 def _channels_at_least(c: Mapping[str, object]) -> tuple[bool, bool, bool]:

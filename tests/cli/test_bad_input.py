@@ -485,3 +485,26 @@ def test_history_a_stored_event_or_header_not_an_object_is_damaged(capsys, home,
     code, out, err = run(capsys, "history", "--store", str(path))
     assert code == 2 and out == ""
     assert one_line(err) == f"companion: game database {path}: {what} is damaged (not an object)\n"
+
+
+@pytest.mark.parametrize("damage, says", [
+    (lambda p: p["classes"][0].update(mean=[1e308] * len(p["classes"][0]["mean"])),
+     "the mean of class 'R' holds 1e+308; a palette's numbers lie within ±1000"),
+    (lambda p: p["classes"][0].update(scale=[0.5] * 12 + [5e3]),
+     "the scale of class 'R' holds 5000"),
+    (lambda p: p.update(white=[1e308] * 3), "its white holds 1e+308"),
+    (lambda p: p.update(weights=[-2e3] * len(p["weights"])), "its weights holds -2000"),
+    (lambda p: p.update(max_distance=1e308), "its max_distance holds 1e+308"),
+    (lambda p: p["classes"][0].update(letter=5), "a class letter is text, not 5"),
+], ids=["mean", "scale", "white", "weights", "max_distance", "letter"])
+def test_detect_a_palette_with_numbers_no_palette_holds_is_damaged(capsys, tmp_path, image,
+                                                                   damage, says):
+    from calibration.palette import default_palette
+
+    palette = tmp_path / "palette.json"
+    held = default_palette().to_json()
+    damage(held)
+    palette.write_text(json.dumps(held))
+    code, out, err = run(capsys, "detect", str(image), "--palette", str(palette))
+    assert code == 2 and out == ""
+    assert f"palette is damaged: {says}" in one_line(err)
