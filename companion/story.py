@@ -27,7 +27,7 @@ from companion.rules.setup import GameSetup
 from companion.rules.state import State, winners
 from companion.session import sands as sands_session
 from companion.session import table as table_session
-from companion.session.events import Event, read_log
+from companion.session.events import Event, read_header, read_log
 from companion.session.kinds import CALLS_SCREEN, kind_of
 from companion.store import GameStore, StoredGame
 
@@ -102,8 +102,8 @@ class GameStory:
 def game_story(store: GameStore, game_id: int, best_calls: BestCalls | None = None
                ) -> GameStory:
     """The story of game ``game_id`` in ``store``; ``best_calls`` marks the Sands calls."""
-    setup = GameSetup.from_header(store.game(game_id).header)
     name = f"game {game_id} in {store.path}"
+    setup = read_header(store.game(game_id).header, name)
     events = read_log((e.payload for e in store.events(game_id)), name)
     if kind_of(setup).screen == CALLS_SCREEN:
         return _sands_story(game_id, setup, events, name, best_calls)

@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = output_path(args.csv, "--csv") if args.csv is not None else None
     path = Path(args.store) if args.store else database_path()
+    if path.is_dir():
+        raise BadInput(f"{path}: is a folder, not a game database")
     if not path.is_file():  # opening would create it: a history needs games
         raise BadInput(f"no game database at {path}: no games played yet")
     with GameStore(path) as store:

@@ -38,6 +38,7 @@ from companion.live.recording import open_recording
 from companion.live.stones import Mark, SandsWatcher, learn_stones, load_stones, save_stones
 from companion.live.watcher import TableWatcher, camera_feed, recording_feed, recording_taps
 from companion.rules.setup import GameSetup
+from companion.session.events import read_header
 from companion.session.kinds import (
     CALLS_SCREEN,
     TABLE_SCREEN,
@@ -158,7 +159,7 @@ class Companion:
         return self._watch_game(kind, kind.start(self.store, setup, self._odds(setup)))
 
     def resume_game(self, game_id: int) -> Controller:
-        setup = GameSetup.from_header(self.store.game(game_id).header)
+        setup = read_header(self.store.game(game_id).header, f"game {game_id} in {self.store.path}")
         kind = kind_of(setup)
         return self._watch_game(kind, kind.open(self.store, game_id, self._odds(setup)))
 

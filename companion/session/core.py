@@ -33,7 +33,7 @@ from companion.rules.record import format_record
 from companion.rules.setup import GameSetup, SetupError
 from companion.store import GameStore
 
-from .events import Event, Undo, fold_log, read_log, stamped
+from .events import Event, Undo, fold_log, read_header, read_log, stamped
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -111,9 +111,9 @@ class SessionCore(ABC, Generic[S]):
         header = store.game(game_id).header
         if header.get("game") not in self.PLAYS:
             raise SetupError(f"game {game_id} is {header.get('game')!r}, not {self.TITLE}")
-        self.setup = GameSetup.from_header(header)
-        stored = store.events(game_id)
         name = f"game {game_id} in {store.path}"
+        self.setup = read_header(header, name)
+        stored = store.events(game_id)
         events = read_log((e.payload for e in stored), name)
         self.remaking: deque[tuple[int, Event]] = deque(
             zip((e.seq for e in stored), events, strict=True) if remake else ())

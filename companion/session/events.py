@@ -50,6 +50,7 @@ from typing import Any, ClassVar, TypeGuard, TypeVar
 
 from companion.errors import BadInput, CompanionError, DamagedFile
 from companion.rules.grid import NotationError
+from companion.rules.setup import GameSetup
 from companion.rules.shift import Shift
 
 VERSION = 6
@@ -373,6 +374,15 @@ def stamped(event: Event, stamp: Mapping[str, int]) -> Event:
 
 
 S = TypeVar("S")
+
+
+def read_header(header: Mapping[str, Any], game: str) -> GameSetup:
+    """The set-up a stored ``game`` (its name in messages) is played with; a ``DamagedLog``
+    naming the game when its header reads as no set-up (the store takes what it is given)."""
+    try:
+        return GameSetup.from_header(header)
+    except CompanionError as err:
+        raise DamagedLog(f"{game}: its header cannot be read: {err}") from None
 
 
 def read_log(payloads: Iterable[Mapping[str, Any]], game: str) -> list[Event]:

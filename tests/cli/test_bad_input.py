@@ -508,3 +508,24 @@ def test_detect_a_palette_with_numbers_no_palette_holds_is_damaged(capsys, tmp_p
     code, out, err = run(capsys, "detect", str(image), "--palette", str(palette))
     assert code == 2 and out == ""
     assert f"palette is damaged: {says}" in one_line(err)
+
+
+def test_history_store_a_folder_is_called_a_folder(capsys, tmp_path):
+    code, out, err = run(capsys, "history", "--store", str(tmp_path))
+    assert code == 2 and out == ""
+    assert one_line(err) == f"companion: {tmp_path}: is a folder, not a game database\n"
+
+
+def test_history_a_stored_header_no_game_reads_names_the_database_and_game(capsys, tmp_path):
+    from companion.store import GameStore
+    from tests.story.games import hand_game
+
+    path = tmp_path / "games.sqlite"
+    with GameStore(path) as store:
+        hand_game(store)
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE games SET header = json_set(header, '$.players', 9) WHERE id = 1")
+    code, out, err = run(capsys, "history", "--store", str(path))
+    assert code == 2 and out == ""
+    assert one_line(err) == (f"companion: game 1 in {path}: its header cannot be read: "
+                             "players: 9; the game is for 1 to 5\n")
