@@ -14,7 +14,7 @@ not an error. Frame images are not read here: the frame source reads them when p
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,7 +70,9 @@ def _read_json(path: Path) -> Any:
         raise RecordingError(f"{path}: not UTF-8 text") from None
 
 
-def _read_taps(path: Path) -> tuple[Tap, ...]:
+def _read_taps(path: Path, frames: Set[int]) -> tuple[Tap, ...]:
+    """The taps, each at one of ``frames`` (a tap at a frame the recording lacks would never
+    be played)."""
     if not path.exists():
         return ()
     try:
@@ -84,8 +86,13 @@ def _read_taps(path: Path) -> tuple[Tap, ...]:
 
     for number, obj in json_lines(text, damaged):
         frame, tap = obj.get("frame"), obj.get("tap")
-        if not isinstance(frame, int) or frame < 0:
+        if isinstance(frame, bool) or not isinstance(frame, int) or frame < 0:
             raise RecordingError(f"{path} line {number}: 'frame' must be a frame number")
+        if frame not in frames:
+            first, last = min(frames), max(frames)
+            where = "a gap" if first < frame < last else f"frames/ holds {first} to {last}"
+            raise RecordingError(f"{path} line {number}: frame {frame} is not in the recording "
+                                 f"({where})")
         if tap not in TAPS:
             raise RecordingError(
                 f"{path} line {number}: unknown tap {tap!r}, expected one of {', '.join(TAPS)}"
@@ -109,7 +116,9 @@ def open_recording(root: str | Path) -> Recording:
     frame_dir = folder / "frames"
     if frame_dir.is_dir():
         for path in frame_dir.iterdir():
-            if path.suffix.lower() in FRAME_SUFFIXES and path.stem.isdigit():
+            # ASCII digits only: str.isdigit() takes '²³', which is no frame number
+            if path.suffix.lower() in FRAME_SUFFIXES and path.stem.isascii() \
+                    and path.stem.isdigit():
                 frames.append((int(path.stem), path))
     if not frames:
         raise RecordingError(f"{frame_dir}: no frames (000000.jpg, 000001.jpg, …)")
@@ -124,5 +133,6 @@ def open_recording(root: str | Path) -> Recording:
         if not isinstance(calib_grid, str):
             raise RecordingError(f"{folder / 'calib.json'}: 'grid' must be a grid string")
     return Recording(
-        folder, game, tuple(frames), _read_taps(folder / "taps.jsonl"), calib_image, calib_grid
+        folder, game, tuple(frames), _read_taps(folder / "taps.jsonl", {n for n, _ in frames}),
+        calib_image, calib_grid
     )

@@ -433,8 +433,7 @@ def test_json_too_long_or_too_deep_is_a_damaged_file_in_one_line(capsys, tmp_pat
         path = folder / reader
         path.write_text(header if reader == "game.json" else f'{{"frame": {value}}}\n')
         line = " line 1" if reader == "taps.jsonl" else ""
-        argv, says = ["replay", str(folder), "--store", str(tmp_path / "g.db")], \
-            f"{path}{line}: damaged"
+        argv, says = ["replay", str(folder)], f"{path}{line}: damaged"
     elif reader == "palette":
         path = tmp_path / "palette.json"
         path.write_text(header)
@@ -529,3 +528,32 @@ def test_history_a_stored_header_no_game_reads_names_the_database_and_game(capsy
     assert code == 2 and out == ""
     assert one_line(err) == (f"companion: game 1 in {path}: its header cannot be read: "
                              "players: 9; the game is for 1 to 5\n")
+
+
+# -- recordings ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tap, says", [
+    ('{"frame": 99999, "tap": "draw"}', "frame 99999 is not in the recording (frames/ holds "
+                                        "0 to 2)"),
+    ('{"frame": 1, "tap": "draw"}', "frame 1 is not in the recording (a gap)"),
+    ('{"frame": true, "tap": "draw"}', "'frame' must be a frame number"),
+], ids=["past_the_last", "in_a_gap", "boolean"])
+def test_replay_a_tap_at_no_frame_of_the_recording_is_refused_naming_its_line(capsys, tmp_path,
+                                                                              tap, says):
+    folder = copied_recording(tmp_path, frames=3)
+    (folder / "frames" / "000001.jpg").unlink()
+    (folder / "taps.jsonl").write_text('{"frame": 0, "tap": "draw"}\n' + tap + "\n")
+    code, out, err = run(capsys, "replay", str(folder))
+    assert code == 2 and out == ""
+    assert one_line(err) == f"companion: {folder / 'taps.jsonl'} line 2: {says}\n"
+
+
+def test_replay_a_frame_file_named_in_other_digits_is_skipped_as_a_stray_file(capsys, home,
+                                                                              tmp_path):
+    folder = copied_recording(tmp_path, frames=2)
+    shutil.copy(folder / "frames" / "000000.jpg", folder / "frames" / "²³.jpg")
+    (folder / "taps.jsonl").write_text("")
+    code, out, err = run(capsys, "replay", str(folder), "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out.splitlines()[-1])["frames"] == 2
