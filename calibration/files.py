@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,9 +24,10 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    fd, tmp = _beside(target)
     try:
         with os.fdopen(fd, "wb") as f:
+            _keep_mode(f.fileno(), target)
             f.write(data.encode() if isinstance(data, str) else data)
             f.flush()
             os.fsync(f.fileno())
@@ -32,6 +35,29 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _beside(target: Path) -> tuple[int, str]:
+    """A new, empty file beside ``target`` (open for writing) and its name. Made with the
+    mode a plain ``open()`` gives (0666 less the umask), where ``tempfile.mkstemp`` makes
+    every file 0600: a palette or record saved this way is as readable as any other file."""
+    for _ in range(100):
+        tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(tmp)
+        except FileExistsError:
+            continue  # another writer's temporary file: try another name
+    raise FileExistsError(errno.EEXIST, "no free temporary name beside it", str(target))
+
+
+def _keep_mode(fd: int, target: Path) -> None:
+    """Give the file ``fd`` the mode of the ``target`` it will replace, if there is one: a
+    file saved again keeps who may read it."""
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        return
+    os.fchmod(fd, mode)
 
 
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:

@@ -56,7 +56,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
 
 def output_path(path: str, option: str, folder: bool = False) -> Path:
     """``path`` given with ``option`` as a place to write a file (a folder with ``folder``),
-    checked up front so no work is lost: not empty, its folder exists, not the wrong kind.
+    checked up front so no work is lost: not empty, its folder exists and can be written
+    to, not the wrong kind.
 
     >>> output_path("", "--out")
     Traceback (most recent call last):
@@ -73,6 +74,11 @@ def output_path(path: str, option: str, folder: bool = False) -> Path:
     parent = target.parent
     if not parent.is_dir():
         raise BadInput(f"{option} {path}: no folder {parent} to write it in")
+    # Files are written beside the target, then renamed (or into the folder given): the
+    # folder that takes them must let us, or a whole game is played before the write fails.
+    holder = target if folder and target.is_dir() else parent
+    if not os.access(holder, os.W_OK | os.X_OK):
+        raise BadInput(f"{option} {path}: the folder {holder} cannot be written to")
     return target
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 from contextlib import closing
@@ -557,3 +558,44 @@ def test_replay_a_frame_file_named_in_other_digits_is_skipped_as_a_stray_file(ca
     code, out, err = run(capsys, "replay", str(folder), "--json")
     assert code == 0 and err == ""
     assert json.loads(out.splitlines()[-1])["frames"] == 2
+
+
+# -- files written: as readable as open() makes them, into folders checked first ----------
+
+
+@pytest.fixture
+def umask_022():
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def test_write_atomic_makes_a_new_file_as_open_does_and_keeps_a_replaced_files_mode(
+        tmp_path, umask_022):
+    new = tmp_path / "palette.json"
+    common.write_atomic(new, "{}")
+    assert stat.S_IMODE(new.stat().st_mode) == 0o644  # 0666 less the umask, not mkstemp's 0600
+    kept = tmp_path / "game.jsonl"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    common.write_atomic(kept, "new")
+    assert kept.read_text() == "new" and stat.S_IMODE(kept.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "palette.json"]
+
+
+def test_demo_record_into_a_folder_not_writable_is_refused_before_the_game(capsys, home,
+                                                                           tmp_path, monkeypatch):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    if os.access(locked, os.W_OK):  # root writes anywhere: the folder is locked as it sees it
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real(p, mode))
+    monkeypatch.setattr("companion.cli.demo_cmd.simulate", _never)
+    try:
+        code, out, err = run(capsys, "demo", "--seed", "1", "--record", str(locked / "g.jsonl"))
+    finally:
+        locked.chmod(0o700)
+    assert code == 2 and out == ""
+    assert one_line(err) == (f"companion: --record {locked / 'g.jsonl'}: the folder {locked} "
+                             "cannot be written to\n")
