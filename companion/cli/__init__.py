@@ -3,8 +3,10 @@
 Each ``*_cmd`` module adds its subcommand with ``register(subparsers)`` and sets
 ``handler`` to a function ``(args) -> int``. Errors from bad input are ``ValueError``
 (or ``OSError`` for files) and come out here as one line on stderr with exit code 2; so do
-the parser's own complaints (a bad option). Anything else that escapes a command is a bug,
-still reported in one line (exit 1); ``COMPANION_TRACEBACK=1`` shows its traceback.
+the parser's own complaints (a bad option). A reader that stops reading (``| head``) is no
+error: the command stops quietly, exit 141 as if killed by SIGPIPE. Anything else that
+escapes a command is a bug, still reported in one line (exit 1); ``COMPANION_TRACEBACK=1``
+shows its traceback.
 """
 
 from __future__ import annotations
@@ -69,9 +71,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     _print_names_as_given()
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return int(args.handler(args))
+        args = parser.parse_args(argv)
+    except BrokenPipeError:  # --help into a closed pipe
+        return _reader_gone()
+    try:
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a reader gone shows here, not at exit as Python's own complaint
+        return code
+    except BrokenPipeError:  # before BAD_INPUT: it is an OSError, but nothing the user did
+        return _reader_gone()
     except BAD_INPUT as err:  # any other ValueError is a bug, below
         print(f"companion: {_one_line(err)}", file=sys.stderr)
         return 2
@@ -88,6 +97,22 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{_one_line(err)}" + (f" (the details are in {kept})" if kept else ""),
               file=sys.stderr)
         return 1
+
+
+SIGPIPE_EXIT = 141
+"""A command whose reader stopped reading (``| head``) exits as one killed by SIGPIPE."""
+
+
+def _reader_gone() -> int:
+    """stdout's reader closed the pipe: no error to say, nothing more to print. stdout is
+    pointed at /dev/null so Python's flush at exit does not complain of it either."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # no real stdout file (a test's capture)
+        pass
+    return SIGPIPE_EXIT
 
 
 def _print_names_as_given() -> None:

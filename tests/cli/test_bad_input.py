@@ -599,3 +599,18 @@ def test_demo_record_into_a_folder_not_writable_is_refused_before_the_game(capsy
     assert code == 2 and out == ""
     assert one_line(err) == (f"companion: --record {locked / 'g.jsonl'}: the folder {locked} "
                              "cannot be written to\n")
+
+
+@pytest.mark.parametrize("argv", [["demo", "--seed", "1"], ["rules", "replay", "--help"]])
+def test_output_into_a_closed_pipe_stops_quietly_as_sigpipe(tmp_path, argv):
+    """`companion demo | head -1`: the reader going away is no error of the user's."""
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before a line is written: no race with the pipe
+    try:
+        done = subprocess.run([sys.executable, "-m", "companion", *argv], stdout=write,
+                              stderr=subprocess.PIPE, timeout=120,
+                              env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    finally:
+        os.close(write)
+    assert done.returncode == 141 and done.stderr == b""
+    assert not any(tmp_path.iterdir())  # no crash log either
