@@ -117,8 +117,6 @@ class _Table:
         self.deck = state.deck
         self.discard = state.discard
         self.known = state.known_discard
-        self.shuffled_in = state.shuffled_in
-        self.shuffled_unknown = state.shuffled_unknown
         self.hands = list(state.hands)
         self.runs_out = state.runs_out
         self.reshuffles = state.reshuffles
@@ -128,8 +126,7 @@ class _Table:
     def freeze(self) -> State:
         return evolve(
             self.state, grid=Grid("".join(self.cells)), deck=self.deck, discard=self.discard,
-            known_discard=self.known, shuffled_in=self.shuffled_in,
-            shuffled_unknown=self.shuffled_unknown, hands=tuple(self.hands), runs_out=self.runs_out,
+            known_discard=self.known, hands=tuple(self.hands), runs_out=self.runs_out,
             reshuffles=self.reshuffles, closing=self.closing, piles=self.piles,
         )
 
@@ -169,20 +166,6 @@ class _Table:
                 f"grid ({self.cells.count(letter)}) or in the discard pile "
                 f"({self.known.count(letter)})",
             )
-        if self.shuffled_in is None:
-            return
-        # The deck holds only what the discard pile held when it was shuffled in. Drawn
-        # cards are unseen: each may have been any of them, so only cards laid count down.
-        # A known card of the type laid is taken first: that leaves the unknown ones free
-        # for any type, so a refill is refused only when no deck could have held it.
-        if self.shuffled_in.count(letter):
-            self.shuffled_in = self.shuffled_in - Cards.of(letter)
-        elif self.shuffled_unknown:
-            self.shuffled_unknown -= 1
-        else:
-            raise RuleError(
-                "N15", f"the deck cannot hold a {letter}: it is the discard pile shuffled in, "
-                f"and that held none but those laid since")
 
     def _run_out(self) -> None:
         self.runs_out += 1
@@ -193,7 +176,6 @@ class _Table:
             self._reshuffle()
 
     def _reshuffle(self) -> None:
-        self.shuffled_in, self.shuffled_unknown = self.known, self.discard - len(self.known)
         self.deck, self.discard, self.known = self.discard, 0, NOTHING
         self.reshuffles += 1
         if self.piles is not None:

@@ -28,9 +28,7 @@ class State:
 
     ``tasks`` (Pearl): the task letters each player still holds. ``known_discard``: the
     cards known to be in the discard pile (cleared ones and matching payments; three-card
-    payments are unknown), which bounds the cards a refill may name; once the discard pile
-    has been shuffled in as the deck, so do the cards it was known to hold
-    (``shuffled_in``). ``action``,
+    payments are unknown), which bounds the cards a refill may name. ``action``,
     ``phase_combinations`` and ``closing`` describe the turn under way.
     """
 
@@ -48,13 +46,6 @@ class State:
     ended: bool = False
     tasks: tuple[str, ...] = ()
     known_discard: Cards = NOTHING
-    shuffled_in: Cards | None = None
-    """The cards known to have been in the discard pile when it was last shuffled in as the
-    deck (N11, P8), less those since laid from it; None before the first shuffle (the first
-    deck is every card not dealt)."""
-    shuffled_unknown: int = 0
-    """How many cards of unknown type were shuffled in with them (three-card payments, N5),
-    less the cards laid since that none of ``shuffled_in`` accounts for."""
     action: str = ""
     """What the active player did this turn: ``""``, ``"draw"`` or ``"shift"`` (N3)."""
     phase_combinations: int = 0

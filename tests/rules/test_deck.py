@@ -4,8 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.rules.deck import Cards
-from companion.rules.game import Game, Options, RuleError
+from companion.rules.game import Game, RuleError
 from companion.rules.state import conservation_errors, summary, winners
 
 from ._helpers import CALM, mid_game, turn
@@ -52,51 +51,19 @@ def test_N11_empty_discard_pile_leaves_the_deck_empty_until_a_card_is_needed():
 
 
 def test_N11_cards_cleared_before_a_refill_are_shuffled_in_when_needed():
-    # the three rubies cleared are all the new deck holds: they come back (and, left for the
-    # next scoring phase, make no cascade here)
-    leave = Game(players=3, options=Options(cascades="leave"))
-    state = mid_game(leave, ROW_OF_R, deck=1, discard=0)
-    after, report = turn(leave, state, "draw", refill="RRR")
+    state = mid_game(THREE, ROW_OF_R, deck=1, discard=0)
+    after, report = turn(THREE, state, "draw", refill="OBY")
     assert report.drawn == 1
-    assert after.grid.row(1) == "RRRGC"
+    assert after.grid.row(1) == "OBYGC"
     assert (after.runs_out, after.reshuffles, after.deck, after.discard) == (2, 1, 0, 0)
-
-
-def test_N15_a_refill_from_a_shuffled_in_discard_pile_names_only_cards_it_held():
-    # the deck ran out with the discard pile empty; the ruby paid and the three rubies
-    # cleared are the whole discard pile when the refill needs a card: they become the deck
-    state = mid_game(TWO, ROW_OF_R, deck=0, discard=0, runs_out=1)
-    with pytest.raises(RuleError, match="N15: the deck cannot hold a O: it is the discard pile"):
-        turn(TWO, state, "r5<", refill="OBY")
-    after, _ = turn(TWO, state, "r5<", refill="CRR")
-    assert after.grid.row(1) == "CRRGC" and after.shuffled_in.letters() == "R"
-
-
-def test_N15_cards_drawn_from_a_shuffled_in_deck_leave_what_a_refill_may_name():
-    # a draw takes unseen cards: any of those shuffled in may still lie in the deck
-    state = mid_game(TWO, CALM, deck=0, discard=0, runs_out=1,
-                     known_discard=Cards.of(""), shuffled_in=Cards.of("OOB"))
-    state = replace(state, discard=0, deck=3)
-    after, _ = turn(TWO, state, "draw")
-    assert after.shuffled_in.letters() == "OOB" and after.deck == 0
-
-
-def test_N15_unknown_cards_shuffled_in_may_be_any_card_once_each():
-    # a three-card payment (N5) goes to the discard pile unseen: one card of any type each
-    state = mid_game(TWO, ROW_OF_R, deck=0, discard=3, runs_out=1)
-    after, _ = turn(TWO, state, "r5<", refill="OBY")  # three unknown cards: any three
-    # the C paid and the three R are known, the three laid took the three unknown
-    assert (after.shuffled_in.letters(), after.shuffled_unknown) == ("RRRC", 0)
-    with pytest.raises(RuleError, match="N15"):
-        turn(TWO, replace(state, discard=1), "r5<", refill="OBY")
 
 
 def test_N11_with_nothing_to_shuffle_in_nothing_is_taken_and_cells_wait():
     state = mid_game(THREE, ".OYGC/BVPRO/YGCBV/PROYG/CBVPR", deck=0, discard=0, runs_out=1)
     state, report = turn(THREE, state, "draw")
     assert (report.drawn, state.grid.at(1, 1)) == (0, ".")
-    state, report = turn(THREE, state, "c5^", refill="C")  # its payment is laid at r1c1
-    assert (state.grid.at(1, 1), state.runs_out, state.reshuffles) == ("C", 2, 1)
+    state, report = turn(THREE, state, "c5^", refill="B")  # its payment is laid at r1c1
+    assert (state.grid.at(1, 1), state.runs_out, state.reshuffles) == ("B", 2, 1)
     assert conservation_errors(THREE, state) == []
 
 
