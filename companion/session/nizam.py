@@ -385,10 +385,10 @@ class TableSession(SessionCore[TableState]):
         if ahead:
             for made in ahead:
                 self.commit(made)
-            self.commit(replace(event, joined=len(ahead)))
+            self._commit_tap(replace(event, joined=len(ahead)))
             return
         try:
-            self.commit(event)
+            self._commit_tap(event)
         except CompanionError:
             before = len(self.history)
             if (self._catch_up(lambda s: taken_by(s, event)) or self._opened_for_tap(event)
@@ -396,7 +396,7 @@ class TableSession(SessionCore[TableState]):
                 caught = len(self.history) - before - self._laid_with_tap
                 self._laid_with_tap = 0
                 # the move the tap follows, seen only briefly
-                self.commit(replace(event, joined=caught or None))
+                self._commit_tap(replace(event, joined=caught or None))
                 return
             t = self.state
             takes = lambda alt: Fit(alt.origin) if taken_by(alt, event) else None  # noqa: E731
@@ -404,7 +404,17 @@ class TableSession(SessionCore[TableState]):
                     self._behind != self.seq and self._rename(
                         suspects(t, None), self.reading, lambda alt, card, was: takes(alt)))):
                 raise
-            self.commit(event)
+            self._commit_tap(event)
+
+    def _commit_tap(self, event: ev.Event) -> None:
+        """Log a button's event in the turn it is taken in, which a catch-up may have moved
+        on to: "Paid with 3 cards" for a player who began that turn with fewer is refused
+        (N5) there too, though the fold of an older log takes it."""
+        if isinstance(event, ev.Wildcard):
+            short = short_of_three(self.state)
+            if short is not None:
+                raise short
+        self.commit(event)
 
     # -- readings ----------------------------------------------------------------------
 

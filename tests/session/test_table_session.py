@@ -364,3 +364,38 @@ def test_N9_N10_the_view_says_when_its_combinations_are_the_turn_being_scored(tm
     assert view.combinations and view.scoring  # its cards still lie there, to be cleared
     session.tap("undo")
     assert not session.view().scoring
+
+
+def test_N5_paid_with_three_cards_is_refused_in_the_turn_a_catch_up_reaches(tmp_path):
+    import itertools
+
+    from companion.rules.combination import find_combinations
+    from companion.rules.grid import EMPTY, GEMS
+
+    store, session = new_session(tmp_path)
+    grid = Grid.parse(SETUP)
+    session.on_reading(rows(grid))
+    grid = _quiet_shift(grid).apply(grid)
+    session.on_reading(rows(grid))  # P0 pays one card: two left
+    session.tap("end_turn")
+    scoring = next(m for m in (Shift.parse(f"{line}{i}{d}") for line, ds in (("r", "<>"),
+                                                                             ("c", "^v"))
+                               for i in range(1, 6) for d in ds)
+                   if find_combinations(m.apply(grid)))
+    grid = scoring.apply(grid)
+    session.on_reading(rows(grid))
+    session.tap("end_turn")  # P1 scores
+    cleared = grid.replace({c: EMPTY for c in session.state.to_clear})
+    session.on_reading(rows(cleared))
+    cells = cleared.empty_cells()
+    refilled = next(g for g in (cleared.replace(dict(zip(cells, letters, strict=True)))
+                                for letters in itertools.product(GEMS, repeat=len(cells)))
+                    if not find_combinations(g))
+    session.on_brief(rows(refilled))  # the refill held only briefly: the game a step behind
+    session.on_brief(rows(refilled))
+    session.on_look(rows(refilled))
+    assert session.state.phase == "refill"
+    session.tap("wildcard")  # P0's turn once the refill is caught up: two cards held
+    assert session.message == "N5: player 0 holds 2 cards and a shift paid with three cards costs 3"
+    assert session.state.phase == "play" and not session.state.wildcard_next
+    assert [e["kind"] for e in session.events()[-2:]] == ["cleared", "refill"]
