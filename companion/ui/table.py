@@ -18,7 +18,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from companion.rules.grid import SIZE
+from companion.rules.grid import SIZE, Cell
 from companion.rules.shift import Shift
 from companion.rules.shift_paths import permutation
 from companion.view import TABLE_ACTIONS, TableController, TableView
@@ -196,7 +196,8 @@ class TableScreen(GameScreen[TableController, TableView]):
         else:  # a refused move's strip says what to do now
             self.ids.prompt.text = "" if illegal else plain(view.prompt)
         shown, self._source = as_seen(view)
-        self.ids.grid.show(shown, view.confidence, replace(_marks(view), picked=self.picked))
+        marks = _moved_marks(_marks(view), self._source)
+        self.ids.grid.show(shown, view.confidence, replace(marks, picked=self.picked))
         self.hint.show(view)  # issue 15
         for name in TABLE_ACTIONS:
             self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
@@ -330,6 +331,23 @@ def _marks(view: TableView) -> CellMarks:
         pearl=view.pearl,
         arrows=arrows,
     )
+
+
+def _moved_marks(marks: CellMarks, source: tuple[int, ...]) -> CellMarks:
+    """``marks`` (the game's cells) put where ``as_seen`` drew their cards: the pearl's ring
+    and a card's outline follow the card a refused move moved."""
+    if source == tuple(range(len(source))):
+        return marks
+    width = round(len(source) ** 0.5)
+    shown_at = {k: divmod(i, width) for i, k in enumerate(source)}
+
+    def moved(cell: Cell) -> Cell:
+        r, c = shown_at[(cell[0] - 1) * width + cell[1] - 1]
+        return r + 1, c + 1
+
+    return replace(marks, highlight=tuple(map(moved, marks.highlight)),
+                   verdict=tuple(map(moved, marks.verdict)),
+                   pearl=None if marks.pearl is None else moved(marks.pearl))
 
 
 def _full_height(_box: object, children: Iterable[Widget]) -> None:

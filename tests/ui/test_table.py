@@ -110,6 +110,17 @@ def test_N4_a_refused_move_shows_each_card_where_the_picture_shows_it_and_fixes_
     assert game.taps == [("fix", 1, 2, "O")]  # that card, where the game holds it
 
 
+def test_P4_a_refused_move_moves_the_pearl_s_ring_and_outlines_with_their_cards(table):
+    from companion.view import Verdict
+
+    refused = replace(pearl_view(), verdict=Verdict(False, ("r2<",), "", "illegal: P4: ..."),
+                      highlight=((2, 5),))  # an outlined card: the ruby at the row's end
+    driver, screen = table(TableDouble([refused]))
+    grid = screen.ids.grid
+    assert grid.cells[1] == "B*PRC"  # row 2 as the picture shows it moved
+    assert grid.marks.pearl == (2, 2) and grid.marks.highlight == ((2, 4),)
+
+
 def test_N7_N8_last_turn_combinations_are_highlighted_with_their_points(table):
     game = TableDouble(nizam_views())
     game.index = 3
