@@ -187,14 +187,15 @@ def when_words(stamp: str, now: datetime | None = None) -> str:
     >>> when_words("2026-11-30T10:00:00.000+00:00", kyiv), when_words("2025-11-30T10:00", kyiv)
     ('30 Nov 12:00', '30 Nov 2025 12:00')
     """
-    now = now or datetime.now().astimezone()
     try:
         at = datetime.fromisoformat(stamp)
     except (TypeError, ValueError):
         return str(stamp)[:16].replace("T", " ")
     if at.tzinfo is None:  # the store writes UTC
         at = at.replace(tzinfo=UTC)
-    local = at.astimezone(now.tzinfo)
+    # the machine's zone as it was then (a summer game read in winter: summer time)
+    local = at.astimezone(None if now is None else now.tzinfo)
+    now = now or datetime.now().astimezone()
     clock = f"{local:%H:%M}"
     if local.date() == now.date():
         return f"today {clock}"

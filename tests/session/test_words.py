@@ -39,3 +39,19 @@ def test_every_shift_is_undone_the_last_first(shifts):
     for text in words.opposites(shifts):
         moved = Shift.parse(text).apply(moved)
     assert moved == grid
+
+
+def test_a_game_begun_in_summer_time_is_said_in_summer_time_in_winter(monkeypatch):
+    import time
+
+    from companion.words import when_words
+
+    # Kyiv's zone as a POSIX rule (no zone database needed): UTC+2, summer UTC+3
+    monkeypatch.setenv("TZ", "EET-2EEST,M3.5.0/3,M10.5.0/4")
+    time.tzset()
+    try:
+        assert when_words("2020-07-15T10:00:00.000+00:00") == "15 Jul 2020 13:00"
+        assert when_words("2020-12-06T10:00:00.000+00:00") == "6 Dec 2020 12:00"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
