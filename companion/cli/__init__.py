@@ -77,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _reader_gone()
     try:
         code = int(args.handler(args))
-        sys.stdout.flush()  # a reader gone shows here, not at exit as Python's own complaint
+        if sys.stdout is not None:  # None when started with stdout closed
+            sys.stdout.flush()  # a reader gone shows here, not at exit as Python's complaint
         return code
     except BrokenPipeError:  # before BAD_INPUT: it is an OSError, but nothing the user did
         return _reader_gone()
@@ -120,7 +121,8 @@ def _print_names_as_given() -> None:
     it goes out as the bytes it was given, as ``ls`` prints it, where a strict stdout (any
     UTF-8 locale but C) would fail the command after its work was done."""
     reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None:
+    # only over the strict default: a lenient handler the user chose (PYTHONIOENCODING) stays
+    if reconfigure is not None and getattr(sys.stdout, "errors", None) == "strict":
         reconfigure(errors="surrogateescape")
 
 

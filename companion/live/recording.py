@@ -64,10 +64,10 @@ def _read_json(path: Path) -> Any:
         raise RecordingError(f"{path}: missing") from None
     except json.JSONDecodeError as err:
         raise RecordingError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
+    except UnicodeDecodeError:  # a ValueError too: asked first
+        raise RecordingError(f"{path}: not UTF-8 text") from None
     except (ValueError, RecursionError):  # JSON, but past what Python will read
         raise RecordingError(f"{path}: damaged ({UNREADABLE_JSON})") from None
-    except UnicodeDecodeError:
-        raise RecordingError(f"{path}: not UTF-8 text") from None
 
 
 def _read_taps(path: Path, frames: Set[int]) -> tuple[Tap, ...]:

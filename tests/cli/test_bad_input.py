@@ -614,3 +614,23 @@ def test_output_into_a_closed_pipe_stops_quietly_as_sigpipe(tmp_path, argv):
         os.close(write)
     assert done.returncode == 141 and done.stderr == b""
     assert not any(tmp_path.iterdir())  # no crash log either
+
+
+def test_replay_a_game_json_not_utf8_is_said_so(capsys, tmp_path):
+    folder = copied_recording(tmp_path, frames=1)
+    (folder / "game.json").write_bytes(b'{"game": "nizam", "players": ["Zo\xeb", "Bob"]}\n')
+    code, out, err = run(capsys, "replay", str(folder))
+    assert code == 2 and one_line(err) == f"companion: {folder / 'game.json'}: not UTF-8 text\n"
+
+
+def test_a_command_started_with_stdout_closed_or_a_lenient_encoding_runs_as_before(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    closed = subprocess.run([sys.executable, "-m", "companion", "demo", "--seed", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120,
+                            env=env, preexec_fn=lambda: os.close(1))
+    assert (closed.returncode, closed.stderr) == (0, b"")
+    ascii_ = subprocess.run([sys.executable, "-m", "companion", "demo", "--seed", "1"],
+                            capture_output=True, timeout=120,
+                            env={**env, "PYTHONIOENCODING": "ascii:replace"})
+    assert ascii_.returncode == 0 and ascii_.stderr == b"" and b"?" in ascii_.stdout
+    assert not any(tmp_path.iterdir())  # no crash log
