@@ -307,22 +307,33 @@ def test_P8_a_run_out_in_pearl_counts_no_limit():
     assert "discard pile is empty" in _ran_out(3, "pearl", deck=0, discard=0)
 
 
-def _quiet_shift(grid):
-    """A shift of ``grid`` that moves cards and lines up no combination."""
+def _shift(grid, scores=False):
+    """The first shift of ``grid`` that moves cards and lines up a combination (or none)."""
     from companion.rules.combination import find_combinations
 
     return next(m for m in (Shift.parse(f"{line}{i}{d}") for line, ds in (("r", "<>"), ("c", "^v"))
                             for i in range(1, 6) for d in ds)
-                if m.apply(grid) != grid and not find_combinations(m.apply(grid)))
+                if m.apply(grid) != grid and bool(find_combinations(m.apply(grid))) == scores)
+
+
+def _quiet_shift(grid):
+    return _shift(grid)
+
+
+def _first_pays_one(session):
+    """The opening grid set up, then the first player's quiet shift (three cards less one)
+    and End turn; the grid now."""
+    grid = Grid.parse(SETUP)
+    session.on_reading(rows(grid))
+    grid = _quiet_shift(grid).apply(grid)
+    session.on_reading(rows(grid))
+    session.tap("end_turn")
+    return grid
 
 
 def test_N5_paid_with_three_cards_is_greyed_and_refused_for_a_hand_of_two(tmp_path):
     store, session = new_session(tmp_path)
-    grid = Grid.parse(SETUP)
-    session.on_reading(rows(grid))
-    grid = _quiet_shift(grid).apply(grid)
-    session.on_reading(rows(grid))  # P0 pays one card: two left
-    session.tap("end_turn")
+    grid = _first_pays_one(session)  # P0: two cards left
     session.tap("draw")  # P1's turn
     assert session.state.rules.hands[0] == 2 and session.state.rules.active == 0
     assert "wildcard" not in session.view().actions
@@ -349,16 +360,11 @@ def test_N5_paid_with_three_cards_is_greyed_once_the_shifts_made_leave_too_few(t
 
 
 def test_N9_N10_the_view_says_when_its_combinations_are_the_turn_being_scored(tmp_path):
-    from companion.rules.combination import find_combinations
 
     store, session = new_session(tmp_path)
     grid = Grid.parse(SETUP)
     session.on_reading(rows(grid))
-    scoring = next(m for m in (Shift.parse(f"{line}{i}{d}") for line, ds in (("r", "<>"),
-                                                                             ("c", "^v"))
-                               for i in range(1, 6) for d in ds)
-                   if find_combinations(m.apply(grid)))
-    session.on_reading(rows(scoring.apply(grid)))
+    session.on_reading(rows(_shift(grid, scores=True).apply(grid)))
     session.tap("end_turn")
     view = session.view()
     assert view.combinations and view.scoring  # its cards still lie there, to be cleared
@@ -373,16 +379,8 @@ def test_N5_paid_with_three_cards_is_refused_in_the_turn_a_catch_up_reaches(tmp_
     from companion.rules.grid import EMPTY, GEMS
 
     store, session = new_session(tmp_path)
-    grid = Grid.parse(SETUP)
-    session.on_reading(rows(grid))
-    grid = _quiet_shift(grid).apply(grid)
-    session.on_reading(rows(grid))  # P0 pays one card: two left
-    session.tap("end_turn")
-    scoring = next(m for m in (Shift.parse(f"{line}{i}{d}") for line, ds in (("r", "<>"),
-                                                                             ("c", "^v"))
-                               for i in range(1, 6) for d in ds)
-                   if find_combinations(m.apply(grid)))
-    grid = scoring.apply(grid)
+    grid = _first_pays_one(session)  # P0: two cards left
+    grid = _shift(grid, scores=True).apply(grid)
     session.on_reading(rows(grid))
     session.tap("end_turn")  # P1 scores
     cleared = grid.replace({c: EMPTY for c in session.state.to_clear})
