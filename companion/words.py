@@ -165,14 +165,16 @@ def article(word: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
 
+def plural(letter: str) -> str:
+    """The gem ``letter``'s name for more than one: "rubies", "topazes", "ambers"."""
+    name = GEM_NAMES.get(letter, letter)
+    return name[:-1] + "ies" if name.endswith("y") else name + ("es" if name.endswith("z")
+                                                                 else "s")
+
+
 def gems_named(count: int, letter: str) -> str:
     """``count`` cards of the gem ``letter`` in words: "1 ruby", "3 rubies", "4 topazes"."""
-    name = GEM_NAMES.get(letter, letter)
-    if count == 1:
-        return f"1 {name}"
-    many = name[:-1] + "ies" if name.endswith("y") else name + ("es" if name.endswith("z")
-                                                                 else "s")
-    return f"{count} {many}"
+    return f"1 {GEM_NAMES.get(letter, letter)}" if count == 1 else f"{count} {plural(letter)}"
 
 
 def when_words(stamp: str, now: datetime | None = None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.rules.combination import Combination
 from companion.rules.grid import GEM_NAMES, PEARL, Cell
-from companion.words import article, gems_named
+from companion.words import article, plural
 
 from .table import TableState, card_cell, cell_of, index_of
 
@@ -76,10 +76,6 @@ def settled_words(t: TableState, told: tuple[int, str, str, bool]) -> str:
 
 
 NUMBERS = {3: "three", 4: "four", 5: "five"}
-
-
-def plural(letter: str) -> str:
-    return gems_named(2, letter).split(" ", 1)[1]
 
 
 def misread_words(before: TableState, after: TableState, card: int) -> str:

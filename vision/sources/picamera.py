@@ -32,7 +32,6 @@ What a table needs from the camera, and why each setting is made here:
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import tempfile
@@ -44,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from calibration.camera import AF_MANUAL, CameraLock
+from calibration.files import write_json_atomic
 
 from .base import LiveSource, SourceError, monotonic
 from .mounting import mount_height_m
@@ -106,10 +106,7 @@ def fixed_tone_tuning(picamera2: Any, camera_num: int) -> tuple[str | None, str]
         tuning = picamera2.load_tuning_file(f"{model}.json")
         picamera2.find_tuning_algo(tuning, "rpi.contrast")["ce_enable"] = 0
         path = Path(tempfile.gettempdir()) / f"nizam-{os.getuid()}-{model}-fixed-tone.json"
-        fd, part = tempfile.mkstemp(prefix=path.stem, dir=path.parent)
-        with os.fdopen(fd, "w") as out:
-            json.dump(tuning, out)
-        os.replace(part, path)
+        write_json_atomic(path, tuning)
         os.environ[TUNING_ENV] = str(path)
         manager.reset()
     except Exception as err:  # picamera2 raises many kinds; all mean "keep its own"
