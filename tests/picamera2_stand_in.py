@@ -163,6 +163,10 @@ class Manager:
     def __init__(self, world: World) -> None:
         self.world = world
         self.started: dict[str, Any] | None = None  # what the running one read
+        # The cameras that joined it, by number: as in picamera2, a camera joins before it
+        # is opened, and one whose opening failed stays, never open (``is_open`` False),
+        # until ``cleanup`` takes it out.
+        self.joined: dict[int, Picamera2Like] = {}
 
     @property
     def cms(self) -> dict[str, Any]:
@@ -179,7 +183,12 @@ class Manager:
 
     @property
     def cameras(self) -> dict[int, Picamera2Like]:
-        return dict(enumerate(self.world.open_cameras()))
+        return dict(self.joined)
+
+    def cleanup(self, index: int) -> None:
+        del self.joined[index]
+        if not self.joined:
+            self.started = None  # picamera2 drops it with the last camera
 
     def reset(self) -> None:
         if self.cameras:  # the open cameras' requests went to the manager dropped
@@ -219,7 +228,11 @@ class World:
                 listed = manager.cms["devices"]
                 if camera_num >= len(listed):
                     raise RuntimeError("Camera __init__ sequence did not complete.")
-                super().__init__(world, world.devices.index(listed[camera_num]))
+                self.is_open = False
+                self.index = world.devices.index(listed[camera_num])
+                manager.joined[self.index] = self  # stays if opening fails
+                super().__init__(world, self.index)
+                self.is_open = True
                 self.tuning = tuning
                 self.tuning_in_effect = manager.cms["tuning"]
                 if isinstance(tuning, dict):
@@ -345,8 +358,9 @@ class Picamera2Like:
         if not self.closed:
             self.closed = True
             self.device.held = False
-            if not self.world.open_cameras():
-                self.world.manager.started = None  # picamera2 drops it with the last camera
+            self.is_open = False
+            if self.world.manager.joined.get(self.index) is self:
+                self.world.manager.cleanup(self.index)
 
     def set_controls(self, controls: dict[str, Any]) -> None:
         self._alive()

@@ -278,6 +278,40 @@ def test_a_second_camera_opened_beside_one_open_says_it_runs_on_the_tuning_in_us
         first.close()
 
 
+def test_a_camera_another_program_held_fixes_its_tone_once_it_opens(module_3):
+    # picamera2 keeps a camera whose opening failed among its manager's, never open: the
+    # start after it must not take it for a camera held and leave the tone adaptive
+    device = module_3.devices[0]
+    device.held = True  # another program has it
+    camera = PiCamera(retry_delay=0.001)
+    with pytest.raises(SourceError, match="Device or resource busy"):
+        camera.open()
+    assert module_3.manager.cameras == {}  # nothing left joined to picamera2's manager
+    device.held = False  # the other program let it go
+    camera.open()
+    try:
+        assert camera.tone_curve == "fixed"
+        assert module_3.opened[-1].tuning_in_effect == fixed_tone(
+            stand_in.tuning_for("imx708.json"))
+        assert not module_3.pulled and next(iter(camera)).image.shape == (720, 1280, 3)
+    finally:
+        camera.close()
+    assert module_3.manager.cameras == {} and module_3.manager.started is None
+
+
+def test_a_failed_opening_left_in_picamera2s_manager_is_taken_out_before_a_start(module_3):
+    # one left by a program before (the camera probed while another held it), not by us
+    device = module_3.devices[0]
+    device.held = True
+    with pytest.raises(RuntimeError, match="busy"):
+        module_3.module.Picamera2(0)
+    assert [c.is_open for c in module_3.manager.cameras.values()] == [False]
+    device.held = False
+    camera, cam = opened(module_3)
+    camera.close()
+    assert camera.tone_curve == "fixed" and not module_3.pulled
+
+
 def test_a_camera_with_no_tuning_file_after_one_with_gets_its_own(monkeypatch):
     # the tuning file named for the camera opened before is no longer named
     world = stand_in.install(monkeypatch, stand_in.camera_module_3(),

@@ -92,10 +92,11 @@ def fixed_tone_tuning(picamera2: Any, camera_num: int) -> tuple[str | None, str]
     model = ""
     try:
         manager = picamera2._cm
+        forget_failed_opens(picamera2)
         if manager.cameras:
-            # one picamera2 holds (open, or one whose opening failed: picamera2 keeps it)
-            # uses the manager running, and so does its listener: a new manager would be
-            # pulled from under them, and its frames never heard
+            # a camera picamera2 holds open uses the manager running, and so does its
+            # listener: a new manager would be pulled from under them, and its frames
+            # never heard
             raise RuntimeError("picamera2 holds another camera, so the tuning the running "
                                "camera manager read stays")
         # the cameras as a manager reading no file lists them (one named at the last start
@@ -118,6 +119,20 @@ def fixed_tone_tuning(picamera2: Any, camera_num: int) -> tuple[str | None, str]
         what = f"{model}.json" if model else "the tuning file"
         return None, f"{what}: {type(err).__name__} {err}".rstrip()
     return str(path), ""
+
+
+def forget_failed_opens(picamera2: Any) -> None:
+    """Take out of picamera2's camera manager the cameras whose opening failed.
+
+    ``Picamera2(n)`` joins the manager before it asks libcamera for the camera; when that
+    fails (another program holds it), it raises and stays there, never open, and its
+    ``close`` does nothing for a camera never opened. Left so, the manager counts a camera
+    held: the next start could not fix the tone curve (``fixed_tone_tuning``), and the
+    manager's listener would run on for as long as the program does."""
+    manager = picamera2._cm
+    for index, camera in list(manager.cameras.items()):
+        if not getattr(camera, "is_open", True):
+            manager.cleanup(index)
 
 
 def camera_info() -> list[dict[str, Any]]:
@@ -249,6 +264,8 @@ class PiCamera(LiveSource):
             cam.start()
         except Exception as err:  # picamera2 raises many kinds; all mean "no camera here"
             _close(cam)
+            with contextlib.suppress(Exception):
+                forget_failed_opens(picamera2)
             if isinstance(err, SourceError):
                 raise SourceError(f"{self.name}: {err}") from err
             raise SourceError(f"{self.name}: cannot start ({err})") from err
