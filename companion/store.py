@@ -15,6 +15,7 @@ undo is a new event. The store does not interpret events; the session folds them
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from companion.errors import DamagedFile
 from companion.rules.record import UNREADABLE_JSON
@@ -50,6 +52,11 @@ class StoreError(DamagedFile):
     """The game database cannot be used: locked, full, damaged, or not ours."""
 
 
+class StoreReadOnly(StoreError):
+    """The game database cannot be written here (a read-only file or folder): it may still
+    be read (``GameStore.for_reading``)."""
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     game_id: int
@@ -73,6 +80,9 @@ def _now() -> str:
 
 def _explain(err: sqlite3.Error, path: str) -> StoreError:
     text = str(err).lower()
+    if _code(err) in _READ_ONLY:
+        return StoreReadOnly(f"game database {path} cannot be written here: the file or its "
+                             "folder is read-only")
     if "locked" in text or "busy" in text:
         why = "is locked by another program (is a second companion running?)"
     elif "full" in text or "disk i/o" in text:
@@ -84,12 +94,56 @@ def _explain(err: sqlite3.Error, path: str) -> StoreError:
     return StoreError(f"game database {path} {why}")
 
 
-class GameStore:
-    """An SQLite file of games and their events."""
+_READ_ONLY = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_READONLY_DIRECTORY,
+              sqlite3.SQLITE_READONLY_CANTINIT, sqlite3.SQLITE_READONLY_CANTLOCK,
+              sqlite3.SQLITE_READONLY_RECOVERY, sqlite3.SQLITE_READONLY_ROLLBACK)
+"""SQLite's ways of saying the file, its folder or its log's files cannot be written (not
+``SQLITE_READONLY_DBMOVED``: the file was moved or deleted while open)."""
 
-    def __init__(self, path: str | Path, *, timeout: float = 2.0) -> None:
+
+def _code(err: sqlite3.Error) -> int:
+    return int(getattr(err, "sqlite_errorcode", 0) or 0)
+
+
+_NO_WAL_INDEX = (sqlite3.SQLITE_READONLY_DIRECTORY, sqlite3.SQLITE_READONLY_CANTINIT,
+                 sqlite3.SQLITE_CANTOPEN)
+"""Why a read-only connection cannot read a WAL database: the index of its log (``-shm``)
+cannot be made beside it, in a folder that cannot be written to."""
+
+
+def _read_only_uri(path: str, immutable: bool) -> str:
+    """SQLite's URI of ``path`` opened to read only (any name: its bytes escaped)."""
+    name = quote(os.fsencode(os.path.abspath(path)))
+    return f"file:{name}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def _read_only_here(path: Path) -> bool:
+    """``path`` is a file that we may read and not write, or lies in such a folder."""
+    return path.is_file() and not (os.access(path, os.W_OK)
+                                   and os.access(path.parent, os.W_OK | os.X_OK))
+
+
+def _unsaved_log(path: str) -> bool:
+    """Events are still in the database's write-ahead log (``-wal``), not in the file."""
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
+
+
+class GameStore:
+    """An SQLite file of games and their events. ``read_only``: opened to read only (SQLite's
+    ``mode=ro``), for a database that cannot be written here; nothing is written to it, and
+    it holds no games until the companion has written one."""
+
+    def __init__(self, path: str | Path, *, timeout: float = 2.0, read_only: bool = False
+                 ) -> None:
         self.path = str(path)
         self._lock = threading.RLock()
+        self._tables = True
+        if read_only:
+            self._db = self._open_read_only(timeout)
+            return
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -97,29 +151,82 @@ class GameStore:
             # below keeps them to one statement or transaction at a time.
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
                                        check_same_thread=False)
+        except sqlite3.Error as err:
+            raise _explain(err, self.path) from None
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             # FULL: a commit survives a power cut, not only a crash of the process.
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise StoreError(
-                    f"game database {self.path} has schema version {version}; "
-                    f"this companion reads version {SCHEMA_VERSION}"
-                )
-            if version == 0 and self._db.execute(
-                "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
-            ).fetchone()[0]:
-                # another program's database: never add our tables to it
-                raise StoreError(f"{self.path} is not a game database of the companion "
-                                 "(it holds other tables)")
-            if version == 0:
+            if self._schema(self._db) == 0:
                 with self._transaction():
                     for statement in _SCHEMA:
                         self._db.execute(statement)
                     self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.Error as err:
+            self._db.close()
             raise _explain(err, self.path) from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    @classmethod
+    def for_reading(cls, path: str | Path, *, timeout: float = 2.0) -> GameStore:
+        """The store to read games from: opened as always where it can be written, and read
+        only where it cannot (a read-only file or folder: ``read_only``)."""
+        try:
+            return cls(path, timeout=timeout)
+        except StoreError as err:
+            if not (isinstance(err, StoreReadOnly) or _read_only_here(Path(path))):
+                raise
+        return cls(path, timeout=timeout, read_only=True)
+
+    def _open_read_only(self, timeout: float) -> sqlite3.Connection:
+        """A connection that reads the database and writes nothing. A WAL database whose log
+        index (``-shm``) cannot be made (its folder is read-only) is read as it lies in its
+        file (``immutable``), when no events wait in its log (``-wal``); else that is said."""
+        try:
+            db = self._connect_read_only(timeout, immutable=False)
+        except sqlite3.Error as err:
+            if _code(err) not in _NO_WAL_INDEX or not Path(self.path).is_file():
+                raise _explain(err, self.path) from None
+            if _unsaved_log(self.path):
+                raise StoreError(
+                    f"game database {self.path} cannot be read here: its folder is read-only "
+                    f"and its latest events are still in {self.path}-wal; open it once where "
+                    "its folder can be written to") from None
+            try:
+                db = self._connect_read_only(timeout, immutable=True)
+            except sqlite3.Error as again:
+                raise _explain(again, self.path) from None
+        return db
+
+    def _connect_read_only(self, timeout: float, immutable: bool) -> sqlite3.Connection:
+        db = sqlite3.connect(_read_only_uri(self.path, immutable), uri=True, timeout=timeout,
+                             isolation_level=None, check_same_thread=False)
+        try:
+            self._tables = self._schema(db) == SCHEMA_VERSION
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _schema(self, db: sqlite3.Connection) -> int:
+        """The database's schema version: ours, or 0 where it holds no tables yet; a
+        ``StoreError`` for another version or another program's database."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version not in (0, SCHEMA_VERSION):
+            raise StoreError(
+                f"game database {self.path} has schema version {version}; "
+                f"this companion reads version {SCHEMA_VERSION}"
+            )
+        if version == 0 and db.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchone()[0]:
+            # another program's database: never add our tables to it
+            raise StoreError(f"{self.path} is not a game database of the companion "
+                             "(it holds other tables)")
+        return version
 
     def close(self) -> None:
         self._db.close()
@@ -187,6 +294,8 @@ class GameStore:
             )
 
     def events(self, game_id: int) -> list[StoredEvent]:
+        if not self._tables:
+            return []
         rows = self._query(
             "SELECT game_id, seq, payload, at FROM events WHERE game_id = ? ORDER BY seq",
             (game_id,),
@@ -213,6 +322,8 @@ class GameStore:
         return "; ".join(str(r[0]) for r in self._query("PRAGMA integrity_check", ()))
 
     def _games(self, where: str, params: tuple[Any, ...]) -> list[StoredGame]:
+        if not self._tables:  # read only, and never written: no games
+            return []
         rows = self._query(
             "SELECT g.id, g.header, g.started, g.finished, "
             "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) "

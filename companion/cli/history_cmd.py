@@ -38,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"{path}: is a folder, not a game database")
     if not path.is_file():  # opening would create it: a history needs games
         raise BadInput(f"no game database at {path}: no games played yet")
-    with GameStore(path) as store:
+    # History only reads: a database that cannot be written here (a read-only file or
+    # folder) is read all the same.
+    with GameStore.for_reading(path) as store:
         if not store.games():
             raise BadInput(f"the game database {path} holds no games yet")
         players = history(stories(store, solved_best_calls()))

@@ -3,6 +3,12 @@ computed by hand and played through the real sessions into a real game database.
 
 import csv
 import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +137,85 @@ def test_history_of_an_empty_or_missing_database_is_one_line(tmp_path, capsys):
     GameStore(tmp_path / "empty.sqlite").close()
     assert main(["history", "--store", str(tmp_path / "empty.sqlite"), "--json"]) == 2
     assert "holds no games yet" in capsys.readouterr().err
+
+
+# -- a game database the user may only read (a copy on a read-only share, another user's) ---
+
+PROJECT = Path(__file__).resolve().parents[2]
+NOBODY = 65534
+
+
+@pytest.fixture
+def readable(tmp_path):
+    """A folder others may enter (root's pytest folders are closed to them), emptied after."""
+    folder = Path(tempfile.mkdtemp(prefix="history-"))
+    folder.chmod(0o755)
+    yield folder
+    for path in (folder, *folder.iterdir()):
+        path.chmod(0o700)
+    shutil.rmtree(folder)
+
+
+def history_as_reader(db: Path) -> subprocess.CompletedProcess[str]:
+    """`companion history --store DB` run by a user who may not write what we made read-only:
+    ourselves, or, for root (who writes anywhere), nobody."""
+    drop = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
+    env = {**os.environ, "XDG_DATA_HOME": str(db.parent / "no-data"),
+           "COMPANION_CACHE_DIR": str(db.parent / "no-cache")}
+    return subprocess.run([sys.executable, "-m", "companion", "history", "--store", str(db)],
+                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=120,
+                          **drop)
+
+
+def _read_only(db: Path, folder_too: bool) -> None:
+    db.chmod(0o444)
+    # the folder stays writable to the reader (as root: to nobody) unless it is read-only
+    db.parent.chmod(0o555 if folder_too else 0o777 if os.geteuid() == 0 else 0o755)
+
+
+@pytest.mark.parametrize("folder_too", [True, False], ids=["read_only_folder", "read_only_file"])
+def test_history_lists_the_games_of_a_database_it_may_only_read(readable, capsys, folder_too):
+    db = readable / "games.sqlite"
+    with GameStore(db) as store:
+        hand_game(store)
+    assert main(["history", "--store", str(db)]) == 0
+    listed = capsys.readouterr().out
+    before = db.read_bytes()
+    _read_only(db, folder_too)
+    done = history_as_reader(db)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == listed and listed.startswith("Ann: 1 game, 0 won; 3.5 points a turn")
+    assert db.read_bytes() == before
+    if folder_too:
+        assert [p.name for p in readable.iterdir()] == ["games.sqlite"]
+
+
+def test_history_of_an_empty_database_it_may_only_read_says_no_games(readable):
+    db = readable / "games.sqlite"
+    db.touch()  # a database no companion wrote yet: read only, no tables are made in it
+    _read_only(db, folder_too=True)
+    done = history_as_reader(db)
+    assert done.returncode == 2 and done.stdout == "" and db.stat().st_size == 0
+    assert done.stderr == f"companion: the game database {db} holds no games yet\n"
+
+
+def test_history_says_why_it_cannot_read_events_left_in_the_log_of_a_read_only_folder(readable):
+    # the companion was stopped before its log was folded into the file (a power cut), and
+    # the folder was made read-only: the log's index cannot be made, its events not read
+    kept = readable / "kept"
+    kept.mkdir()
+    with GameStore(kept / "games.sqlite") as store:
+        hand_game(store)
+        for name in ("games.sqlite", "games.sqlite-wal"):  # copied as a power cut leaves them
+            shutil.copy(kept / name, readable / name)
+    shutil.rmtree(kept)
+    db = readable / "games.sqlite"
+    assert Path(f"{db}-wal").stat().st_size > 0
+    Path(f"{db}-wal").chmod(0o444)
+    _read_only(db, folder_too=True)
+    done = history_as_reader(db)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"companion: game database {db} cannot be read here: its "
+                                  "folder is read-only and its latest events are still in "
+                                  f"{db}-wal")
