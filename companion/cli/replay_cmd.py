@@ -49,9 +49,10 @@ def run(args: argparse.Namespace) -> int:
 
     store_path = args.store if args.store == ":memory:" else output_path(args.store, "--store")
     palette = Palette.load(args.palette) if args.palette is not None else None
-    with GameStore(store_path) as store:
-        emit = print_json if args.json else (lambda line: print(_describe(line)))
-        result = open_and_play(args.recording, palette, store, emit, learn=args.learn)
+    emit = print_json if args.json else (lambda line: print(_describe(line)))
+    # the database is made (or opened) once the recording is read: a bad one leaves none
+    result = open_and_play(args.recording, palette, lambda: GameStore(store_path), emit,
+                           learn=args.learn)
     if args.json:
         print_json(result)
     else:

@@ -203,10 +203,15 @@ def summary(session: TableSession, playback: Playback) -> dict[str, Any]:
     return out
 
 
-def open_and_play(path: str | Path, palette: Palette | None, store: GameStore,
+def open_and_play(path: str | Path, palette: Palette | None, store: Callable[[], GameStore],
                   emit: Callable[[dict[str, Any]], None], learn: bool = LEARN_COLOURS
                   ) -> dict[str, Any]:
+    """Replay the recording at ``path`` into the store ``store()`` opens (and this closes),
+    opened only once the recording and its colours are read: a recording that cannot be
+    played leaves no game database behind."""
     rec = open_recording(path)
     recording_setup(rec)  # a wrong game.json is said before any colours are learned
-    session, playback = play(rec, palette or palette_from_calibration(rec), store, emit, learn)
-    return summary(session, playback)
+    palette = palette or palette_from_calibration(rec)
+    with store() as opened:
+        session, playback = play(rec, palette, opened, emit, learn)
+        return summary(session, playback)

@@ -106,7 +106,7 @@ def replayed(path: Path, change: Change | None) -> dict[str, Any]:
         GridFollower.read = changed  # type: ignore[method-assign]
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            result = playback.open_and_play(path, None, GameStore(Path(tmp) / "g.sqlite"),
+            result = playback.open_and_play(path, None, lambda: GameStore(Path(tmp) / "g.sqlite"),
                                             lambda line: None)
     finally:
         GridFollower.read = read  # type: ignore[method-assign]

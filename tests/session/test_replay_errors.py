@@ -45,3 +45,21 @@ def test_a_taps_line_that_holds_no_tap_is_named_in_one_line(tmp_path, capsys, ta
     assert main(["replay", str(rec)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"companion: {rec / 'taps.jsonl'} {message}")
+
+
+@pytest.mark.parametrize("spoil", ["no_folder", "game", "taps", "no_frames", "calib"])
+def test_a_recording_that_cannot_be_played_leaves_no_game_database(tmp_path, capsys, spoil):
+    rec = recording(tmp_path, {"game": "chess"} if spoil == "game" else
+                    {"game": "nizam", "players": 2})
+    if spoil == "no_folder":
+        rec = tmp_path / "elsewhere"
+    elif spoil == "taps":
+        (rec / "taps.jsonl").write_text('{"frame": 0,\n')
+    elif spoil == "no_frames":
+        (rec / "frames" / "000000.jpg").unlink()
+    # "calib": calib.jpg shows no grid of cards to learn the colours from
+    db = tmp_path / "games.sqlite"
+    assert main(["replay", "--store", str(db), str(rec)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("companion: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rec"]  # no database, no -wal
