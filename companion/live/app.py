@@ -194,12 +194,14 @@ class Companion:
                 for g in players_games(self.store)]
 
     def export_record(self, game_id: int) -> str:
+        """Write the game's record; where it is, and how it holds a move under way."""
         kind = kind_of(self.store.game(game_id).header)
         # A record needs no odds: no solved table for a Sands game.
         session = kind.open(self.store, game_id, lambda: None)
         out = paths.data_dir() / "records" / f"game-{game_id}.jsonl"
         write_atomic(out, session.record())
-        return str(out)
+        note = session.unrecorded()
+        return f"{out}. {note}" if note else str(out)
 
     # The calibration wizard ------------------------------------------------------------
 

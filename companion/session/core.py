@@ -156,6 +156,12 @@ class SessionCore(ABC, Generic[S]):
     def record_lines(self) -> list[dict[str, Any]]:
         """The game record's lines after its header (DESIGN.md), as played so far."""
 
+    @abstractmethod
+    def unrecorded(self) -> str:
+        """How the record holds what is logged of the move under way (a turn not over, a
+        call whose stone is not drawn), in one line for the players; "" when it holds every
+        move logged as it is."""
+
     # -- written once for every game ---------------------------------------------------------
 
     @property

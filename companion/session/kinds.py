@@ -51,6 +51,8 @@ class GameSession(Protocol):
 
     def record(self) -> str: ...
 
+    def unrecorded(self) -> str: ...
+
 
 @dataclass(frozen=True)
 class GameKind:

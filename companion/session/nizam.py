@@ -65,6 +65,7 @@ from .table import (
     record_lines,
     shifts_problem,
     short_of_three,
+    unfinished_words,
     wildcard_problem,
 )
 from .table import apply as apply_event
@@ -248,6 +249,9 @@ class TableSession(SessionCore[TableState]):
 
     def record_lines(self) -> list[dict[str, Any]]:
         return record_lines(self.state)
+
+    def unrecorded(self) -> str:
+        return unfinished_words(self.state)
 
     # -- events ------------------------------------------------------------------------
 

@@ -239,6 +239,15 @@ class SandsSession(SessionCore[SandsMoment]):
         """One ``{"call", "drawn"}`` a line."""
         return [{"call": d.call, "drawn": d.drawn} for d in self.state.draws]
 
+    def unrecorded(self) -> str:
+        """A call whose stone is not drawn yet: a record's line is a call and its stone."""
+        called = self.state.called
+        if not called:
+            return ""
+        who = self.names[self.state.rules.turn]
+        return (f"{who} called {called} and no stone was drawn yet: the record ends before "
+                "that call.")
+
     # -- events ------------------------------------------------------------------------
 
     @locked

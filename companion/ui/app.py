@@ -13,7 +13,8 @@ The app is handed everything it talks to, so tests (and the demo) pass their own
 - A Desert Sands controller whose ``stone_camera()`` gives a camera side
   (``companion.live.stones.SandsWatcher``) gets the camera's read of the stone spot on its
   screen and the stone camera set-up.
-- ``export_record(game_id) -> str``: write the game record somewhere; returns where.
+- ``export_record(game_id) -> str``: write the game record somewhere; returns where (and,
+  after it, how the record holds a move under way: a turn not over).
 
 Controllers are asked for ``view()`` and ``camera()`` on the main thread about 30 times a
 second, so those must be cheap reads of what the session already has. ``tap`` runs on the

@@ -406,3 +406,14 @@ def test_D3_outcome_texts_name_points_and_turns():
                 assert text.endswith(f"+{CALLS[call].points}")
             else:
                 assert text.endswith("Bob's turn")
+
+
+def test_D2_a_record_saved_after_a_call_before_its_stone_says_the_call_is_not_in_it(tmp_path):
+    _, s = new(tmp_path)
+    play(s, ("red", "yellow"), ("green", "lilac"))  # Ann's second call fails: Bob's to call
+    assert s.unrecorded() == ""
+    s.tap("call", "green")  # the stone not drawn yet
+    assert [e for _, e in parse_record(s.record()).entries] == [
+        {"call": "red", "drawn": "yellow"}, {"call": "green", "drawn": "lilac"}]
+    assert s.unrecorded() == ("Bob called green and no stone was drawn yet: the record ends "
+                              "before that call.")

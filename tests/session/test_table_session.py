@@ -397,3 +397,68 @@ def test_N5_paid_with_three_cards_is_refused_in_the_turn_a_catch_up_reaches(tmp_
     assert session.message == "N5: player 0 holds 2 cards and a shift paid with three cards costs 3"
     assert session.state.phase == "play" and not session.state.wildcard_next
     assert [e["kind"] for e in session.events()[-2:]] == ["cleared", "refill"]
+
+
+# -- the record saved while a turn is under way ------------------------------------------------
+
+
+def saved(store, game_id, tmp_path, monkeypatch) -> tuple[str, str]:
+    """The game's record as the app's "Export record" saves it, and what it says."""
+    from companion.live.app import Companion
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    said = Companion(store).export_record(game_id)
+    out = next((tmp_path / "data").rglob(f"game-{game_id}.jsonl"))
+    assert said.startswith(str(out))
+    return out.read_text(), said[len(str(out)):]
+
+
+def test_N3_a_record_saved_mid_turn_holds_the_shift_logged_as_the_turn_so_far(tmp_path,
+                                                                             monkeypatch):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    moved = Shift.parse("r4>").apply(Grid(SETUP))  # makes no line: scoring it lays no card
+    session.on_reading(rows(moved))
+    assert [e["kind"] for e in session.events()] == ["setup", "shifts"]  # the turn not ended
+    text, said = saved(store, session.game_id, tmp_path, monkeypatch)
+    assert text.splitlines()[1:] == [f'{{"setup": "{SETUP}"}}',
+                                     '{"turn": 1, "shifts": ["r4>"]}']
+    assert said == (". Turn 1 was not over: the record ends with it as played so far, as if it "
+                    "ended there.")
+    again = replay(parse_record(text))  # a record the rules read: the shift paid, no points
+    assert again.state.grid == moved and again.state.hands == session.state.rules.hands
+    assert again.state.hands == (2, 3) and again.state.scores == (0, 0)
+    session.tap("end_turn")  # over now: the same record, and nothing more to say
+    assert session.record() == text and session.unrecorded() == ""
+
+
+def test_N9_a_record_saved_while_a_turn_is_scored_ends_before_it_and_says_so(tmp_path,
+                                                                           monkeypatch):
+    # r2< made R R R: its scoring needs cards not laid yet, which a record's turn names
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    shifted = Shift.parse("r2<").apply(Grid(SETUP))
+    cleared = shifted.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    left_out = ("Turn 1 was not over and its cards are still to be scored or laid: the record "
+                "ends with the opening layout; save it again once the turn is over.")
+    for step in (lambda: session.on_reading(rows(shifted)), lambda: session.tap("end_turn"),
+                 lambda: session.on_reading(rows(cleared))):
+        step()
+        text, said = saved(store, session.game_id, tmp_path, monkeypatch)
+        assert text.splitlines()[1:] == [f'{{"setup": "{SETUP}"}}'] and said == ". " + left_out
+        replay(parse_record(text))  # still a record the rules read
+    assert session.state.phase == "refill"
+    session.on_reading(rows(cleared.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})))
+    text, said = saved(store, session.game_id, tmp_path, monkeypatch)
+    assert text.splitlines()[-1] == '{"turn": 1, "shifts": ["r2<"], "refill": "BYP"}'
+    assert said == ""
+
+
+def test_N5_three_cards_tapped_before_any_shift_are_said_not_to_be_in_the_record(tmp_path):
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    session.tap("wildcard")
+    assert session.message == "" and session.record().splitlines()[1:] == [
+        f'{{"setup": "{SETUP}"}}']
+    assert session.unrecorded() == ('Turn 1 was not over: "paid with 3 cards" was tapped for a '
+                                    "shift not made yet, which the record cannot hold.")
