@@ -60,6 +60,7 @@ from .table import (
     UNSURE,
     TableState,
     contested,
+    fold,
     named_reading,
     outlived,
     record_lines,
@@ -144,6 +145,30 @@ def _joined(chain: list[tuple[str, tuple[ev.Event, ...]]]
             *chain[last + 1:]]
 
 
+def _look_undone(game: Game, logged: Sequence[Mapping[str, Any]], name: str) -> str | None:
+    """The grid whose shifts "end turn" took and the players' undo took back with it
+    (``TableSession._look_undone``), where nothing but undos is logged after that undo: a
+    game reopened then takes them no more by a tap than the game before the restart did
+    (it would log them twice, once undone). Any other event logged since may have come from
+    a stable reading, which ends that; a log before version 6 joined nothing, and a game
+    reopened from it undoes one event at a time, so no undo took shifts with a tap. The log
+    is read as it is: nothing in it is changed."""
+    live: list[Mapping[str, Any]] = []
+    undone_at: int | None = None
+    for number, payload in enumerate(logged):
+        if payload["kind"] != "undo":
+            live.append(payload)
+            undone_at = None
+        elif live:
+            latest = live.pop()
+            if latest["kind"] == "end_turn" and latest.get("joined"):
+                undone_at = number
+    if undone_at is None:
+        return None
+    states = fold(game, ev.read_log(logged[:undone_at], name), name)
+    return str(states[-2].grid)  # as the undo found it: the grid the shifts taken made
+
+
 def _legal(shifts: Sequence[Shift], grid: Grid, text: str) -> Verdict:
     """The verdict on ``shifts`` that made the reading ``text`` of ``grid``: legal, paid so."""
     return Verdict(True, tuple(map(str, shifts)), _payment_text(shifts, grid), "",
@@ -215,9 +240,10 @@ class TableSession(SessionCore[TableState]):
         """The grid the newest frame that found one showed, every card read; None where it
         read one ``?`` or more (``on_look``): the table as a tap finds it
         (``brief.shifted_before``)."""
-        self._look_undone: str | None = None
+        self._look_undone: str | None = None if remake else _look_undone(
+            self.game, self.events(), f"game {game_id} in {store.path}")
         """A look whose shifts a tap took and the players undid: not taken again until a
-        stable reading is taken."""
+        stable reading is taken (a game reopened after that undo finds it in its log)."""
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._laid_with_tap = 0

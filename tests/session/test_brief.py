@@ -924,6 +924,45 @@ def test_N4_a_shift_a_tap_took_and_the_players_undid_is_not_taken_again(tmp_path
     assert session.state.rules.active == 1 and session.view().players[0].score == 0
 
 
+@pytest.mark.parametrize("reopened", [False, True])
+def test_N4_a_shift_end_turn_took_and_the_players_undid_is_logged_once_after_a_restart(
+        tmp_path, reopened):
+    # "end turn" took r2< from the newest frame alone; the players undo it (the shift goes
+    # with it), the companion restarts, and "end turn" is tapped again with the table as
+    # it was: the shift is not taken, and logged, a second time
+    session = _followed(tmp_path, SHIFTED)
+    session.tap("end_turn")
+    session.tap("undo")
+    if reopened:
+        session = TableSession(GameStore(tmp_path / "g.sqlite"), session.game_id)
+    GridFollower(session, gem_palette(), learn=False).follow(_reading(rows(SHIFTED)))
+    session.tap("end_turn")
+    assert _shifts_logged(session) == [["r2<"]]
+    assert session.message.startswith("N3") and [e["kind"] for e in session.events()] == [
+        "setup", "shifts", "end_turn", "undo", "undo"]
+
+
+def test_N4_a_log_that_took_an_undone_shift_again_after_a_restart_still_folds(tmp_path):
+    # what the companion logged before the fix of the test above: the shift twice, the first
+    # undone with its "end turn"; it reopens as it was played, and one undo takes back the
+    # second "end turn" and the shift it took
+    store = GameStore(tmp_path / "g.sqlite")
+    game_id = TableSession.new(store, Game("classic", 2), ["A", "B"]).game_id
+    for payload in ({"kind": "setup", "v": 6, "grid": str(SETUP)},
+                    {"kind": "shifts", "v": 6, "shifts": ["r2<"]},
+                    {"kind": "end_turn", "v": 6, "joined": 1},
+                    {"kind": "undo", "v": 6}, {"kind": "undo", "v": 6},
+                    {"kind": "shifts", "v": 6, "shifts": ["r2<"]},
+                    {"kind": "end_turn", "v": 6, "joined": 1}):
+        store.append(game_id, payload)
+    session = TableSession(store, game_id)
+    assert [str(s) for s in session.state.shifts] == ["r2<"]
+    assert session.state.phase == "clear" and session.view().players[0].score == 3
+    session.tap("undo")
+    assert session.state.phase == "play" and not session.state.shifts
+    assert session.state.grid == SETUP and len(session.events()) == 9
+
+
 def test_N4_end_turn_takes_no_shift_where_the_grid_taken_shows_again_after_it(tmp_path):
     # the row slid, then slid back: the newest frame shows the grid taken
     other = Shift.parse("r4>").apply(SETUP)
