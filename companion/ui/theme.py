@@ -95,6 +95,10 @@ NAME_LENGTH = 20
 TOUCH_MIN = 48
 """The smallest touch target in pixels at the base size."""
 
+SMALL_TEXT = 16
+"""The smallest text a player must read (cards in hand, a task card's letter), in pixels at
+the base size: smaller is too small at arm's length on the 7" display."""
+
 
 def luminance(colour: RGBA) -> float:
     r, g, b, _ = colour

@@ -194,3 +194,34 @@ def test_D5_the_sands_screen_fits_two_long_names(start_app, size):
     bars = screen.ids.scores
     assert len(bars.name_widths) == 2
     assert all(drawn <= room for drawn, room in bars.name_widths.values())
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_cards_in_hand_and_task_letters_are_read_at_arm_s_length_with_five_players(
+        start_app, size):
+    from kivy.graphics import Rectangle
+
+    from companion.ui.textures import text_texture
+    from companion.ui.theme import TEXT
+
+    scale = size[0] / 800
+    readable = 16 * scale  # px: the least a player reads at arm's length on the 7" display
+    games = {"nizam": TableDouble([replace(nizam_views(NAMES)[1], players=players(5))]),
+             "pearl": TableDouble([replace(pearl_view(), players=players(5, pearl=True))])}
+    driver = start_app(size=size, start_game=lambda header: games[header["game"]])
+    app = driver.app
+    for title in ("Nizam", "Pearl of the East"):
+        tap(driver, button(app.start_screen, title))
+        tap(driver, button(app.start_screen, "Start the game"))
+        driver.frames(4)
+        rows = app.table_screen._rows
+        assert [row.ids.hand.text for row in rows] == ["11 cards"] * 5
+        assert all(row.ids.hand.font_size >= readable for row in rows)
+        assert problems_of(app.root, size, title) == []
+        if title == "Pearl of the East":
+            letter = text_texture("R", int(readable), TEXT).height
+            for row in rows:
+                drawn = [i for i in row.ids.tasks._snapshot.fbo.children
+                         if type(i) is Rectangle and i.texture is not None]
+                assert len(drawn) == 8 and min(r.size[1] for r in drawn) >= letter
+        app.leave_game()
