@@ -43,6 +43,7 @@ class _Player(BoxLayout):
     score = StringProperty("0")
     hand = StringProperty("")
     last = StringProperty("")
+    last_when = StringProperty("")  # what ``last`` is: "last turn", or "this turn" being scored
     number = NumericProperty(1)
     active = NumericProperty(0)
     roomy = BooleanProperty(False)
@@ -241,6 +242,9 @@ class TableScreen(GameScreen[TableController, TableView]):
             row.score = str(player.score)
             row.hand = f"{player.hand} card{'s' if player.hand != 1 else ''}"
             row.last = "" if pearl or player.last_turn is None else f"+{player.last_turn}"
+            # the active player's turn being scored is their last turn already
+            scored_now = view.scoring and i == view.active
+            row.last_when = "" if not row.last else "this turn" if scored_now else "last turn"
             row.active = int(i == view.active and not view.ended and view.turn > 0)
             if pearl:
                 row.ids.tasks.show(player.tasks_left)

@@ -132,6 +132,21 @@ def test_N7_N8_last_turn_combinations_are_highlighted_with_their_points(table):
     assert screen.ids.prompt.text == "Take the highlighted cards to the discard pile."
 
 
+def test_N7_each_player_s_points_beside_the_score_say_which_turn_they_are_of(table):
+    views = nizam_views()
+    game = TableDouble([replace(views[3], active=1), views[4]])  # Bob's turn scored, then Cid's
+    driver, screen = table(game)
+    rows = screen._rows
+    assert [(r.ids.last.text, r.ids.last_when.text) for r in rows] == [
+        ("+0", "last turn"), ("+3", "this turn"), ("", "")]
+    for row in rows[:2]:  # under the points, in their column
+        points, words = row.ids.last, row.ids.last_when
+        assert words.top <= points.y + 1 and words.right == points.right
+    game.index = 1
+    driver.settle()
+    assert [r.ids.last_when.text for r in rows] == ["last turn", "last turn", ""]
+
+
 def test_N7_N10_the_last_turn_s_lines_are_said_not_outlined_on_the_cards_laid_since(table):
     game = TableDouble(nizam_views())
     game.index = 4  # the next player's turn: other cards lie where the emeralds did
