@@ -59,6 +59,9 @@ class CellMarks:
 
 class GridView(Widget):
     scale = NumericProperty(1.0)
+    foot = NumericProperty(0.0)
+    """Pixels at the widget's foot the picture leaves free, for a caption drawn there over
+    no card (the hint's)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -79,7 +82,7 @@ class GridView(Widget):
         self._corners_key: tuple[float, ...] | None = None
         self._corners: np.ndarray | None = None
         self._redraw = Clock.create_trigger(self._draw, -1)
-        self.bind(pos=self._redraw, size=self._redraw, scale=self._redraw)
+        self.bind(pos=self._redraw, size=self._redraw, scale=self._redraw, foot=self._redraw)
 
     # What to show ---------------------------------------------------------------------
 
@@ -180,11 +183,15 @@ class GridView(Widget):
             return row, col
         return None
 
+    def _room(self) -> tuple[float, float, float, float]:
+        """Where the picture or the board is drawn: the widget above its ``foot``."""
+        foot = min(self.foot, self.height)
+        return self.x, self.y + foot, self.width, self.height - foot
+
     def _board(self) -> tuple[float, float, float]:
-        size = min(self.width / self.cols, self.height / self.rows)
-        x = self.x + (self.width - size * self.cols) / 2
-        y = self.y + (self.height - size * self.rows) / 2
-        return x, y, size
+        x, y, width, height = self._room()
+        size = min(width / self.cols, height / self.rows)
+        return x + (width - size * self.cols) / 2, y + (height - size * self.rows) / 2, size
 
     def _fit(self) -> Fit | None:
         """How the picture sits in the widget; None when there is no picture."""
@@ -201,7 +208,7 @@ class GridView(Widget):
         # Vision puts a pixel's centre at whole coordinates: the texture's pixels start
         # half a pixel before the crop's first column and row.
         a, b, c, d = (v - 0.5 for v in self._crop_px)
-        return Fit.of((a, b, c, d), (self.x, self.y, self.width, self.height))
+        return Fit.of((a, b, c, d), self._room())
 
     # Touch ----------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from .widgets import GemButton, Sheet, running_app, scale
 
 if TYPE_CHECKING:
     from kivy.clock import ClockEvent
+    from kivy.graphics.texture import Texture
 
     from .gridview import GridView
     from .table import TableScreen
@@ -139,6 +140,7 @@ class HintOverlay(Widget):
         self.hint: HintView | None = None
         self.arrows: list[tuple[Point, Point]] = []  # centres of each shift's end cells
         self.drawn: list[tuple[Point, Point]] = []  # each arrow's line as drawn
+        self.caption_box: tuple[float, float, float, float] | None = None  # x, y, w, h
         self.button = Factory.AccentButton(text="Hint", size_hint=(None, None))
         self.button.bind(on_release=lambda _b: on_button())
         self._redraw = Clock.create_trigger(self._draw, -1)
@@ -174,9 +176,17 @@ class HintOverlay(Widget):
             self.button.size = (100 * s, theme.TOUCH_MIN * s)
             self.button.pos = (g.x + 6 * s, g.top - self.button.height - 6 * s)
         self.canvas.before.clear()
+        hint = self.hint
+        lines = (() if hint is None else ((hint.problem, 16.0),) if hint.problem else
+                 ((hint.text, 19.0), (hint.detail, 16.0)))
+        caption = self._fitted(lines, s)
+        # The picture leaves the caption its own strip at the grid's foot: over the
+        # picture, it hid the bottom row's cards, where the arrows point.
+        g.foot = sum(h for _, _, h in caption) + 20 * s if caption else 0.0
         self.arrows = self._ends()
         self.drawn = []
-        if self.hint is None:
+        self.caption_box = None
+        if hint is None:
             return
         cell = math.dist(g.cell_centre(1, 1), g.cell_centre(1, 2)) or 40.0 * s
         with self.canvas.before:
@@ -185,9 +195,7 @@ class HintOverlay(Widget):
                 again = seen.get((start, end), 0)
                 seen[(start, end)] = again + 1
                 self._arrow(step, start, end, cell, again)
-            hint = self.hint
-            self._caption(((hint.problem, 16.0),) if hint.problem else
-                          ((hint.text, 19.0), (hint.detail, 15.0)), s)
+            self._caption(caption, s)
 
     def _arrow(self, step: int, start: Point, end: Point, cell: float, again: int) -> None:
         (x0, y0), (x1, y1) = start, end
@@ -220,24 +228,31 @@ class HintOverlay(Widget):
         Color(1, 1, 1, 1)
         Rectangle(texture=tex, pos=(x0 - tex.width / 2, y0 - tex.height / 2), size=tex.size)
 
-    def _caption(self, lines: tuple[tuple[str, float], ...], s: float) -> None:
-        """Lines of (text, size at the base screen) in a dark box at the foot of the grid;
-        each shrunk to the grid's width rather than cut."""
+    def _fitted(self, lines: tuple[tuple[str, float], ...], s: float
+                ) -> list[tuple[Texture, float, float]]:
+        """Lines of (text, size at the base screen) as textures with their width and height
+        on screen: each shrunk to the grid's width rather than cut."""
         g = self.grid
-        textures = [text_texture(text, int(size * s), theme.TEXT, bold=size > 16)
-                    for text, size in lines if text]
         fitted = []
-        for tex in textures:
+        for text, size in lines:
+            if not text:
+                continue
+            tex = text_texture(text, int(size * s), theme.TEXT, bold=size > 16)
             k = min(1.0, (g.width - 24 * s) / max(tex.width, 1))
             fitted.append((tex, tex.width * k, tex.height * k))
+        return fitted
+
+    def _caption(self, fitted: list[tuple[Texture, float, float]], s: float) -> None:
+        """The fitted lines in a dark box in the grid's foot (``GridView.foot``)."""
         if not fitted:
             return
+        g = self.grid
         w = max(f[1] for f in fitted)
         h = sum(f[2] for f in fitted)
         y = g.y + 6 * s
+        self.caption_box = (g.center_x - w / 2 - 8 * s, y, w + 16 * s, h + 8 * s)
         Color(0, 0, 0, 0.8)
-        RoundedRectangle(pos=(g.center_x - w / 2 - 8 * s, y), size=(w + 16 * s, h + 8 * s),
-                         radius=[8 * s])
+        RoundedRectangle(pos=self.caption_box[:2], size=self.caption_box[2:], radius=[8 * s])
         top = y + 4 * s + h
         Color(1, 1, 1, 1)
         for tex, tw, th in fitted:

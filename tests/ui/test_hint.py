@@ -5,6 +5,7 @@ session, and the hand is forgotten when the turn ends."""
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from companion.hinting import hint_for
 from companion.ui.hint import arrow_cells
@@ -119,3 +120,23 @@ def test_N14_a_hand_tapped_in_before_the_turn_s_shifts_paid_cards_away_asks_for_
     picker.take_one()
     assert not picker.done.disabled
     picker.dismiss()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_the_hint_s_words_cover_no_card_of_the_grid(start_app, size):
+    game = TableDouble(nizam_views(), frame=camera_frame(), corners=CORNERS)
+    driver, screen = start_game_on_screen(start_app, game, size=size)
+    tap_hand(driver, screen, "GYR")
+    driver.frames(4)
+    grid, overlay = screen.ids.grid, screen.hint.overlay
+    assert screen.hint.hint.text and overlay.caption_box is not None
+    x, y, w, h = overlay.caption_box
+    fit = grid._fit()
+    corners = [fit.to_widget(*p) for row in range(1, 6) for col in range(1, 6)
+               for p in grid._placement.cell_quad(row, col)]
+    assert y + h <= min(cy for _, cy in corners)  # under the bottom row's cards
+    assert grid.x <= x and x + w <= grid.right and grid.y <= y
+    # the arrows are drawn on the cards where the picture shows them now
+    assert overlay.arrows[0][0] == grid.cell_centre(*arrow_cells(screen.hint.hint.shifts[0])[0])
+    tap(driver, button(screen, "Hide hint"))
+    assert grid.foot == 0 and overlay.caption_box is None  # the whole picture again
