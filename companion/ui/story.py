@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from kivy.input.motionevent import MotionEvent
 
 Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+"""x, y, width, height."""
 TASKS = len(theme.GEMS)
 
 
@@ -94,6 +96,8 @@ class StoryChart(Widget):
         self.story: GameStory | None = None
         self.selected: int | None = None
         self.xs: list[float] = []  # x of each turn or call (from the first), for taps
+        self.lines: list[list[Point]] = []  # each score line's points as drawn
+        self.labels: list[tuple[str, Box]] = []  # each deck-out label and where it is drawn
         self._redraw = Clock.create_trigger(self._draw, -1)
         self.bind(pos=self._redraw, size=self._redraw)
 
@@ -138,7 +142,7 @@ class StoryChart(Widget):
 
     def _draw(self, *_: object) -> None:
         self.canvas.clear()
-        self.xs = []
+        self.xs, self.lines, self.labels = [], [], []
         story = self.story
         if story is None or self.width < 20 or self.height < 20:
             return
@@ -207,7 +211,8 @@ class StoryChart(Widget):
 
     def _series(self, at: Callable[[float, float], Point], values: Sequence[float],
                 colour: theme.RGBA, width: float) -> None:
-        points = [c for i, v in enumerate(values) for c in at(i, v)]
+        self.lines.append([at(i, v) for i, v in enumerate(values)])
+        points = [c for point in self.lines[-1] for c in point]
         Color(*theme.DARK_INK)
         Line(points=points, width=width + 1.5)
         Color(*colour)
@@ -222,17 +227,18 @@ class StoryChart(Widget):
         at = self._frame(box, y_max, len(turns), s)
         self.xs = [at(i + 1, 0)[0] for i in range(len(turns))]
         self._ticks(at, [t.number for t in turns], s)
+        run_outs = []
         for number in story.run_outs:  # dashed, like a cut in the deck
             i = next(k for k, t in enumerate(turns) if t.number == number) + 1
             x = at(i, 0)[0]
+            run_outs.append(x)
             Color(*theme.HIGHLIGHT)
             Line(points=[x, box[1], x, box[3]], width=1, dash_length=6, dash_offset=4)
-            near_end = x > box[2] - 60 * s
-            self._text("deck out", (x + (-3 if near_end else 3) * s, box[3] - 10 * s),
-                       int(12 * s), align="right" if near_end else "left")
         for p, values in enumerate(series):
             self._series(_nudged(at, p, len(series), s), values, theme.player_colour(p),
                          max(1.5, 2 * s))
+        for x in run_outs:  # over the lines: the last run-out is where the scores are highest
+            self._run_out_label(x, box, s)
         best = story.best_turn
         if best is not None:
             i = turns.index(best) + 1
@@ -244,6 +250,28 @@ class StoryChart(Widget):
             self._text("best", (x, y + r + 8 * s if above else y - r - 8 * s), int(13 * s))
         if self.selected is not None:
             self._pick(at, self.selected + 1, [v[self.selected + 1] for v in series], box)
+
+    def _run_out_label(self, x: float, box: tuple[float, float, float, float],
+                       s: float) -> None:
+        """"deck out" beside the dashed line at ``x``, inside the panel ``box`` (x0, y0, x1,
+        y1): at its top or its foot, whichever no score line and no other label crosses
+        there (else at the top, on the panel's colour, over the lines)."""
+        tex = text_texture("deck out", int(12 * s), theme.MUTED, bold=False)
+        w, h = tex.size
+        left = x + 3 * s if x + 3 * s + w <= box[2] else x - 3 * s - w
+        left = max(box[0], left)
+        places = [(left, box[3] - 3 * s - h, w, h), (left, box[1] + 3 * s, w, h)]
+
+        def clear(place: Box) -> bool:
+            return not any(_crosses(line, place, 3 * s) for line in self.lines) and \
+                not any(_overlap(place, other) for _, other in self.labels)
+
+        place = next((p for p in places if clear(p)), places[0])
+        self.labels.append(("deck out", place))
+        Color(*theme.PANEL)
+        Rectangle(pos=(place[0] - s, place[1]), size=(w + 2 * s, h))
+        Color(1, 1, 1, 1)
+        Rectangle(texture=tex, pos=place[:2], size=(w, h))
 
     def _sands(self, story: GameStory, upper: tuple[float, float, float, float],
                lower: tuple[float, float, float, float], s: float) -> None:
@@ -302,6 +330,32 @@ class StoryChart(Widget):
         x = {"left": at[0], "right": at[0] - tex.width}.get(align, at[0] - tex.width / 2)
         Color(1, 1, 1, 1)
         Rectangle(texture=tex, pos=(x, at[1] - tex.height / 2), size=tex.size)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    """Whether two boxes (x, y, w, h) share any area."""
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _crosses(line: Sequence[Point], box: Box, margin: float) -> bool:
+    """Whether the polyline ``line`` passes through ``box`` grown by ``margin``.
+
+    >>> _crosses([(0, 0), (10, 10)], (4, 0, 2, 2), 0), _crosses([(0, 0), (10, 0)], (4, 3, 2, 2), 1)
+    (False, False)
+    >>> _crosses([(0, 0), (10, 10)], (4, 3, 2, 2), 0)
+    True
+    """
+    x0, y0, x1, y1 = box[0] - margin, box[1] - margin, box[0] + box[2] + margin, \
+        box[1] + box[3] + margin
+    for (ax, ay), (bx, by) in zip(line, line[1:], strict=False):
+        lo, hi = max(min(ax, bx), x0), min(max(ax, bx), x1)
+        if lo > hi:
+            continue  # the segment is beside the box
+        # the segment's height where it is over the box
+        ys = [ay, by] if ax == bx else [ay + (by - ay) * (x - ax) / (bx - ax) for x in (lo, hi)]
+        if min(ys) <= y1 and max(ys) >= y0:
+            return True
+    return False
 
 
 def _nudged(at: Callable[[float, float], Point], k: int, n: int,

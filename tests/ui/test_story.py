@@ -2,6 +2,8 @@
 the game-over chart of a whole Nizam game, and a past Desert Sands game's story opened
 from the past-games list, both read by real touches."""
 
+import pytest
+
 from companion.store import GameStore
 from companion.story import game_story
 from tests.story.games import hand_game, sands_game, whole_game
@@ -77,3 +79,29 @@ def test_D2_D3_a_past_desert_sands_game_shows_the_bag_and_scores_call_by_call(
                                "Bag left: red 2, yellow 1, green 2, lilac 0 · best call: "
                                + best + (" (this one)" if best == "lilac" else ""))
     tap(driver, window_button(driver, "Close"))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_N11_N12_every_deck_out_label_is_inside_the_chart_and_under_no_score_line(
+        start_app, tmp_path, size):
+    from companion.session.nizam import TableSession
+    from tools.showcase import StagedTable, finished_game
+
+    store = GameStore(tmp_path / "games.sqlite")
+    game_id = finished_game(store, ("Ann", "Bob", "Cid"), seed=1)  # the deck ran out at the end
+    driver = start_app(size=size, resume_game=lambda i: StagedTable(TableSession(store, i)))
+    driver.app.resume_game(game_id)
+    chart = driver.app.gameover_screen.ids.story
+    story = wait_for_story(driver, chart)
+    driver.frames(2)
+    assert story.run_outs[-1] == story.turns[-1].number
+    assert [text for text, _ in chart.labels] == ["deck out"] * 3
+    left = min(x for line in chart.lines for x, _ in line)
+    right = max(x for line in chart.lines for x, _ in line)
+    for _, (x, y, w, h) in chart.labels:
+        assert left <= x and x + w <= right  # inside the chart, the last one too
+        for line in chart.lines:  # no score line drawn through the words
+            for (ax, ay), (bx, by) in zip(line, line[1:], strict=False):
+                for k in range(21):
+                    px, py = ax + (bx - ax) * k / 20, ay + (by - ay) * k / 20
+                    assert not (x <= px <= x + w and y <= py <= y + h), (x, y, px, py)
