@@ -105,6 +105,30 @@ def describe_scoring(view: TableView) -> str:
     return f"{when} [b]+{view.turn_points}[/b]: " + ", ".join(parts)
 
 
+def opening_title(view: TableView) -> str:
+    """The header before the first turn: what the prompt under it asks of the players, the
+    cards the camera cannot read to be named, the cards read to be checked, or the layout.
+
+    >>> from companion.view import PlayerView, Verdict
+    >>> v = TableView("nizam", (PlayerView("Ann", 0, 3),), 0, 0, ("....." ,) * 5)
+    >>> opening_title(v)
+    'Lay out the opening grid'
+    >>> opening_title(replace(v, grid=("RRO?Y", "CBVPR", "GGYOC", "BVPRO", "YGCBV")))
+    'Name the card marked ?'
+    >>> opening_title(replace(v, grid=("RRO?Y", "?BVPR", "GGYOC", "BVPRO", "YGCB?")))
+    'Name the 3 cards marked ?'
+    >>> opening_title(replace(v, grid=("RROGY", "CBVPR", "GGYOC", "BVPRO", "YGCBV")))
+    'Check the opening grid'
+    """
+    unread = sum(row.count("?") for row in view.grid)
+    if unread:
+        return "Name the card marked ?" if unread == 1 else f"Name the {unread} cards marked ?"
+    refused = view.verdict is not None and not view.verdict.legal  # its strip says why
+    if view.grid and "." not in "".join(view.grid) and not refused:
+        return "Check the opening grid"  # every card read: named, or its start undone
+    return "Lay out the opening grid"
+
+
 def describe_illegal(view: TableView) -> str:
     """A refused move in plain words: what moved, why not, and how to put it back.
 
@@ -178,7 +202,7 @@ class TableScreen(GameScreen[TableController, TableView]):
         if view.ended:
             header.title, header.player = "The game is over", -1
         elif view.turn == 0:  # no turn before the opening grid is set up
-            header.title, header.player = "Lay out the opening grid", -1
+            header.title, header.player = opening_title(view), -1
         elif view.players:
             name = view.players[view.active].name
             header.title = f"[size={int(header.ids.title.max_font * 0.6)}]Turn {view.turn}" \

@@ -105,7 +105,7 @@ def test_N1_a_card_unread_on_the_opening_layout_is_tapped_and_named_and_the_game
     grid = screen.ids.grid
     assert grid.cells[0] == "RG?GY" and grid.marks.highlight == ((1, 3),)
     assert "tap the card marked ?" in screen.ids.prompt.text
-    assert screen.ids.header.title == "Lay out the opening grid"
+    assert screen.ids.header.title == "Name the card marked ?"  # what the prompt asks
     assert screen.ids.draw.disabled and screen.hint.overlay.button.disabled
     assert not any(row.active for row in screen._rows)  # no one's turn yet
     tap_cell(driver, grid, 1, 3)

@@ -160,6 +160,26 @@ def test_N11_N12_deck_discard_and_run_outs_are_shown(table):
     assert screen.ids.counts.text == "Deck [b]65[/b] · Discard 0 · Deck ran out [b]0 of 3[/b] times"
 
 
+def test_N1_before_the_first_turn_the_header_asks_what_the_prompt_asks(table, tmp_path):
+    from companion.store import GameStore
+    from tools.showcase import opening_unsure
+
+    store = GameStore(tmp_path / "games.sqlite")
+    staged = opening_unsure(store, ["Ann", "Bob"], seed=1, unsure=((1, 2), (3, 4), (5, 1)))
+    driver, screen = table(staged)
+    assert header(screen) == "Name the 3 cards marked ?"
+    assert screen.ids.prompt.text.startswith("The camera cannot read 3 cards")
+    assert screen.ids.header.player == -1  # no one's turn yet
+    card = staged.layout.split("/")
+    for (row, col), now in (((1, 2), "Name the 2 cards marked ?"),
+                            ((3, 4), "Name the card marked ?"),
+                            ((5, 1), "Turn 1  Ann's turn")):  # every card named: it starts
+        tap_cell(driver, screen.ids.grid, row, col)
+        tap(driver, screen.picker.buttons[card[row - 1][col - 1]])
+        assert header(screen) == now
+        assert "marked ?" in screen.ids.prompt.text or now.startswith("Turn 1")
+
+
 def test_fix_a_misread_cell_through_the_picker(table):
     game = TableDouble(nizam_views())
     driver, screen = table(game)
