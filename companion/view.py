@@ -80,6 +80,9 @@ class TableView:
     actions: tuple[str, ...] = TABLE_ACTIONS
     """The taps that mean something now (the others are greyed): a draw or shifts first,
     then "End turn"; "Paid with 3 cards" after a shift paid with one card; "Undo"."""
+    undo_deal: bool = False
+    """"Undo" would take back the deal (the opening grid the game started from) and no move:
+    the button says so."""
 
 
 @dataclass(frozen=True)

@@ -1153,6 +1153,7 @@ class TableSession(SessionCore[TableState]):
             options=game.options.to_json(),
             game_id=self.game_id,
             actions=self._actions(t),
+            undo_deal=self._undoes_deal(t),
         )
 
     def _opening_shown(self, t: TableState) -> str:
@@ -1170,6 +1171,12 @@ class TableSession(SessionCore[TableState]):
         if self.can_undo:
             actions.append("undo")
         return tuple(actions)
+
+    def _undoes_deal(self, t: TableState) -> bool:
+        """Whether an undo now takes the game back to its opening: the latest event is the
+        layout set up (``Setup``, never joined to another), nothing done since. The players
+        may want that (to deal again, or to choose a card of it first); they should know."""
+        return t.phase != OPENING and len(self.history) > 1 and self.history[-2].phase == OPENING
 
     def _last_turns(self) -> dict[int, int]:
         """Each player's points in their last finished turn (cascades included), read back

@@ -226,6 +226,8 @@ class TableScreen(GameScreen[TableController, TableView]):
         self.hint.show(view)  # issue 15
         for name in TABLE_ACTIONS:
             self.ids[name].disabled = name not in view.actions or (view.ended and name != "undo")
+        # at the first turn, before anyone moved, it takes back the deal: not a move
+        self.ids.undo.text = "Undo the deal" if view.undo_deal else "Undo"
         notes = (card.text, card.scored, self.ids.prompt.text)
         if notes != self._notes:
             self._notes = notes

@@ -180,6 +180,24 @@ def test_N1_before_the_first_turn_the_header_asks_what_the_prompt_asks(table, tm
         assert "marked ?" in screen.ids.prompt.text or now.startswith("Turn 1")
 
 
+def test_N1_N3_at_the_first_turn_undo_says_it_takes_back_the_deal(table, tmp_path):
+    from companion.store import GameStore
+    from tools.showcase import staged_game
+
+    staged = staged_game(GameStore(tmp_path / "games.sqlite"), ["Ann", "Bob"], turns=0)
+    driver, screen = table(staged)
+    assert header(screen) == "Turn 1  Ann's turn"
+    assert screen.ids.undo.text == "Undo the deal" and not screen.ids.undo.disabled
+    tap(driver, button(screen, "Draw"))
+    assert screen.ids.undo.text == "Undo"  # Ann's draw is what it takes back now
+    tap(driver, button(screen, "Undo"))
+    assert header(screen) == "Turn 1  Ann's turn" and staged.view().players[0].hand == 3
+    tap(driver, button(screen, "Undo the deal"))
+    assert header(screen) == "Check the opening grid"  # the cards lie there, read
+    assert [e["kind"] for e in staged.session.events()] == ["setup", "draw", "undo", "undo"]
+    assert screen.ids.undo.disabled and screen.ids.undo.text == "Undo"
+
+
 def test_fix_a_misread_cell_through_the_picker(table):
     game = TableDouble(nizam_views())
     driver, screen = table(game)
