@@ -194,6 +194,8 @@ class PastGame:
 
     stored: StoredGame
     story: Callable[[], GameStory]
+    result: Callable[[], GameStory] | None = None
+    """The story told without the best calls: who won, with no solved table to load."""
 
     def __getattr__(self, name: str) -> Any:
         if name == "stored":  # not set yet: never look for it in itself

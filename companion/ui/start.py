@@ -19,6 +19,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
@@ -29,11 +30,12 @@ from companion.rules.sands import PLAYERS as SANDS_PLAYERS
 from companion.rules.setup import NIZAM, GameSetup, player_names
 from companion.sands.solver import MOST_OF_A_COLOUR
 from companion.session.kinds import CALLS_SCREEN, KINDS, title_of
-from companion.story import PastGame
+from companion.story import GameStory, PastGame
 from companion.view import PastGameEntry
 from companion.words import when_words
 
 from . import theme
+from .gameover import headline
 from .story import open_story
 from .widgets import Sheet, running_app, scale
 
@@ -73,9 +75,10 @@ class StoneCount(BoxLayout):
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
-def describe_game(game: PastGameEntry) -> str:
+def describe_game(game: PastGameEntry, result: GameStory | None = None) -> str:
     """One line for a stored game (``companion.store.StoredGame``) in the past-games list;
-    a header no game reads is listed as such (opening the game says what is wrong)."""
+    a header no game reads is listed as such (opening the game says what is wrong). A
+    finished game's ``result`` (its story) says who won, as the game-over screen says it."""
     try:
         setup = GameSetup.from_header(game.header)
     except CompanionError:
@@ -83,6 +86,8 @@ def describe_game(game: PastGameEntry) -> str:
     else:
         what = f"{KINDS[setup.kind].title}: {', '.join(setup.names)}"
     state = "finished" if game.finished else "not finished"
+    if game.finished and result is not None and result.ended and result.winners:
+        state += f" · {headline(list(result.names), result.winners, True)}"
     return f"{what}\n{when_words(game.started)} · {state}"
 
 
@@ -94,6 +99,9 @@ class StartScreen(Screen):
         super().__init__(**kwargs)
         self.options: dict[str, str] = {k: v[0] for k, v in OPTION_CHOICES.items()}
         self.past: list[PastGameEntry] = []
+        self.results: dict[tuple[int, str], GameStory] = {}
+        """Finished games' stories, by id and end, as the past games list worked them out:
+        a finished game's result does not change, and each is a fold of the whole game."""
         self.game_buttons: dict[str, Button] = {}
         for game, kind in KINDS.items():
             button = Factory.ChoiceButton(text=kind.title, group="game-choice",
@@ -197,6 +205,23 @@ class StartScreen(Screen):
     def unfinished(self) -> PastGameEntry | None:
         return next((g for g in self.past if not g.finished), None)
 
+    def _tell_result(self, game: PastGameEntry, label: Label) -> None:
+        """Who won a finished game, in its line of the list once worked out (on the worker:
+        a fold of the whole game)."""
+        result = game.result if isinstance(game, PastGame) else None
+        if not game.finished or result is None:
+            return
+        key = (game.id, game.finished)
+
+        def told(story: GameStory) -> None:
+            self.results[key] = story
+            label.text = describe_game(game, story)
+
+        if key in self.results:
+            told(self.results[key])
+        else:  # a log that cannot be read keeps its line as it is: its Story says why
+            running_app().worker.submit(result, told, lambda _error: None)
+
     def resume_game(self, game_id: int | None = None) -> None:
         if game_id is None:
             game = self.unfinished()
@@ -220,6 +245,7 @@ class StartScreen(Screen):
             label.bind(texture_size=lambda _l, size, r=row: setattr(
                 r, "height", max(64 * s, size[1] + 8 * s)))
             row.add_widget(label)
+            self._tell_result(game, label)
             if not game.finished and app.can_resume:
                 button = Factory.BigButton(text="Continue", size_hint_x=None, width=170 * s,
                                            height=60 * s)

@@ -165,3 +165,30 @@ def test_a_name_stops_at_20_characters_the_screens_have_room_for(start_app):
     for letter in "Oleksandra Kovalenko-Shevchenko":
         name.insert_text(letter)
     assert name.text == "Oleksandra Kovalenko"
+
+
+def test_N13_past_games_say_who_won_a_finished_game_as_the_game_over_screen_does(
+        start_app, tmp_path):
+    from companion.live.app import Companion
+    from companion.store import GameStore
+    from tools.showcase import finished_game, staged_game
+
+    store = GameStore(tmp_path / "games.sqlite")
+    won = finished_game(store, ("Ann", "Bob", "Cid"), seed=1)
+    staged_game(store, ("Dan", "Eve"), seed=0, turns=2)  # not finished
+    driver = start_app(games=Companion(store).games)
+    driver.settle()
+    tap(driver, button(driver.app.start_screen, "Past games"))
+    driver.settle()
+    sheet = driver.app.root.children[1]
+    lines = [w.text for w in sheet.walk() if getattr(w, "text", "").startswith("Nizam: ")]
+    finished = when_words(store.game(won).started) + " · finished · Bob wins!"
+    assert lines[1] == f"Nizam: Ann, Bob, Cid\n{finished}"  # newest first
+    assert lines[0].startswith("Nizam: Dan, Eve\n") and lines[0].endswith(" · not finished")
+    # a shared victory and a draw in the game-over screen's words
+    story = SimpleNamespace(names=("Ann", "Bob", "Cid"), winners=(0, 2), ended=True)
+    entry = stored(5, "nizam", "2026-11-30T11:00")
+    assert describe_game(entry, story).endswith(" · finished · Ann and Cid share the victory!")
+    draw = SimpleNamespace(names=("Ann", "Bob"), winners=(0, 1), ended=True)
+    assert describe_game(entry, draw).endswith(" · finished · A draw: Ann and Bob share the "
+                                               "victory!")
