@@ -42,12 +42,14 @@ from .widgets import Sheet, running_app, scale
 
 class OptionRow(BoxLayout):
     title = StringProperty("")
+    meaning = StringProperty("")  # what the choice made does, in plain words
 
     def __init__(self, key: str, value: str, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.key = key
         self.value = value
         self.title = theme.OPTION_TITLES[key]
+        self.meaning = theme.OPTION_MEANINGS[key][value]
         self.buttons: dict[str, Button] = {}
         for choice in OPTION_CHOICES[key]:
             default = " (default)" if choice == OPTION_CHOICES[key][0] else ""
@@ -62,6 +64,7 @@ class OptionRow(BoxLayout):
 
     def choose(self, choice: str) -> None:
         self.value = choice
+        self.meaning = theme.OPTION_MEANINGS[self.key][choice]
         for name, button in self.buttons.items():
             button.state = "down" if name == choice else "normal"
 

@@ -85,6 +85,16 @@ OPTION_TITLES = {  # in players' words: the rule IDs (N2, N8, N10) are for the r
     "cascades": "New lines after refill",
     "unread_cards": "A card the camera cannot read",
 }
+OPTION_MEANINGS = {  # what each choice does, one short line under the option's title
+    "setup_lines": {"replace": "Their cards are swapped for new ones before play",
+                    "keep": "They stay, and the first turn scores them"},
+    "bonus": {"flat": "+1 for each line after the first in a turn",
+              "rising": "2nd line in a turn +1, 3rd +2, and so on"},
+    "cascades": {"score": "They score now, for the same player",
+                 "leave": "They stay; the next player's turn scores them"},
+    "unread_cards": {"provisional": "Play goes on; it counts as the likeliest card",
+                     "ask": "Play waits until a player names it"},
+}
 
 BASE_SIZE = (800, 480)
 """The official 7" display; every size in the kv files is for this one, then scaled."""

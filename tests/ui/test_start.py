@@ -3,6 +3,8 @@ N10), The Desert Sands' bag (D1), continuing a saved game and the past games."""
 
 from types import SimpleNamespace
 
+import pytest
+
 from companion.errors import CameraError
 from companion.session.kinds import KINDS
 from companion.ui.start import describe_game
@@ -192,3 +194,31 @@ def test_N13_past_games_say_who_won_a_finished_game_as_the_game_over_screen_does
     draw = SimpleNamespace(names=("Ann", "Bob"), winners=(0, 1), ended=True)
     assert describe_game(entry, draw).endswith(" · finished · A draw: Ann and Bob share the "
                                                "victory!")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_N2_N8_N10_each_rule_option_says_in_plain_words_what_its_choice_does(start_app, size):
+    from companion.rules.game import OPTION_CHOICES
+    from companion.ui.theme import OPTION_MEANINGS
+    from companion.words import has_notation
+
+    from .layout import problems_of
+
+    assert {k: set(v) for k, v in OPTION_MEANINGS.items()} == {
+        k: set(v) for k, v in OPTION_CHOICES.items()}  # every choice explained
+    driver = start_app(size=size)
+    start = driver.app.start_screen
+    said = set()
+    for game in ("Nizam", "Pearl of the East"):
+        tap(driver, button(start, game))
+        for key, row in start.option_rows.items():
+            for choice in OPTION_CHOICES[key]:
+                tap(driver, row.buttons[choice])
+                meaning = row.meaning
+                assert meaning == OPTION_MEANINGS[key][choice]
+                shown = [w for w in row.walk() if getattr(w, "text", None) == meaning]
+                assert len(shown) == 1 and shown[0].font_size >= 16 * size[0] / 800
+                assert not has_notation(meaning)
+                said.add(meaning)
+                assert problems_of(driver.app.root, size, f"{game}: {choice}") == []
+    assert len(said) == 8  # the choices of one option are told apart
