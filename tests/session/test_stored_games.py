@@ -28,11 +28,13 @@ def _shown_today(expected: dict) -> dict:
     """What the older version's reopened game shows on today's screens, where they were
     changed on purpose since: the view says whether its combinations are the turn being
     scored (none is, in these games), and "Paid with 3 cards" is greyed for a player who
-    began the turn with fewer than three cards (N5). The game itself is as it was."""
+    began the turn with fewer than three cards (N5), and whether the next undo takes back
+    the deal (not in these games, well past their first turn). The game itself is as it
+    was."""
     view = expected.get("view")
     if view is None or "actions" not in view:
         return expected
-    view = {**view, "scoring": expected["phase"] in ("clear", "refill")}
+    view = {**view, "scoring": expected["phase"] in ("clear", "refill"), "undo_deal": False}
     if not view["players"][view["active"]]["hand"] >= 3 and expected["shifts"] == []:
         view["actions"] = [a for a in view["actions"] if a != "wildcard"]
     return {**expected, "view": view}
