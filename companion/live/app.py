@@ -195,7 +195,7 @@ class Companion:
                 for g in players_games(self.store)]
 
     def export_record(self, game_id: int) -> str:
-        """Write the game's record; where it is, and how it holds a move under way."""
+        """Write the game's record; where it is, and what it leaves out of a move under way."""
         kind = kind_of(self.store.game(game_id).header)
         # A record needs no odds: no solved table for a Sands game.
         session = kind.open(self.store, game_id, lambda: None)

@@ -154,13 +154,13 @@ class SessionCore(ABC, Generic[S]):
 
     @abstractmethod
     def record_lines(self) -> list[dict[str, Any]]:
-        """The game record's lines after its header (DESIGN.md), as played so far."""
+        """The game record's lines after its header (DESIGN.md): the moves ended so far."""
 
     @abstractmethod
     def unrecorded(self) -> str:
-        """How the record holds what is logged of the move under way (a turn not over, a
-        call whose stone is not drawn), in one line for the players; "" when it holds every
-        move logged as it is."""
+        """What the record leaves out of the move under way (a turn not over, a call whose
+        stone is not drawn), in one line for the players; "" when it holds every move
+        logged."""
 
     # -- written once for every game ---------------------------------------------------------
 

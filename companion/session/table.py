@@ -31,10 +31,8 @@ from companion.rules.game import Game, RuleError
 from companion.rules.grid import EMPTY, GEMS, PEARL, SIZE, Cell, Grid
 from companion.rules.nizam import (
     Scoring,
-    Turn,
     draw,
     end_turn,
-    play,
     refill,
     score,
     shift,
@@ -45,6 +43,7 @@ from companion.rules.shift import WILDCARD_COST, Shift
 from companion.rules.shift_paths import permutation
 from companion.rules.state import State
 from companion.rules.value import evolve
+from companion.words import moves_words
 
 from .events import (
     Cleared,
@@ -731,8 +730,8 @@ def fold(game: Game, events: Iterable[Event], name: str = "the game") -> list[Ta
 
 
 def record_lines(t: TableState) -> list[dict[str, Any]]:
-    """The game record's lines after the header (DESIGN.md), fixes applied: every turn over,
-    then the turn under way where it reads as a whole turn (``unfinished``)."""
+    """The game record's lines after the header (DESIGN.md), fixes applied: the turns over,
+    never the turn under way (``unfinished_words`` says what is left out of it)."""
     if t.rules is None:
         return []
     lines: list[dict[str, Any]] = [{"setup": str(Grid(t.cards[: SIZE * SIZE]))}]
@@ -742,51 +741,32 @@ def record_lines(t: TableState) -> list[dict[str, Any]]:
         if end_at > start_at:
             line["refill"] = t.cards[start_at:end_at]
         lines.append(line)
-    under_way, whole = unfinished(t)
-    if under_way is not None and whole:
-        lines.append(under_way)
     return lines
 
 
-def unfinished(t: TableState) -> tuple[dict[str, Any] | None, bool]:
-    """The turn under way as a game-record line (its shifts so far, or its draw, and the
-    cards laid in it so far), None when no move of it is logged yet; and whether it reads
-    as a whole turn, as ``rules replay`` reads a record's line: scored as it stands, every
-    card its scoring needs laid (a shift that made no line, say, but not one whose line
-    waits to be scored, cleared and refilled: the cards to come are not known). A record
-    holds whole turns only: one under way is written so, or left out, and either is said
-    (``unfinished_words``)."""
-    if t.rules is None or t.turn_start is None or t.phase == OVER or not (t.shifts or t.drew):
-        return None, False
-    line: dict[str, Any] = {"turn": t.turn_start.turn + 1}
-    if t.drew:
-        line["draw"] = True
-    else:
-        line["shifts"] = [str(s) for s in t.shifts]
-    laid = t.cards[t.turn_laid_from:]
-    if laid:
-        line["refill"] = laid
-    chance = RefillChance(laid)
-    try:
-        play(t.game, t.turn_start, Turn(t.shifts), chance)
-    except RuleError:  # a card to lay that is not laid yet (N9)
-        return line, False
-    return line, not chance.left
-
-
 def unfinished_words(t: TableState) -> str:
-    """What the players are told of the turn under way when the record is written: how the
-    record holds it (``unfinished``); "" when every move logged is in it."""
-    line, whole = unfinished(t)
-    if line is None:
-        if t.phase == PLAY and t.wildcard_next and t.turn_start is not None:
-            return (f"Turn {t.turn_start.turn + 1} was not over: \"paid with 3 cards\" was "
-                    "tapped for a shift not made yet, which the record cannot hold.")
+    """What the record leaves out of the turn under way, in one line for the players; ""
+    when every move logged is in it. A record's line is a turn that ended: one not over is
+    never written, even where the rules could read it as ended (a shift that made no line,
+    one completing a player's last task, P9), for the end it would give it never happened."""
+    if t.rules is None or t.turn_start is None or t.phase == OVER:
         return ""
-    number = line["turn"]
-    if whole:
-        return (f"Turn {number} was not over: the record ends with it as played so far, as if "
-                "it ended there.")
-    before = f"turn {number - 1}" if number > 1 else "the opening layout"
-    return (f"Turn {number} was not over and its cards are still to be scored or laid: the "
-            f"record ends with {before}; save it again once the turn is over.")
+    number = t.turn_start.turn + 1
+    if not (t.shifts or t.drew):
+        if t.phase == PLAY and t.wildcard_next:
+            return (f"Turn {number} was not over: \"paid with 3 cards\" was tapped for a "
+                    "shift not made yet, which the record cannot hold.")
+        return ""
+    if t.drew:
+        what, count = "its draw", 1
+    else:
+        moves = moves_words([str(s) for s in t.shifts])
+        noun = "move" if len(t.shifts) == 1 else "moves"
+        what, count = f"its {noun} ({moves[:1].lower()}{moves[1:]})", len(t.shifts)
+    laid = len(t.cards) - t.turn_laid_from
+    if laid:
+        what += f" and the {laid} {'card' if laid == 1 else 'cards'} laid since"
+        count += 1
+    verb = "is" if count == 1 else "are"
+    return (f"Turn {number} was not over: {what} {verb} not in the record; save it again "
+            "once the turn is over.")

@@ -413,34 +413,58 @@ def saved(store, game_id, tmp_path, monkeypatch) -> tuple[str, str]:
     return out.read_text(), said[len(str(out)):]
 
 
-def test_N3_a_record_saved_mid_turn_holds_the_shift_logged_as_the_turn_so_far(tmp_path,
-                                                                             monkeypatch):
+def test_N3_a_record_saved_mid_turn_leaves_out_its_shifts_and_names_them(tmp_path,
+                                                                       monkeypatch):
+    # r4> then r5> make no line: the rules could read them as a whole turn, but the turn
+    # did not end there, and a record's line is a turn that ended
     store, session = new_session(tmp_path)
     session.on_reading(rows(Grid(SETUP)))
-    moved = Shift.parse("r4>").apply(Grid(SETUP))  # makes no line: scoring it lays no card
+    moved = Shift.parse("r4>").apply(Grid(SETUP))
     session.on_reading(rows(moved))
-    assert [e["kind"] for e in session.events()] == ["setup", "shifts"]  # the turn not ended
+    session.on_reading(rows(Shift.parse("r5>").apply(moved)))
+    assert [e["kind"] for e in session.events()] == ["setup", "shifts", "shifts"]
     text, said = saved(store, session.game_id, tmp_path, monkeypatch)
-    assert text.splitlines()[1:] == [f'{{"setup": "{SETUP}"}}',
-                                     '{"turn": 1, "shifts": ["r4>"]}']
-    assert said == (". Turn 1 was not over: the record ends with it as played so far, as if it "
-                    "ended there.")
-    again = replay(parse_record(text))  # a record the rules read: the shift paid, no points
-    assert again.state.grid == moved and again.state.hands == session.state.rules.hands
-    assert again.state.hands == (2, 3) and again.state.scores == (0, 0)
-    session.tap("end_turn")  # over now: the same record, and nothing more to say
-    assert session.record() == text and session.unrecorded() == ""
+    assert text.splitlines()[1:] == [f'{{"setup": "{SETUP}"}}']
+    assert said == (". Turn 1 was not over: its moves (row 4 moved right, then row 5 moved "
+                    "right) are not in the record; save it again once the turn is over.")
+    again = replay(parse_record(text))  # a record the rules read: the opening layout
+    assert again.state.grid == Grid(SETUP) and again.state.turn == 0
+    session.tap("end_turn")  # over now: in the record, and nothing more to say
+    assert session.record().splitlines()[2:] == ['{"turn": 1, "shifts": ["r4>", "r5>"]}']
+    assert session.unrecorded() == ""
+
+
+def test_P9_a_record_saved_after_a_shift_completing_the_last_task_is_no_ended_game(tmp_path):
+    # the shift that completes a player's last task needs no refill (P9): the rules could
+    # read it as a whole turn, ending the game with a winner; the game is not over yet
+    game = Game("pearl", 2)
+    played = simulate(game, random.Random(3), greedy, max_turns=400)
+    last = played.reports[-1]
+    assert played.state.ended and [str(m) for m in last.turn.shifts] == ["c2^"]
+    store, session = new_session(tmp_path, 2, "pearl")
+    play_out(played, session, lambda grid: session.on_reading(rows(grid)), session.tap,
+             turns=len(played.reports) - 1)
+    session.on_reading(rows(last.turn.shifts[0].apply(session.state.grid)))
+    assert session.state.phase == "play" and not session.view().ended
+    again = replay(parse_record(session.record()))
+    assert not again.state.ended and again.state.turn == len(played.reports) - 1
+    assert session.unrecorded() == (
+        f"Turn {len(played.reports)} was not over: its move (column 2 moved up) is not in the "
+        "record; save it again once the turn is over.")
+    session.tap("end_turn")
+    assert replay(parse_record(session.record())).summary() == played.summary()
+    assert session.unrecorded() == ""
 
 
 def test_N9_a_record_saved_while_a_turn_is_scored_ends_before_it_and_says_so(tmp_path,
                                                                            monkeypatch):
-    # r2< made R R R: its scoring needs cards not laid yet, which a record's turn names
+    # r2< made R R R: scored, cleared, refilled, the turn is not over until the refill
     store, session = new_session(tmp_path)
     session.on_reading(rows(Grid(SETUP)))
     shifted = Shift.parse("r2<").apply(Grid(SETUP))
     cleared = shifted.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
-    left_out = ("Turn 1 was not over and its cards are still to be scored or laid: the record "
-                "ends with the opening layout; save it again once the turn is over.")
+    left_out = ("Turn 1 was not over: its move (row 2 moved left) is not in the record; save "
+                "it again once the turn is over.")
     for step in (lambda: session.on_reading(rows(shifted)), lambda: session.tap("end_turn"),
                  lambda: session.on_reading(rows(cleared))):
         step()
@@ -452,6 +476,23 @@ def test_N9_a_record_saved_while_a_turn_is_scored_ends_before_it_and_says_so(tmp
     text, said = saved(store, session.game_id, tmp_path, monkeypatch)
     assert text.splitlines()[-1] == '{"turn": 1, "shifts": ["r2<"], "refill": "BYP"}'
     assert said == ""
+
+
+def test_N10_a_record_saved_mid_cascade_says_the_cards_laid_in_the_turn_are_left_out(tmp_path):
+    # r2< made R R R in column 1; the refill lays R R R there again: a cascade to clear
+    store, session = new_session(tmp_path)
+    session.on_reading(rows(Grid(SETUP)))
+    shifted = Shift.parse("r2<").apply(Grid(SETUP))
+    cleared = shifted.replace({(1, 1): ".", (2, 1): ".", (3, 1): "."})
+    session.on_reading(rows(shifted))
+    session.tap("end_turn")
+    session.on_reading(rows(cleared))
+    session.on_reading(rows(cleared.replace({(1, 1): "R", (2, 1): "R", (3, 1): "R"})))
+    assert session.message == "" and session.state.phase == "clear"
+    assert session.record().splitlines()[1:] == [f'{{"setup": "{SETUP}"}}']
+    assert session.unrecorded() == (
+        "Turn 1 was not over: its move (row 2 moved left) and the 3 cards laid since are not "
+        "in the record; save it again once the turn is over.")
 
 
 def test_N5_three_cards_tapped_before_any_shift_are_said_not_to_be_in_the_record(tmp_path):
