@@ -81,6 +81,14 @@ def _now() -> str:
 def _explain(err: sqlite3.Error, path: str) -> StoreError:
     text = str(err).lower()
     if _code(err) in _READ_ONLY:
+        theirs = [f"{path}{end}" for end in ("-wal", "-shm")
+                  if os.path.exists(f"{path}{end}") and not os.access(f"{path}{end}", os.W_OK)]
+        if theirs:  # left by another user who read it: the owner may not write them
+            one = len(theirs) == 1
+            return StoreReadOnly(
+                f"game database {path} cannot be written here: {' and '.join(theirs)} beside "
+                f"it {'is' if one else 'are'} read-only to this user (another user's); make "
+                f"{'it' if one else 'them'} this user's again (chown)")
         return StoreReadOnly(f"game database {path} cannot be written here: the file or its "
                              "folder is read-only")
     if "locked" in text or "busy" in text:
@@ -103,12 +111,6 @@ _READ_ONLY = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_READONLY_DIRECTORY,
 
 def _code(err: sqlite3.Error) -> int:
     return int(getattr(err, "sqlite_errorcode", 0) or 0)
-
-
-_NO_WAL_INDEX = (sqlite3.SQLITE_READONLY_DIRECTORY, sqlite3.SQLITE_READONLY_CANTINIT,
-                 sqlite3.SQLITE_CANTOPEN)
-"""Why a read-only connection cannot read a WAL database: the index of its log (``-shm``)
-cannot be made beside it, in a folder that cannot be written to."""
 
 
 def _read_only_uri(path: str, immutable: bool) -> str:
@@ -173,33 +175,40 @@ class GameStore:
     @classmethod
     def for_reading(cls, path: str | Path, *, timeout: float = 2.0) -> GameStore:
         """The store to read games from: opened as always where it can be written, and read
-        only where it cannot (a read-only file or folder: ``read_only``)."""
-        try:
-            return cls(path, timeout=timeout)
-        except StoreError as err:
-            if not (isinstance(err, StoreReadOnly) or _read_only_here(Path(path))):
-                raise
+        only where it cannot (a read-only file or folder: ``read_only``). A database this
+        user may not write is never opened as always, even where its folder lets SQLite make
+        its log (``-wal``, ``-shm``) beside it: made by this user, they would keep the
+        companion that writes the database from writing it."""
+        if not _read_only_here(Path(path)):
+            try:
+                return cls(path, timeout=timeout)
+            except StoreReadOnly:  # a -wal or -shm it cannot write, a read-only disk
+                pass
         return cls(path, timeout=timeout, read_only=True)
 
     def _open_read_only(self, timeout: float) -> sqlite3.Connection:
-        """A connection that reads the database and writes nothing. A WAL database whose log
-        index (``-shm``) cannot be made (its folder is read-only) is read as it lies in its
-        file (``immutable``), when no events wait in its log (``-wal``); else that is said."""
+        """A connection that reads the database and makes no file beside it. With no events
+        waiting in its log (no ``-wal``, or an empty one) the file is read as it lies
+        (``immutable``: no lock, no log); with events waiting, through the log's index
+        (``-shm``) where it already lies beside it (the companion writing it has it open,
+        or was stopped); else that is said: reading them would make the index."""
+        waiting = _unsaved_log(self.path)
+        if waiting and not os.path.exists(f"{self.path}-shm"):
+            raise self._events_in_log()
         try:
-            db = self._connect_read_only(timeout, immutable=False)
+            return self._connect_read_only(timeout, immutable=not waiting)
         except sqlite3.Error as err:
-            if _code(err) not in _NO_WAL_INDEX or not Path(self.path).is_file():
-                raise _explain(err, self.path) from None
-            if _unsaved_log(self.path):
-                raise StoreError(
-                    f"game database {self.path} cannot be read here: its folder is read-only "
-                    f"and its latest events are still in {self.path}-wal; open it once where "
-                    "its folder can be written to") from None
-            try:
-                db = self._connect_read_only(timeout, immutable=True)
-            except sqlite3.Error as again:
-                raise _explain(again, self.path) from None
-        return db
+            if waiting and _code(err) in _READ_ONLY + (sqlite3.SQLITE_CANTOPEN,):
+                raise self._events_in_log() from None  # an index it may not use
+            raise _explain(err, self.path) from None
+
+    def _events_in_log(self) -> StoreError:
+        folder = os.path.dirname(os.path.abspath(self.path))
+        where = ("its folder is read-only" if not os.access(folder, os.W_OK | os.X_OK)
+                 else "it is read-only here")
+        return StoreError(
+            f"game database {self.path} cannot be read here: {where} and its latest events "
+            f"are still in {self.path}-wal; open it once where it can be written to")
 
     def _connect_read_only(self, timeout: float, immutable: bool) -> sqlite3.Connection:
         db = sqlite3.connect(_read_only_uri(self.path, immutable), uri=True, timeout=timeout,

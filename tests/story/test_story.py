@@ -186,8 +186,9 @@ def test_history_lists_the_games_of_a_database_it_may_only_read(readable, capsys
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == listed and listed.startswith("Ann: 1 game, 0 won; 3.5 points a turn")
     assert db.read_bytes() == before
-    if folder_too:
-        assert [p.name for p in readable.iterdir()] == ["games.sqlite"]
+    # nothing made beside it: a -wal or -shm of the reader's would keep its owner from
+    # writing the games ("cannot be written here")
+    assert sorted(p.name for p in readable.iterdir()) == ["games.sqlite"]
 
 
 def test_history_of_an_empty_database_it_may_only_read_says_no_games(readable):
@@ -199,9 +200,12 @@ def test_history_of_an_empty_database_it_may_only_read_says_no_games(readable):
     assert done.stderr == f"companion: the game database {db} holds no games yet\n"
 
 
-def test_history_says_why_it_cannot_read_events_left_in_the_log_of_a_read_only_folder(readable):
+@pytest.mark.parametrize("folder_too", [True, False], ids=["read_only_folder", "read_only_file"])
+def test_history_says_why_it_cannot_read_events_left_in_the_log_without_its_index(readable,
+                                                                                  folder_too):
     # the companion was stopped before its log was folded into the file (a power cut), and
-    # the folder was made read-only: the log's index cannot be made, its events not read
+    # the file (or its folder) was made read-only: the log's events cannot be read without
+    # making its index (-shm) beside it, which would be the reader's, not the owner's
     kept = readable / "kept"
     kept.mkdir()
     with GameStore(kept / "games.sqlite") as store:
@@ -212,10 +216,54 @@ def test_history_says_why_it_cannot_read_events_left_in_the_log_of_a_read_only_f
     db = readable / "games.sqlite"
     assert Path(f"{db}-wal").stat().st_size > 0
     Path(f"{db}-wal").chmod(0o444)
-    _read_only(db, folder_too=True)
+    _read_only(db, folder_too)
     done = history_as_reader(db)
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
-    assert done.stderr.startswith(f"companion: game database {db} cannot be read here: its "
-                                  "folder is read-only and its latest events are still in "
-                                  f"{db}-wal")
+    where = "its folder is read-only" if folder_too else "it is read-only here"
+    assert done.stderr == (f"companion: game database {db} cannot be read here: {where} and "
+                           f"its latest events are still in {db}-wal; open it once where it "
+                           "can be written to\n")
+    assert sorted(p.name for p in readable.iterdir()) == ["games.sqlite", "games.sqlite-wal"]
+
+
+def test_history_reads_the_events_in_the_log_of_a_database_its_owner_has_open(readable):
+    # the owner's companion is running: its events wait in the -wal, its index (-shm) lies
+    # beside it; the reader reads them through that index, and makes no file of its own
+    db = readable / "games.sqlite"
+    with GameStore(db) as owner:
+        hand_game(owner)
+        assert Path(f"{db}-wal").stat().st_size > 0 and Path(f"{db}-shm").exists()
+        beside = {p.name: p.stat().st_uid for p in readable.iterdir()}
+        _read_only(db, folder_too=False)
+        done = history_as_reader(db)
+        assert (done.returncode, done.stderr) == (0, "")
+        assert done.stdout.startswith("Ann: 1 game, 0 won; 3.5 points a turn")
+        assert {p.name: p.stat().st_uid for p in readable.iterdir()} == beside
+        db.chmod(0o644)
+        owner.finish(1)  # the owner writes on
+    with GameStore(db) as again:
+        assert again.game(1).finished is not None
+
+
+def test_a_log_index_another_user_left_beside_the_database_is_named_to_its_owner(readable):
+    # a -shm left by another user who read the games (as `history` did before it opened
+    # such a database read only): SQLite's own words are only "readonly database"
+    db = readable / "games.sqlite"
+    with GameStore(db) as store:
+        hand_game(store)
+    readable.chmod(0o777 if os.geteuid() == 0 else 0o755)
+    if os.geteuid() == 0:  # the owner is nobody; the -shm is root's
+        os.chown(db, NOBODY, NOBODY)
+    shm = Path(f"{db}-shm")
+    shm.touch()
+    shm.chmod(0o444)
+    drop = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
+    write = ("import sys\nfrom companion.store import GameStore, StoreError\ntry:\n"
+             "    GameStore(sys.argv[1]).finish(1)\nexcept StoreError as err:\n    print(err)")
+    done = subprocess.run([sys.executable, "-c", write, str(db)], cwd=PROJECT,
+                          capture_output=True, text=True, timeout=120, **drop)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (f"game database {db} cannot be written here: {shm} beside it is "
+                           "read-only to this user (another user's); make it this user's "
+                           "again (chown)\n")
