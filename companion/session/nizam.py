@@ -145,7 +145,22 @@ def _joined(chain: list[tuple[str, tuple[ev.Event, ...]]]
             *chain[last + 1:]]
 
 
-def _look_undone(game: Game, logged: Sequence[Mapping[str, Any]], name: str) -> str | None:
+def _undo_walk(logged: Sequence[Mapping[str, Any]]) -> tuple[list[int], dict[int, int]]:
+    """The log's undos walked: the events logged and not undone (their numbers in
+    ``logged``, oldest first), and for each undo the number of the event it took back (an
+    undo with nothing left to take back takes nothing, as ``events.fold_log`` folds it)."""
+    live: list[int] = []
+    took: dict[int, int] = {}
+    for number, payload in enumerate(logged):
+        if payload["kind"] != "undo":
+            live.append(number)
+        elif live:
+            took[number] = live.pop()
+    return live, took
+
+
+def _undone_look_in_log(game: Game, logged: Sequence[Mapping[str, Any]], name: str
+                        ) -> str | None:
     """The grid whose shifts "end turn" took and the players' undo took back with it
     (``TableSession._look_undone``), where nothing but undos is logged after that undo: a
     game reopened then takes them no more by a tap than the game before the restart did
@@ -153,16 +168,15 @@ def _look_undone(game: Game, logged: Sequence[Mapping[str, Any]], name: str) -> 
     a stable reading, which ends that; a log before version 6 joined nothing, and a game
     reopened from it undoes one event at a time, so no undo took shifts with a tap. The log
     is read as it is: nothing in it is changed."""
-    live: list[Mapping[str, Any]] = []
-    undone_at: int | None = None
-    for number, payload in enumerate(logged):
-        if payload["kind"] != "undo":
-            live.append(payload)
-            undone_at = None
-        elif live:
-            latest = live.pop()
-            if latest["kind"] == "end_turn" and latest.get("joined"):
-                undone_at = number
+    _, took = _undo_walk(logged)
+    undone_at = None
+    for number in reversed(range(len(logged))):  # the undos logged last, the newest first
+        if logged[number]["kind"] != "undo":
+            break
+        taken = logged[took[number]] if number in took else None
+        if taken is not None and taken["kind"] == "end_turn" and taken.get("joined"):
+            undone_at = number
+            break
     if undone_at is None:
         return None
     states = fold(game, ev.read_log(logged[:undone_at], name), name)
@@ -240,7 +254,7 @@ class TableSession(SessionCore[TableState]):
         """The grid the newest frame that found one showed, every card read; None where it
         read one ``?`` or more (``on_look``): the table as a tap finds it
         (``brief.shifted_before``)."""
-        self._look_undone: str | None = None if remake else _look_undone(
+        self._look_undone: str | None = None if remake else _undone_look_in_log(
             self.game, self.events(), f"game {game_id} in {store.path}")
         """A look whose shifts a tap took and the players undid: not taken again until a
         stable reading is taken (a game reopened after that undo finds it in its log)."""
@@ -393,13 +407,8 @@ class TableSession(SessionCore[TableState]):
 
     def _live(self) -> list[Mapping[str, Any]]:
         """The events logged and not undone, oldest first."""
-        live: list[Mapping[str, Any]] = []
-        for payload in self.events():
-            if payload["kind"] == "undo":
-                live.pop()
-            else:
-                live.append(payload)
-        return live
+        logged = self.events()
+        return [logged[number] for number in _undo_walk(logged)[0]]
 
     def _tapped(self, event: ev.Event) -> None:
         """A button's event. One the game cannot take now may settle a card laid unread,
