@@ -202,7 +202,7 @@ class Companion:
         out = paths.data_dir() / "records" / f"game-{game_id}.jsonl"
         write_atomic(out, session.record())
         note = session.unrecorded()
-        return f"{out}. {note}" if note else str(out)
+        return f"{out}\n{note}" if note else str(out)
 
     # The calibration wizard ------------------------------------------------------------
 

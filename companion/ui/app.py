@@ -14,7 +14,7 @@ The app is handed everything it talks to, so tests (and the demo) pass their own
   (``companion.live.stones.SandsWatcher``) gets the camera's read of the stone spot on its
   screen and the stone camera set-up.
 - ``export_record(game_id) -> str``: write the game record somewhere; returns where (and,
-  after it, how the record holds a move under way: a turn not over).
+  on a line after it, what the record leaves out of a move under way: a turn not over).
 
 Controllers are asked for ``view()`` and ``camera()`` on the main thread about 30 times a
 second, so those must be cheap reads of what the session already has. ``tap`` runs on the
@@ -169,8 +169,9 @@ class CompanionApp(App):
         self.banner.say(plain(text, _names(screen.view if isinstance(screen, GameScreen)
                                            else None)))
 
-    def notify(self, text: str) -> None:
-        self.banner.say(text, tone="info")
+    def notify(self, text: str, *, keep: bool = False) -> None:
+        """``text`` in the banner, not as an error; ``keep``: until tapped (``Banner.say``)."""
+        self.banner.say(text, tone="info", keep=keep)
 
     # Games ----------------------------------------------------------------------------
 
@@ -262,10 +263,12 @@ class CompanionApp(App):
         export = self._export_record
         if export is None:
             return
-        self.worker.submit(
-            lambda: export(game_id),
-            done or (lambda where: self.notify(f"Game record saved: {where}")),
-        )
+        self.worker.submit(lambda: export(game_id), done or self._record_saved)
+
+    def _record_saved(self, where: str) -> None:
+        # a line after where it is says what the record leaves out (a turn not over): the
+        # players must save it again later, so it stays until they tap it
+        self.notify(f"Game record saved: {where}", keep="\n" in where)
 
     # Calibration --------------------------------------------------------------------------
 

@@ -45,11 +45,13 @@ def scale() -> float:
 
 BANNER_SECONDS = 5.0
 """How long an error stays: long enough to read twice, short enough not to be in the way."""
+KEPT_HINT = "Tap to close"
+"""Under a message that stays until tapped (``Banner.say``'s ``keep``): how it goes."""
 
 
 class Banner(Label):
-    """What went wrong, low on the screen (above the bottom buttons, never over whose turn
-    it is); a tap or a few seconds clear it."""
+    """What went wrong, or what was done, low on the screen (above the bottom buttons, never
+    over whose turn it is); a tap or a few seconds clear it, or a tap only (``say``)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -57,11 +59,17 @@ class Banner(Label):
 
     tone = StringProperty("error")
 
-    def say(self, text: str, tone: str = "error") -> None:
+    def say(self, text: str, tone: str = "error", *, keep: bool = False) -> None:
+        """Show ``text``, cleared after ``BANNER_SECONDS``; ``keep``: a message the players
+        must act on (a game record saved without the turn under way, to save again later)
+        stays until tapped, and says so. No time is right for it: the one who tapped may
+        look away to the cards or the others before reading two hundred characters, and a
+        warning gone unread is one never given; tapped, it goes at once."""
         self.tone = tone
-        self.text = text
+        self.text = f"{text}\n{KEPT_HINT}" if keep else text
         self._clear.cancel()
-        self._clear()
+        if not keep:
+            self._clear()
 
     def dismiss(self) -> None:
         self.text = ""

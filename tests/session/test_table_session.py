@@ -425,7 +425,7 @@ def test_N3_a_record_saved_mid_turn_leaves_out_its_shifts_and_names_them(tmp_pat
     assert [e["kind"] for e in session.events()] == ["setup", "shifts", "shifts"]
     text, said = saved(store, session.game_id, tmp_path, monkeypatch)
     assert text.splitlines()[1:] == [f'{{"setup": "{SETUP}"}}']
-    assert said == (". Turn 1 was not over: its moves (row 4 moved right, then row 5 moved "
+    assert said == ("\nTurn 1 was not over: its moves (row 4 moved right, then row 5 moved "
                     "right) are not in the record; save it again once the turn is over.")
     again = replay(parse_record(text))  # a record the rules read: the opening layout
     assert again.state.grid == Grid(SETUP) and again.state.turn == 0
@@ -469,7 +469,7 @@ def test_N9_a_record_saved_while_a_turn_is_scored_ends_before_it_and_says_so(tmp
                  lambda: session.on_reading(rows(cleared))):
         step()
         text, said = saved(store, session.game_id, tmp_path, monkeypatch)
-        assert text.splitlines()[1:] == [f'{{"setup": "{SETUP}"}}'] and said == ". " + left_out
+        assert text.splitlines()[1:] == [f'{{"setup": "{SETUP}"}}'] and said == "\n" + left_out
         replay(parse_record(text))  # still a record the rules read
     assert session.state.phase == "refill"
     session.on_reading(rows(cleared.replace({(1, 1): "B", (2, 1): "Y", (3, 1): "P"})))

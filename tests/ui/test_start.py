@@ -123,6 +123,46 @@ def test_past_games_list_and_export(start_app):
     assert sheet.parent is None
 
 
+def test_N3_a_record_saved_without_the_turn_under_way_stays_in_the_banner_until_tapped(
+        start_app, monkeypatch):
+    # the banner's few seconds made a tenth of a second (its own clock, no travel in time):
+    # a message that goes by itself has gone many times over while the notice stays
+    import time
+
+    from companion.ui import widgets
+
+    monkeypatch.setattr(widgets, "BANNER_SECONDS", 0.1)
+    left_out = ("Turn 14 was not over: its moves (row 2 moved left, then column 4 moved up) "
+                "and the 3 cards laid since are not in the record; save it again once the "
+                "turn is over.")
+    said = {3: "/tmp/game-3.jsonl", 2: f"/tmp/game-2.jsonl\n{left_out}"}
+    games = [stored(3, "nizam", "2026-11-30T11:00"), stored(2, "nizam", None)]
+    driver = start_app(games=lambda: games, resume_game=lambda i: None,
+                       export_record=lambda i: said[i])
+    driver.settle()
+    tap(driver, button(driver.app.start_screen, "Past games"))
+    exports = [w for w in driver.app.root.children[1].walk()
+               if getattr(w, "text", "") == "Export record"]
+    banner = driver.app.banner
+
+    def after(seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            driver.frames(1)
+            time.sleep(0.01)
+
+    tap(driver, exports[0])  # game 3, whole: said for a moment, as before
+    assert banner.text == "Game record saved: /tmp/game-3.jsonl"
+    after(1.0)
+    assert banner.text == ""
+    tap(driver, exports[1])  # game 2, a turn left out: read at leisure, gone when tapped
+    assert banner.text == f"Game record saved: /tmp/game-2.jsonl\n{left_out}\nTap to close"
+    after(1.0)
+    assert banner.text.endswith("Tap to close") and banner.opacity == 1
+    tap(driver, banner)
+    assert banner.text == "" and banner.height == 0
+
+
 def test_N1_D1_past_games_are_described_from_their_set_up_in_every_stored_form():
     def entry(id, header):
         return SimpleNamespace(id=id, header=header, started="2026-11-30T10:00:00.000+00:00",
