@@ -81,8 +81,10 @@ class TableView:
     """The taps that mean something now (the others are greyed): a draw or shifts first,
     then "End turn"; "Paid with 3 cards" after a shift paid with one card; "Undo"."""
     undo_deal: bool = False
-    """"Undo" would take back the deal (the opening grid the game started from) and no move:
-    the button says so."""
+    """The next "Undo" takes the game back to its opening layout: it takes back the deal (the
+    opening grid the game started from), alone or with the first move joined to it (an "End
+    turn" that took the layout and the shifts the camera saw only briefly): the button says
+    so."""
 
 
 @dataclass(frozen=True)

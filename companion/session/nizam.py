@@ -226,6 +226,7 @@ class TableSession(SessionCore[TableState]):
         self.renamed = ""
         self._settled_at = -1
         self._last_cache: tuple[TableState, dict[int, int]] | None = None
+        self._live_cache: tuple[int, tuple[Mapping[str, Any], ...]] | None = None
         self._guesses = ""
         """The camera's best guess at each card it read ``?`` in the last reading given
         (``on_reading``), rows joined by "/"; "" when it gave none. Kept with the reading:
@@ -321,18 +322,11 @@ class TableSession(SessionCore[TableState]):
                 self._last_look = None
                 before = self.state
                 live = self._live()
-                with_tap = _settled_with_tap(live)
-                # a tap and the moves seen briefly it was taken after: one thing, one undo
-                # (the log says so: a game reopened undoes them as one too)
-                caught = self._joined_to_latest(live)
-                if caught and live[-1]["kind"] == "end_turn":
+                if self._joined_to_latest(live) and live[-1]["kind"] == "end_turn":
                     # the players said the shifts it took were no move: the grid they made
                     # is not taken again by a tap (until a stable reading is)
                     self._look_undone = str(self.history[-2].grid)
-                self.undo()
-                if with_tap:  # the tap and the card it settled: one thing the players did
-                    self.undo()
-                for _ in range(caught):
+                for _ in range(self._undo_takes(live)):
                     self.undo()
                 self.verdict = None
                 self._names_back(before)
@@ -394,6 +388,14 @@ class TableSession(SessionCore[TableState]):
         return (f"N3: the draw ended player {before}'s turn; it is player {now}'s turn now, "
                 f"to draw or shift")
 
+    def _undo_takes(self, live: Sequence[Mapping[str, Any]]) -> int:
+        """How many events one undo takes back: the latest of ``live`` (logged, not undone),
+        the card it settled as it was tapped (``_settled_with_tap``) and the events joined to
+        it (``_joined_to_latest``: a tap and the moves seen briefly it was taken after; the
+        log says so, and a game reopened undoes them as one too). One thing the players did,
+        one undo."""
+        return 1 + _settled_with_tap(live) + self._joined_to_latest(live)
+
     def _joined_to_latest(self, live: Sequence[Mapping[str, Any]]) -> int:
         """How many events the latest of ``live`` (logged, not undone) was joined by (made
         again over an older log that stores none, as the undo straight after it took)."""
@@ -405,10 +407,14 @@ class TableSession(SessionCore[TableState]):
         """The kinds of the events logged and not undone, oldest first."""
         return [payload["kind"] for payload in self._live()]
 
-    def _live(self) -> list[Mapping[str, Any]]:
-        """The events logged and not undone, oldest first."""
+    def _live(self) -> tuple[Mapping[str, Any], ...]:
+        """The events logged and not undone, oldest first; read again from the log only once
+        another event is logged (every view built asks, ``_undoes_deal``)."""
+        if self._live_cache is not None and self._live_cache[0] == self.seq:
+            return self._live_cache[1]
         logged = self.events()
-        return [logged[number] for number in _undo_walk(logged)[0]]
+        self._live_cache = (self.seq, tuple(logged[number] for number in _undo_walk(logged)[0]))
+        return self._live_cache[1]
 
     def _tapped(self, event: ev.Event) -> None:
         """A button's event. One the game cannot take now may settle a card laid unread,
@@ -1182,10 +1188,15 @@ class TableSession(SessionCore[TableState]):
         return tuple(actions)
 
     def _undoes_deal(self, t: TableState) -> bool:
-        """Whether an undo now takes the game back to its opening: the latest event is the
-        layout set up (``Setup``, never joined to another), nothing done since. The players
-        may want that (to deal again, or to choose a card of it first); they should know."""
-        return t.phase != OPENING and len(self.history) > 1 and self.history[-2].phase == OPENING
+        """Whether the next undo takes the game back to its opening: among what it takes back
+        (``_undo_takes``) is the layout set up, as when nothing was done since it, or when
+        the first turn's end was tapped and took the layout and shifts held only briefly
+        with it. The players may want that (to deal again, or to choose a card of it first);
+        they should know."""
+        if t.phase == OPENING or not self.can_undo:
+            return False
+        back_to = len(self.history) - 1 - self._undo_takes(self._live())
+        return self.history[max(back_to, 0)].phase == OPENING
 
     def _last_turns(self) -> dict[int, int]:
         """Each player's points in their last finished turn (cascades included), read back

@@ -771,6 +771,51 @@ def test_N3_undo_after_a_draw_that_took_the_layout_takes_back_the_draw_alone(tmp
     assert session.view().players[0].hand == 3
 
 
+@pytest.mark.parametrize("reopened", [False, True])
+def test_N1_N3_undo_says_it_takes_back_the_deal_where_end_turn_took_the_layout_with_the_shift(
+        tmp_path, reopened):
+    # The layout and r2< each held briefly, then "end turn": the layout, the shift and the
+    # tap are one thing the players did, and one undo takes all three back to the opening.
+    # The button says so before it is tapped, as it does with the layout alone behind it.
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.on_brief(rows(SHIFTED), in_a_row=True)
+    session.tap("end_turn")
+    assert [e["kind"] for e in session.events()] == ["setup", "shifts", "end_turn"]
+    if reopened:  # the log joins them: a game reopened undoes them as one too
+        session = TableSession(GameStore(tmp_path / "g.sqlite"), session.game_id)
+    assert session.view().undo_deal
+    session.tap("undo")
+    assert session.state.phase == "opening"
+    assert not session.view().undo_deal
+
+
+def test_N1_N3_undo_says_it_takes_back_the_deal_only_while_the_deal_is_what_it_takes(tmp_path):
+    session = opened(tmp_path)  # the layout held: set up, nobody moved
+    assert session.view().undo_deal
+    session.on_reading(rows(SHIFTED))  # r2<, taken from a stable reading: one event
+    assert not session.view().undo_deal  # the shift is what an undo takes back
+    session.tap("end_turn")  # the shift was seen: nothing joined to the tap
+    assert not session.view().undo_deal
+    session.tap("undo")
+    assert not session.view().undo_deal and session.state.shifts
+    session.tap("undo")
+    assert session.view().undo_deal and session.state.phase == "play"
+    session.tap("undo")
+    assert session.state.phase == "opening" and not session.view().undo_deal
+
+
+def test_N1_N3_undo_after_a_draw_that_took_the_layout_is_no_undo_of_the_deal(tmp_path):
+    # the draw took the layout held briefly, but not as one thing with it: one undo takes
+    # back the draw alone, and the next one the deal
+    session = _new(tmp_path)
+    session.on_brief(rows(SETUP), in_a_row=True)
+    session.tap("draw")
+    assert not session.view().undo_deal
+    session.tap("undo")
+    assert session.view().undo_deal
+
+
 def test_N5_wildcard_tapped_before_the_layout_held_takes_no_layout(tmp_path):
     # A wildcard is tapped after its shift as often as before it: the grid held briefly may
     # be the shift's, and no layout is taken on its word.
