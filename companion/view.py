@@ -49,6 +49,21 @@ class PlayerView:
 
 
 @dataclass(frozen=True)
+class OpeningAsk:
+    """Before the first turn, what the prompt asks of the players, as the session sees the
+    opening layout (the header says it in a few words, and never counts cards of its own)."""
+
+    case: Literal["deal", "uncover", "name", "check", "refused"]
+    """"deal": cells are still empty, the deal goes on (cards the camera cannot read wait
+    for it to end); "uncover": more cards unread than a misread makes (a hand or a sleeve
+    over the layout, or colours the camera renders otherwise): clear the grid or calibrate;
+    "name": the cards marked ? are to be named (or chosen again); "check": every card read,
+    the game waits for a card chosen; "refused": every card read, and the layout refused."""
+    cards: int = 0
+    """"name": how many cards the prompt asks to name."""
+
+
+@dataclass(frozen=True)
 class TableView:
     """One moment of a Nizam or Pearl of the East game, ready to draw."""
 
@@ -80,6 +95,8 @@ class TableView:
     actions: tuple[str, ...] = TABLE_ACTIONS
     """The taps that mean something now (the others are greyed): a draw or shifts first,
     then "End turn"; "Paid with 3 cards" after a shift paid with one card; "Undo"."""
+    opening: OpeningAsk | None = None
+    """Before the first turn (the opening layout not yet set up), what the prompt asks."""
     undo_deal: bool = False
     """The next "Undo" takes the game back to its opening layout: it takes back the deal (the
     opening grid the game started from), alone or with the first move joined to it (an "End

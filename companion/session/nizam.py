@@ -28,7 +28,7 @@ from companion.rules.setup import MODE_OF, GameSetup
 from companion.rules.shift import Shift
 from companion.rules.state import winners
 from companion.store import GameStore
-from companion.view import PlayerView, ScoredCombination, TableView, Verdict
+from companion.view import OpeningAsk, PlayerView, ScoredCombination, TableView, Verdict
 
 from . import events as ev
 from .brief import (
@@ -1168,6 +1168,7 @@ class TableSession(SessionCore[TableState]):
             options=game.options.to_json(),
             game_id=self.game_id,
             actions=self._actions(t),
+            opening=self._opening_case(t)[0] if t.phase == OPENING else None,
             undo_deal=self._undoes_deal(t),
         )
 
@@ -1218,22 +1219,40 @@ class TableSession(SessionCore[TableState]):
         self._last_cache = (newest, found)
         return found
 
-    def _opening_prompt(self, t: TableState) -> str:
+    def _opening_case(self, t: TableState
+                      ) -> tuple[OpeningAsk, tuple[tuple[Cell, str, str], ...], int]:
+        """What the opening layout asks of the players now (``_opening_prompt`` says it, the
+        header in a few words), with the named cards the camera now reads otherwise and how
+        many other cards it cannot read. While cells are empty the deal is under way: a card
+        a hand is laying reads ``?`` for a moment, and what the camera cannot read is asked
+        once every card lies there (outlined meanwhile, it can be named at once)."""
         shown = self._opening_shown(t)
+        if EMPTY in shown:
+            return OpeningAsk("deal"), (), 0
         asked = contested(t, self.reading) if self.reading else ()
         unsure = len(unsure_cells(shown)) - len(asked)
-        said = _asked_again(asked)
-        if unsure:
-            said += (" " if said else "") + self._unsure_prompt(unsure)
-        if said:
+        if unsure > SETTLE_AT_MOST:
+            return OpeningAsk("uncover"), asked, unsure
+        if asked or unsure:
+            return OpeningAsk("name", len(asked) + unsure), asked, unsure
+        # all read and named, not set up: refused (N2), or undone
+        return OpeningAsk("check" if self.verdict is None else "refused"), (), 0
+
+    def _opening_prompt(self, t: TableState) -> str:
+        ask, asked, unsure = self._opening_case(t)
+        if ask.case == "deal":
+            deal = ("Deal 3 cards of each gem and the pearl" if self.game.pearl
+                    else "Deal 25 cards")
+            return f"{deal} face up into the 5×5 grid."
+        if ask.case in ("uncover", "name"):
+            said = _asked_again(asked)
+            if unsure:
+                said += (" " if said else "") + self._unsure_prompt(unsure)
             return said
-        if EMPTY not in shown:  # all read and named, not set up: refused (N2), or undone
-            read = "Every card is read: tap any card read wrong and choose what it is"
-            if self.verdict is not None:  # the refusal says what to do
-                return f"{read}."
-            return f"{read}; choosing a card starts the game."
-        deal = "Deal 3 cards of each gem and the pearl" if self.game.pearl else "Deal 25 cards"
-        return f"{deal} face up into the 5×5 grid."
+        read = "Every card is read: tap any card read wrong and choose what it is"
+        if ask.case == "refused":  # the refusal says what to do
+            return f"{read}."
+        return f"{read}; choosing a card starts the game."
 
     @staticmethod
     def _unsure_prompt(unsure: int) -> str:

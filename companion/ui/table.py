@@ -106,27 +106,32 @@ def describe_scoring(view: TableView) -> str:
 
 
 def opening_title(view: TableView) -> str:
-    """The header before the first turn: what the prompt under it asks of the players, the
-    cards the camera cannot read to be named, the cards read to be checked, or the layout.
+    """The header before the first turn: what the prompt under it asks of the players, in a
+    few words, as the session sees the layout (``TableView.opening``): the cards to be named,
+    the grid to be uncovered, the cards read to be checked, or the layout.
 
-    >>> from companion.view import PlayerView, Verdict
+    >>> from companion.view import OpeningAsk, PlayerView
     >>> v = TableView("nizam", (PlayerView("Ann", 0, 3),), 0, 0, ("....." ,) * 5)
-    >>> opening_title(v)
+    >>> opening_title(replace(v, opening=OpeningAsk("deal")))
     'Lay out the opening grid'
-    >>> opening_title(replace(v, grid=("RRO?Y", "CBVPR", "GGYOC", "BVPRO", "YGCBV")))
+    >>> opening_title(replace(v, opening=OpeningAsk("name", 1)))
     'Name the card marked ?'
-    >>> opening_title(replace(v, grid=("RRO?Y", "?BVPR", "GGYOC", "BVPRO", "YGCB?")))
-    'Name the 3 cards marked ?'
-    >>> opening_title(replace(v, grid=("RROGY", "CBVPR", "GGYOC", "BVPRO", "YGCBV")))
+    >>> opening_title(replace(v, opening=OpeningAsk("name", 2)))
+    'Name the 2 cards marked ?'
+    >>> opening_title(replace(v, opening=OpeningAsk("uncover")))
+    'Uncover the grid, or calibrate'
+    >>> opening_title(replace(v, opening=OpeningAsk("check")))
     'Check the opening grid'
     """
-    unread = sum(row.count("?") for row in view.grid)
-    if unread:
-        return "Name the card marked ?" if unread == 1 else f"Name the {unread} cards marked ?"
-    refused = view.verdict is not None and not view.verdict.legal  # its strip says why
-    if view.grid and "." not in "".join(view.grid) and not refused:
-        return "Check the opening grid"  # every card read: named, or its start undone
-    return "Lay out the opening grid"
+    ask = view.opening
+    if ask is None or ask.case in ("deal", "refused"):  # a refusal's strip says why
+        return "Lay out the opening grid"
+    if ask.case == "name":
+        return ("Name the card marked ?" if ask.cards == 1
+                else f"Name the {ask.cards} cards marked ?")
+    if ask.case == "uncover":  # a hand or a sleeve over it, or colours to calibrate
+        return "Uncover the grid, or calibrate"
+    return "Check the opening grid"  # every card read: named, or its start undone
 
 
 def describe_illegal(view: TableView) -> str:

@@ -20,6 +20,7 @@ from companion.session.table import (
     outlived,
 )
 from companion.store import GameStore
+from companion.view import OpeningAsk
 
 ASK = Options(unread_cards="ask")
 """The tables here ask the players to name a card the camera cannot read before the game
@@ -342,6 +343,17 @@ def test_N1_named_cards_read_otherwise_beside_unread_ones_are_all_asked_about(se
 
 
 DEALING = "RG?GY/CR.../...../...../....."  # the deal under way: r1c3 unread
+
+
+def test_N1_while_the_deal_is_under_way_the_card_under_the_hand_waits_to_be_asked_about(session):
+    session.on_reading(rows(DEALING))
+    view = session.view()
+    assert view.opening == OpeningAsk("deal") and view.highlight == ((1, 3),)  # outlined
+    assert view.prompt == "Deal 25 cards face up into the 5×5 grid."
+    session.on_reading(rows(UNSURE_OPENING))  # every card laid: r1c3 still unread
+    view = session.view()
+    assert view.opening == OpeningAsk("name", 1)
+    assert view.prompt.startswith("The camera cannot read one card: tap the card marked ?")
 
 
 @pytest.mark.parametrize("seen", [

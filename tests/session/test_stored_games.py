@@ -29,12 +29,13 @@ def _shown_today(expected: dict) -> dict:
     changed on purpose since: the view says whether its combinations are the turn being
     scored (none is, in these games), and "Paid with 3 cards" is greyed for a player who
     began the turn with fewer than three cards (N5), and whether the next undo takes back
-    the deal (not in these games, well past their first turn). The game itself is as it
-    was."""
+    the deal (not in these games, well past their first turn), and what the opening layout
+    asks (nothing: these games are past it). The game itself is as it was."""
     view = expected.get("view")
     if view is None or "actions" not in view:
         return expected
-    view = {**view, "scoring": expected["phase"] in ("clear", "refill"), "undo_deal": False}
+    view = {**view, "scoring": expected["phase"] in ("clear", "refill"), "undo_deal": False,
+            "opening": None}
     if not view["players"][view["active"]]["hand"] >= 3 and expected["shifts"] == []:
         view["actions"] = [a for a in view["actions"] if a != "wildcard"]
     return {**expected, "view": view}

@@ -167,8 +167,9 @@ def test_N1_before_the_first_turn_the_header_asks_what_the_prompt_asks(table, tm
     store = GameStore(tmp_path / "games.sqlite")
     staged = opening_unsure(store, ["Ann", "Bob"], seed=1, unsure=((1, 2), (3, 4), (5, 1)))
     driver, screen = table(staged)
-    assert header(screen) == "Name the 3 cards marked ?"
-    assert screen.ids.prompt.text.startswith("The camera cannot read 3 cards")
+    # more than a misread makes: clear what lies over the grid, or calibrate (or name each)
+    assert header(screen) == "Uncover the grid, or calibrate"
+    assert screen.ids.prompt.text.startswith("The camera cannot read 3 cards: if anything lies")
     assert screen.ids.header.player == -1  # no one's turn yet
     card = staged.layout.split("/")
     for (row, col), now in (((1, 2), "Name the 2 cards marked ?"),
@@ -178,6 +179,36 @@ def test_N1_before_the_first_turn_the_header_asks_what_the_prompt_asks(table, tm
         tap(driver, screen.picker.buttons[card[row - 1][col - 1]])
         assert header(screen) == now
         assert "marked ?" in screen.ids.prompt.text or now.startswith("Turn 1")
+
+
+def test_N1_the_opening_header_names_cards_only_where_the_prompt_asks_to_name_them(
+        table, tmp_path):
+    # The deal under way with a card under the hand, a hand over the layout, then the cards
+    # the camera cannot read: the header follows the prompt's case, and counts no ? itself.
+    from companion.store import GameStore
+    from tools.showcase import opening_unsure
+
+    staged = opening_unsure(GameStore(tmp_path / "games.sqlite"), ["Ann", "Bob"], seed=1)
+    driver, screen = table(staged)
+    laid = staged.layout.split("/")
+
+    def seen(*rows):
+        staged.session.on_reading(list(rows))
+        driver.settle()
+        return header(screen), screen.ids.prompt.text
+
+    dealing = seen(laid[0][:2] + "?..", *["....."] * 4)  # the third card under the hand
+    assert dealing == ("Lay out the opening grid", "Deal 25 cards face up into the 5×5 grid.")
+    hand = seen("?????", "?????", *laid[2:])  # a hand over two rows of the whole layout
+    assert hand[0] == "Uncover the grid, or calibrate"
+    assert hand[1].startswith("The camera cannot read 10 cards: if anything lies over the grid")
+    two = seen("?" + laid[0][1:], laid[1], laid[2], laid[3][:3] + "?" + laid[3][4], laid[4])
+    assert two == ("Name the 2 cards marked ?",
+                   "The camera cannot read 2 cards: tap each card marked ? and choose what it "
+                   "is.")
+    one = seen(*laid[:2], "?" + laid[2][1:], *laid[3:])
+    assert one == ("Name the card marked ?", "The camera cannot read one card: tap the card "
+                   "marked ? and choose what it is.")
 
 
 def test_N1_N3_at_the_first_turn_undo_says_it_takes_back_the_deal(table, tmp_path):
