@@ -28,7 +28,7 @@ from companion.rules.state import State, winners
 from companion.session import sands as sands_session
 from companion.session import table as table_session
 from companion.session.events import Event, read_header, read_log
-from companion.session.kinds import CALLS_SCREEN, kind_of
+from companion.session.kinds import CALLS_SCREEN, KINDS, kind_of
 from companion.store import GameStore, StoredGame
 
 BestCall = Callable[[Bag, tuple[int, int]], str]
@@ -194,8 +194,23 @@ class PastGame:
 
     stored: StoredGame
     story: Callable[[], GameStory]
-    result: Callable[[], GameStory] | None = None
-    """The story told without the best calls: who won, with no solved table to load."""
+    story_without_best_calls: Callable[[], GameStory] | None = None
+    """The story told with no Desert Sands solved table to load (no call marked best): who
+    won, for a fold of the game. In Nizam and Pearl of the East, ``story`` tells the same
+    (``marks_best_calls``)."""
+
+    @property
+    def told_as(self) -> tuple[int, int]:
+        """The game and how many events it has logged: its story stays the same until it
+        logs another (an undo after the end, and the game goes on)."""
+        return (self.stored.id, self.stored.events)
+
+    @property
+    def marks_best_calls(self) -> bool:
+        """``story`` marks the best calls (The Desert Sands): it is not the story
+        ``story_without_best_calls`` tells."""
+        kind = KINDS.get(str(self.stored.header.get("game")))
+        return kind is None or kind.screen == CALLS_SCREEN
 
     def __getattr__(self, name: str) -> Any:
         if name == "stored":  # not set yet: never look for it in itself

@@ -191,7 +191,7 @@ class Companion:
     def games(self) -> list[Any]:
         best_calls = solved_best_calls()
         return [PastGame(g, partial(game_story, self.store, g.id, best_calls),
-                         partial(game_story, self.store, g.id))
+                         story_without_best_calls=partial(game_story, self.store, g.id))
                 for g in players_games(self.store)]
 
     def export_record(self, game_id: int) -> str:

@@ -9,7 +9,9 @@ default); The Desert Sands has its bag instead of options: ``"bag": {"red": 12, 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +96,29 @@ def describe_game(game: PastGameEntry, result: GameStory | None = None) -> str:
     return f"{what}\n{when_words(game.started)} · {state}"
 
 
+TELLING_SECONDS = 0.05
+"""The most one job of the past games list spends working out winners (at least one game):
+a tap's job waits no longer for it."""
+
+
+def stories_of(games: Sequence[PastGame], seconds: float
+               ) -> dict[tuple[int, int], GameStory | None]:
+    """The stories of ``games`` told without the best calls (on the worker), in order, for
+    about ``seconds`` (at least one game): by ``PastGame.told_as``; None for a log that
+    cannot be read (its line stays as it is; its Story says why)."""
+    began = time.monotonic()
+    told: dict[tuple[int, int], GameStory | None] = {}
+    for game in games:
+        if told and time.monotonic() - began >= seconds:
+            break
+        assert game.story_without_best_calls is not None
+        try:
+            told[game.told_as] = game.story_without_best_calls()
+        except Exception:  # a line left as it is: what is wrong shows where it is opened
+            told[game.told_as] = None
+    return told
+
+
 class StartScreen(Screen):
     game = StringProperty(NIZAM)
     count = NumericProperty(2)
@@ -102,9 +127,17 @@ class StartScreen(Screen):
         super().__init__(**kwargs)
         self.options: dict[str, str] = {k: v[0] for k, v in OPTION_CHOICES.items()}
         self.past: list[PastGameEntry] = []
-        self.results: dict[tuple[int, str], GameStory] = {}
-        """Finished games' stories, by id and end, as the past games list worked them out:
-        a finished game's result does not change, and each is a fold of the whole game."""
+        self.stories: dict[tuple[int, int], GameStory | None] = {}
+        """Past games' stories told without the best calls (who won), by game and its events
+        (``PastGame.told_as``), as the past games list or a Story worked them out: each is a
+        fold of the whole game, done once. None: the log cannot be read (its Story says
+        why)."""
+        self._lines: dict[tuple[int, int], tuple[PastGame, Label]] = {}
+        """The finished games of the past games list open now, with their lines, whose
+        winner is not known yet."""
+        self._telling: frozenset[tuple[int, int]] = frozenset()
+        """The games whose stories the worker is working out now (one job at a time)."""
+        self._past_sheet: Sheet | None = None
         self.game_buttons: dict[str, Button] = {}
         for game, kind in KINDS.items():
             button = Factory.ChoiceButton(text=kind.title, group="game-choice",
@@ -209,21 +242,57 @@ class StartScreen(Screen):
         return next((g for g in self.past if not g.finished), None)
 
     def _tell_result(self, game: PastGameEntry, label: Label) -> None:
-        """Who won a finished game, in its line of the list once worked out (on the worker:
-        a fold of the whole game)."""
-        result = game.result if isinstance(game, PastGame) else None
-        if not game.finished or result is None:
+        """Who won a finished game, in its line of the list: at once where it is known,
+        else once the worker has worked it out (``_tell_next``)."""
+        if not (isinstance(game, PastGame) and game.finished
+                and game.story_without_best_calls is not None):
             return
-        key = (game.id, game.finished)
-
-        def told(story: GameStory) -> None:
-            self.results[key] = story
+        key = game.told_as
+        if key not in self.stories:
+            self._lines[key] = (game, label)
+        elif (story := self.stories[key]) is not None:
             label.text = describe_game(game, story)
 
-        if key in self.results:
-            told(self.results[key])
-        else:  # a log that cannot be read keeps its line as it is: its Story says why
-            running_app().worker.submit(result, told, lambda _error: None)
+    def _tell_next(self) -> None:
+        """Work out, on the worker, the winners the open list still waits for: one job at a
+        time, each for at most ``TELLING_SECONDS`` (a game or more), so a tap's job (Start,
+        Continue, Story) waits for no more than that; the next one after it. Nothing while
+        a job is under way (the games it holds are not asked for twice), or once the list
+        is closed (the next opening goes on with what is left)."""
+        sheet = self._past_sheet
+        if self._telling or sheet is None or sheet.parent is None:
+            return
+        waiting = [game for key, (game, _) in self._lines.items() if key not in self.stories]
+        if not waiting:
+            return
+        self._telling = frozenset(game.told_as for game in waiting)
+        running_app().worker.submit(partial(stories_of, waiting, TELLING_SECONDS),
+                                    self._told)
+
+    def _told(self, told: dict[tuple[int, int], GameStory | None]) -> None:
+        self._telling = frozenset()
+        self.stories.update(told)
+        for key, story in told.items():
+            line = self._lines.pop(key, None)
+            if line is not None and story is not None:
+                line[1].text = describe_game(line[0], story)
+        self._tell_next()
+
+    def _open_story(self, game: PastGame) -> None:
+        """A past game's story: the one the list worked out where it is the same story (no
+        best calls to mark), else worked out now and kept for the list."""
+        if game.marks_best_calls or game.story_without_best_calls is None:
+            open_story(game, game.story)
+            return
+        key = game.told_as
+
+        def told(story: GameStory) -> None:
+            self.stories[key] = story
+            line = self._lines.pop(key, None)
+            if line is not None:
+                line[1].text = describe_game(line[0], story)
+
+        open_story(game, game.story, self.stories.get(key), told)
 
     def resume_game(self, game_id: int | None = None) -> None:
         if game_id is None:
@@ -239,7 +308,8 @@ class StartScreen(Screen):
         rows = GridLayout(cols=1, spacing=6 * s, size_hint_y=None)
         rows.bind(minimum_height=rows.setter("height"))
         content = BoxLayout(orientation="vertical", spacing=6 * s)
-        sheet = Sheet("Past games", content)
+        sheet = self._past_sheet = Sheet("Past games", content)
+        self._lines = {}
         for game in self.past:
             row = BoxLayout(size_hint_y=None, height=64 * s, spacing=6 * s)
             # Long names wrap: the row grows to hold them rather than cut them.
@@ -259,11 +329,10 @@ class StartScreen(Screen):
 
                 button.bind(on_release=resume)
                 row.add_widget(button)
-            story = game.story if isinstance(game, PastGame) else None
-            if story is not None:  # issue 15: the game's story
+            if isinstance(game, PastGame):  # issue 15: the game's story
                 button = Factory.BigButton(text="Story", size_hint_x=None, width=120 * s,
                                            height=60 * s)
-                button.bind(on_release=lambda _b, g=game, t=story: open_story(g, t))
+                button.bind(on_release=lambda _b, g=game: self._open_story(g))
                 row.add_widget(button)
             if app.can_export:
                 button = Factory.BigButton(text="Export record", size_hint_x=None,
@@ -277,4 +346,6 @@ class StartScreen(Screen):
         close.bind(on_release=lambda _b: sheet.dismiss())
         content.add_widget(scroller)
         content.add_widget(close)
-        return sheet.open()
+        sheet.open()
+        self._tell_next()
+        return sheet

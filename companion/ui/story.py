@@ -370,16 +370,27 @@ def _nudged(at: Callable[[float, float], Point], k: int, n: int,
     return moved
 
 
-def load_story(chart: StoryChart, story: Callable[[], GameStory | None]) -> None:
+def load_story(chart: StoryChart, story: Callable[[], GameStory | None],
+               told: Callable[[GameStory], None] | None = None) -> None:
     """Fill ``chart`` on the app's worker with what ``story()`` tells: a past game's
     (``companion.story.PastGame.story``) or the game being played's
-    (``companion.story.session_story``)."""
+    (``companion.story.session_story``); ``told`` is given it too, once told."""
     chart.show(None)
-    running_app().worker.submit(story, chart.show)
+
+    def show(found: GameStory | None) -> None:
+        if found is not None and told is not None:
+            told(found)
+        chart.show(found)
+
+    running_app().worker.submit(story, show)
 
 
-def open_story(game: PastGameEntry, story: Callable[[], GameStory]) -> Sheet:
-    """A past game's story in a pane over the app."""
+def open_story(game: PastGameEntry, story: Callable[[], GameStory],
+               known: GameStory | None = None,
+               told: Callable[[GameStory], None] | None = None) -> Sheet:
+    """A past game's story in a pane over the app: ``known``, the story already worked out
+    (shown at once, nothing asked of the worker), or what ``story()`` tells (``told`` is
+    given it once told)."""
     s = scale()
     box = BoxLayout(orientation="vertical", spacing=6 * s)
     chart = StoryChart()
@@ -388,5 +399,8 @@ def open_story(game: PastGameEntry, story: Callable[[], GameStory]) -> Sheet:
     box.add_widget(close)
     sheet = Sheet(f"Game #{game.id}: {title_of(game.header)}", box)
     close.bind(on_release=lambda _b: sheet.dismiss())
-    load_story(chart, story)
+    if known is not None:
+        chart.show(known)
+    else:
+        load_story(chart, story, told)
     return sheet.open()

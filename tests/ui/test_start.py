@@ -236,6 +236,80 @@ def test_N13_past_games_say_who_won_a_finished_game_as_the_game_over_screen_does
                                                "victory!")
 
 
+def test_N13_past_games_work_out_each_winner_once_however_often_the_list_opens(
+        start_app, tmp_path, monkeypatch):
+    # The list opened, closed and opened again while the worker is still on its first
+    # game, then again once every winner is known: each game is folded once, one job at a
+    # time, and its Story (the same story: Nizam marks no best call) folds it no more.
+    import threading
+    from collections import Counter
+    from dataclasses import replace
+
+    import companion.ui.start as start_module
+    from companion.live.app import Companion
+    from companion.store import GameStore
+    from companion.story import game_story
+    from companion.ui.story import StoryChart
+    from tools.showcase import finished_game, staged_game
+
+    from .helpers import tap_at
+
+    store = GameStore(tmp_path / "games.sqlite")
+    first = finished_game(store, ("Ann", "Bob", "Cid"), seed=1)
+    second = finished_game(store, ("Dan", "Eve", "Fay"), seed=1)
+    staged_game(store, ("Gus", "Hal"), seed=0, turns=2)  # not finished: nothing to fold
+    folds: Counter = Counter()
+    gate = threading.Event()
+
+    def counted(what, game_id, tell):
+        def told():
+            gate.wait(10)  # the worker held on its first game until the list is reopened
+            folds[what, game_id] += 1
+            return tell()
+        return told
+
+    companion = Companion(store)
+    games = lambda: [replace(g, story=counted("story", g.id, g.story),  # noqa: E731
+                             story_without_best_calls=counted(
+                                 "winner", g.id, g.story_without_best_calls))
+                     for g in companion.games()]
+    jobs = []
+    real = start_module.stories_of
+    monkeypatch.setattr(start_module, "stories_of",
+                        lambda g, seconds: jobs.append([x.id for x in g]) or real(g, seconds))
+    driver = start_app(games=games)
+    driver.settle()
+    start = driver.app.start_screen
+
+    def press(widget):  # no waiting for the worker: it is held
+        tap_at(driver, *widget.to_window(*widget.center))
+        driver.frames(2)
+
+    def lines():
+        sheet = driver.app.root.children[1]
+        return [w.text.split(" · ", 1)[1] for w in sheet.walk()
+                if getattr(w, "text", "").startswith("Nizam: ")]
+
+    press(button(start, "Past games"))
+    press(window_button(driver, "Close"))
+    press(button(start, "Past games"))
+    assert jobs == [[second, first]]  # one job for both, newest first, not asked again
+    gate.set()
+    driver.settle()
+    assert folds == {("winner", first): 1, ("winner", second): 1}
+    assert lines() == ["not finished", "finished · Eve wins!", "finished · Bob wins!"]
+    tap(driver, window_button(driver, "Close"))
+    tap(driver, button(start, "Past games"))
+    assert lines() == ["not finished", "finished · Eve wins!", "finished · Bob wins!"]
+    count = len(jobs)
+    tap(driver, [w for w in driver.app.root.children[1].walk()
+                 if getattr(w, "text", "") == "Story"][2])  # the first game's
+    chart = next(w for c in driver.window.children for w in c.walk()
+                 if isinstance(w, StoryChart))
+    assert chart.story == game_story(store, first) and chart.story.winners == (1,)
+    assert len(jobs) == count and sum(folds.values()) == 2  # nothing folded again
+
+
 @pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
 def test_N2_N8_N10_each_rule_option_says_in_plain_words_what_its_choice_does(start_app, size):
     from companion.rules.game import OPTION_CHOICES
