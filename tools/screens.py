@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.rules.setup import NIZAM, GameSetup, player_names
+from companion.rules.setup import NIZAM, PEARL, GameSetup, player_names
 from companion.session.kinds import KINDS
 from companion.ui import theme
 from companion.ui.hooks import CalibrationHooks, stone_hooks
@@ -120,6 +120,9 @@ class _Shots:
 def _shoot_games(shots: _Shots, app: CompanionApp, headers: Sequence[dict[str, Any]],
                  play: Callable[[Controller], None] | None) -> None:
     shots.take("start")
+    app.start_screen.set_game(PEARL)  # its rule options in its own words: tasks, no points
+    shots.take("start_pearl")
+    app.start_screen.set_game(NIZAM)
     for header in headers:
         game = str(header["game"])
         app.begin_game(header)

@@ -46,12 +46,13 @@ class OptionRow(BoxLayout):
     title = StringProperty("")
     meaning = StringProperty("")  # what the choice made does, in plain words
 
-    def __init__(self, key: str, value: str, **kwargs: object) -> None:
+    def __init__(self, game: str, key: str, value: str, **kwargs: object) -> None:
         super().__init__(**kwargs)
+        self.game = game
         self.key = key
         self.value = value
         self.title = theme.OPTION_TITLES[key]
-        self.meaning = theme.OPTION_MEANINGS[key][value]
+        self.meaning = theme.option_meaning(game, key, value)
         self.buttons: dict[str, Button] = {}
         for choice in OPTION_CHOICES[key]:
             default = " (default)" if choice == OPTION_CHOICES[key][0] else ""
@@ -66,7 +67,7 @@ class OptionRow(BoxLayout):
 
     def choose(self, choice: str) -> None:
         self.value = choice
-        self.meaning = theme.OPTION_MEANINGS[self.key][choice]
+        self.meaning = theme.option_meaning(self.game, self.key, choice)
         for name, button in self.buttons.items():
             button.state = "down" if name == choice else "normal"
 
@@ -200,7 +201,7 @@ class StartScreen(Screen):
                 box.add_widget(row)
         else:
             for key in KINDS[self.game].options:
-                row = OptionRow(key, self.options[key])
+                row = OptionRow(self.game, key, self.options[key])
                 box.add_widget(row)
                 self.option_rows[key] = row
 

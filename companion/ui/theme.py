@@ -14,6 +14,7 @@ letter's ink is chosen for contrast with the colour behind it.
 from __future__ import annotations
 
 from companion.rules.grid import EMPTY, GEM_NAMES, GEMS, PEARL
+from companion.rules.setup import PEARL as PEARL_GAME
 
 RGBA = tuple[float, float, float, float]
 
@@ -86,15 +87,28 @@ OPTION_TITLES = {  # in players' words: the rule IDs (N2, N8, N10) are for the r
     "unread_cards": "A card the camera cannot read",
 }
 OPTION_MEANINGS = {  # what each choice does, one short line under the option's title
-    "setup_lines": {"replace": "Their cards are swapped for new ones before play",
+    "setup_lines": {"replace": "Their cards are swapped for new ones before play",  # N2
                     "keep": "They stay, and the first turn scores them"},
-    "bonus": {"flat": "+1 for each line after the first in a turn",
+    "bonus": {"flat": "+1 for each line after the first in a turn",  # N8
               "rising": "2nd line in a turn +1, 3rd +2, and so on"},
-    "cascades": {"score": "They score now, for the same player",
+    "cascades": {"score": "They score now, for the same player",  # N10
                  "leave": "They stay; the next player's turn scores them"},
     "unread_cards": {"provisional": "Play goes on; it counts as the likeliest card",
                      "ask": "Play waits until a player names it"},
 }
+PEARL_MEANINGS = {  # where Pearl of the East means otherwise: no points, lines complete tasks
+    "setup_lines": {"replace": "Their gems are swapped before play; the pearl stays",  # P2
+                    "keep": "They stay, and complete tasks at the first turn"},  # P5, P6
+    "cascades": {"score": "They complete tasks now, for the same player",  # P7
+                 "leave": "They stay; at the next player's turn they complete tasks"},
+}
+
+
+def option_meaning(game: str, key: str, choice: str) -> str:
+    """What ``choice`` of the rule option ``key`` does in ``game`` (``rules.setup``'s
+    name: "nizam", "pearl"), one short line in players' words."""
+    own = PEARL_MEANINGS if game == PEARL_GAME else {}
+    return own.get(key, {}).get(choice) or OPTION_MEANINGS[key][choice]
 
 BASE_SIZE = (800, 480)
 """The official 7" display; every size in the kv files is for this one, then scaled."""

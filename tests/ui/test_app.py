@@ -204,7 +204,7 @@ def test_write_screenshots_renders_every_screen_from_a_clean_state_per_size(tmp_
                               play=lambda controller: played.append(controller))
     names = sorted(p.name for p in paths)
     assert names == sorted(f"{n}_{size}.png" for size in ("800x480", "1280x800") for n in (
-        "start", "nizam", "nizam_fix_cell", "pearl", "pearl_fix_cell", "sands",
+        "start", "start_pearl", "nizam", "nizam_fix_cell", "pearl", "pearl_fix_cell", "sands",
         "sands_called", "sands_played", "sands_over", "nizam_illegal", "nizam_over",
         "calibration"))
     assert len(made) == 2 and len(played) == 6  # a clean app per size

@@ -313,7 +313,7 @@ def test_N13_past_games_work_out_each_winner_once_however_often_the_list_opens(
 @pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
 def test_N2_N8_N10_each_rule_option_says_in_plain_words_what_its_choice_does(start_app, size):
     from companion.rules.game import OPTION_CHOICES
-    from companion.ui.theme import OPTION_MEANINGS
+    from companion.ui.theme import OPTION_MEANINGS, option_meaning
     from companion.words import has_notation
 
     from .layout import problems_of
@@ -322,17 +322,49 @@ def test_N2_N8_N10_each_rule_option_says_in_plain_words_what_its_choice_does(sta
         k: set(v) for k, v in OPTION_CHOICES.items()}  # every choice explained
     driver = start_app(size=size)
     start = driver.app.start_screen
-    said = set()
-    for game in ("Nizam", "Pearl of the East"):
-        tap(driver, button(start, game))
+    for game, name in (("nizam", "Nizam"), ("pearl", "Pearl of the East")):
+        tap(driver, button(start, name))
         for key, row in start.option_rows.items():
+            said = set()
             for choice in OPTION_CHOICES[key]:
                 tap(driver, row.buttons[choice])
                 meaning = row.meaning
-                assert meaning == OPTION_MEANINGS[key][choice]
+                assert meaning == option_meaning(game, key, choice)
                 shown = [w for w in row.walk() if getattr(w, "text", None) == meaning]
                 assert len(shown) == 1 and shown[0].font_size >= 16 * size[0] / 800
                 assert not has_notation(meaning)
                 said.add(meaning)
-                assert problems_of(driver.app.root, size, f"{game}: {choice}") == []
-    assert len(said) == 8  # the choices of one option are told apart
+                assert problems_of(driver.app.root, size, f"{name}: {choice}") == []
+            assert len(said) == len(OPTION_CHOICES[key])  # the choices are told apart
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_P2_P5_P6_P7_in_pearl_of_the_east_the_options_speak_of_tasks_never_of_points(
+        start_app, size):
+    # Pearl of the East has no points: a line completes the active player's task of its gem
+    # (P5, P6), cascades too (P7), and the pearl is never swapped for a new card (P2).
+    import re
+
+    from companion.rules.game import OPTION_CHOICES
+
+    from .layout import problems_of
+
+    driver = start_app(size=size)
+    start = driver.app.start_screen
+    tap(driver, button(start, "Pearl of the East"))
+    said = {}
+    for key, row in start.option_rows.items():
+        for choice in OPTION_CHOICES[key]:
+            tap(driver, row.buttons[choice])
+            said[key, choice] = row.meaning
+            shown = [w for w in row.walk() if getattr(w, "text", None) == row.meaning]
+            assert len(shown) == 1
+            assert problems_of(driver.app.root, size, f"Pearl: {choice}") == []
+    assert "bonus" not in {key for key, _ in said}  # no points, no bonus (P5-P7)
+    for meaning in said.values():
+        assert not re.search(r"scor|point|\+\d", meaning, re.IGNORECASE), meaning
+    for key, choice in (("setup_lines", "keep"), ("cascades", "score"), ("cascades", "leave")):
+        assert "complete tasks" in said[key, choice]
+    assert "the pearl stays" in said["setup_lines", "replace"]
+    tap(driver, button(start, "Nizam"))  # the choice kept, in Nizam's words: it scores
+    assert start.option_rows["cascades"].meaning == "They stay; the next player's turn scores them"
