@@ -54,11 +54,12 @@ class OpeningAsk:
     opening layout (the header says it in a few words, and never counts cards of its own)."""
 
     case: Literal["deal", "uncover", "name", "check", "refused"]
-    """"deal": cells are still empty, the deal goes on (cards the camera cannot read wait
-    for it to end); "uncover": more cards unread than a misread makes (a hand or a sleeve
-    over the layout, or colours the camera renders otherwise): clear the grid or calibrate;
-    "name": the cards marked ? are to be named (or chosen again); "check": every card read,
-    the game waits for a card chosen; "refused": every card read, and the layout refused."""
+    """"deal": cells are still empty, the deal goes on (while more are empty than a misread
+    makes, cards the camera cannot read wait for it to end); "uncover": more cards unread
+    than a misread makes (a hand or a sleeve over the layout, or colours the camera renders
+    otherwise): clear the grid or calibrate; "name": the cards marked ? are to be named (or
+    chosen again); "check": every card read, the game waits for a card chosen; "refused":
+    every card read, and the layout refused."""
     cards: int = 0
     """"name": how many cards the prompt asks to name."""
 

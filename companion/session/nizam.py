@@ -1223,11 +1223,14 @@ class TableSession(SessionCore[TableState]):
                       ) -> tuple[OpeningAsk, tuple[tuple[Cell, str, str], ...], int]:
         """What the opening layout asks of the players now (``_opening_prompt`` says it, the
         header in a few words), with the named cards the camera now reads otherwise and how
-        many other cards it cannot read. While cells are empty the deal is under way: a card
-        a hand is laying reads ``?`` for a moment, and what the camera cannot read is asked
-        once every card lies there (outlined meanwhile, it can be named at once)."""
+        many other cards it cannot read. While more cells are empty than a misread makes, the
+        deal is under way: a card a hand is laying reads ``?`` for a moment, and what the
+        camera cannot read is asked once the cards are laid (outlined meanwhile, it can be
+        named at once). A cell or two still empty may be a card the camera takes for the
+        table: then the cards it cannot read are asked about all the same (the prompt says
+        an empty cell can be named too), so that a layout never waits for ever."""
         shown = self._opening_shown(t)
-        if EMPTY in shown:
+        if shown.count(EMPTY) > SETTLE_AT_MOST:
             return OpeningAsk("deal"), (), 0
         asked = contested(t, self.reading) if self.reading else ()
         unsure = len(unsure_cells(shown)) - len(asked)
@@ -1235,20 +1238,28 @@ class TableSession(SessionCore[TableState]):
             return OpeningAsk("uncover"), asked, unsure
         if asked or unsure:
             return OpeningAsk("name", len(asked) + unsure), asked, unsure
+        if EMPTY in shown:
+            return OpeningAsk("deal"), (), 0
         # all read and named, not set up: refused (N2), or undone
         return OpeningAsk("check" if self.verdict is None else "refused"), (), 0
 
     def _opening_prompt(self, t: TableState) -> str:
         ask, asked, unsure = self._opening_case(t)
+        empty = self._opening_shown(t).count(EMPTY)
+        # a card laid that the camera takes for the table is named by a tap, like a '?'
+        laid_as_empty = (" If every card is laid, tap the cell shown empty and choose its card."
+                         if empty == 1 else
+                         " If every card is laid, tap each cell shown empty and choose its card.")
         if ask.case == "deal":
             deal = ("Deal 3 cards of each gem and the pearl" if self.game.pearl
                     else "Deal 25 cards")
-            return f"{deal} face up into the 5×5 grid."
+            return f"{deal} face up into the 5×5 grid." + (
+                laid_as_empty if empty <= SETTLE_AT_MOST else "")
         if ask.case in ("uncover", "name"):
             said = _asked_again(asked)
             if unsure:
                 said += (" " if said else "") + self._unsure_prompt(unsure)
-            return said
+            return said + (laid_as_empty if empty else "")
         read = "Every card is read: tap any card read wrong and choose what it is"
         if ask.case == "refused":  # the refusal says what to do
             return f"{read}."

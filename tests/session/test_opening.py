@@ -356,6 +356,23 @@ def test_N1_while_the_deal_is_under_way_the_card_under_the_hand_waits_to_be_aske
     assert view.prompt.startswith("The camera cannot read one card: tap the card marked ?")
 
 
+def test_N1_a_laid_card_the_camera_takes_for_the_table_does_not_hide_the_card_it_cannot_read(
+        session):
+    # every card laid; r5c5 reads as the table, r1c3 cannot be read: the layout would wait
+    # for a deal that is over, and say nothing of either card
+    session.on_reading(rows("RG?GY/CRVPB/RGYOC/BVPRO/YGCB."))
+    view = session.view()
+    assert view.opening == OpeningAsk("name", 1) and view.highlight == ((1, 3),)
+    assert view.prompt.startswith("The camera cannot read one card: tap the card marked ?")
+    assert view.prompt.endswith("If every card is laid, tap the cell shown empty and choose "
+                                "its card.")
+    session.on_reading(rows("RGOGY/CRVPB/RGYOC/BVPRO/YGC.."))  # read, two cells empty
+    view = session.view()
+    assert view.opening == OpeningAsk("deal")
+    assert view.prompt == ("Deal 25 cards face up into the 5×5 grid. If every card is laid, "
+                           "tap each cell shown empty and choose its card.")
+
+
 @pytest.mark.parametrize("seen", [
     "...../...../...../...../.....",  # all gathered
     "R..../...../...../...../.....",  # most gathered
