@@ -765,7 +765,7 @@ def unfinished_words(t: TableState) -> str:
         what, count = f"its {noun} ({moves[:1].lower()}{moves[1:]})", len(t.shifts)
     laid = len(t.cards) - t.turn_laid_from
     if laid:
-        what += f" and the {laid} {'card' if laid == 1 else 'cards'} laid since"
+        what += " and the card laid since" if laid == 1 else f" and the {laid} cards laid since"
         count += 1
     verb = "is" if count == 1 else "are"
     return (f"Turn {number} was not over: {what} {verb} not in the record; save it again "
