@@ -52,6 +52,10 @@ class StoreError(DamagedFile):
     """The game database cannot be used: locked, full, damaged, or not ours."""
 
 
+class StoreBusy(StoreError):
+    """The game database is locked by another program for now: a later try may pass."""
+
+
 class StoreReadOnly(StoreError):
     """The game database cannot be written here (a read-only file or folder): it may still
     be read (``GameStore.for_reading``)."""
@@ -92,8 +96,9 @@ def _explain(err: sqlite3.Error, path: str) -> StoreError:
         return StoreReadOnly(f"game database {path} cannot be written here: the file or its "
                              "folder is read-only")
     if "locked" in text or "busy" in text:
-        why = "is locked by another program (is a second companion running?)"
-    elif "full" in text or "disk i/o" in text:
+        return StoreBusy(f"game database {path} is locked by another program (is a second "
+                         "companion running?)")
+    if "full" in text or "disk i/o" in text:
         why = "cannot be written: the disk is full or failing; free some space"
     elif "malformed" in text or "not a database" in text or "corrupt" in text:
         why = "is damaged; move it aside to start a new one (past games are in the file)"

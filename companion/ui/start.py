@@ -32,6 +32,7 @@ from companion.rules.sands import PLAYERS as SANDS_PLAYERS
 from companion.rules.setup import NIZAM, GameSetup, player_names
 from companion.sands.solver import MOST_OF_A_COLOUR
 from companion.session.kinds import CALLS_SCREEN, KINDS, title_of
+from companion.store import StoreBusy
 from companion.story import GameStory, PastGame
 from companion.view import PastGameEntry
 from companion.words import when_words
@@ -106,7 +107,9 @@ def stories_of(games: Sequence[PastGame], seconds: float
                ) -> dict[tuple[int, int], GameStory | None]:
     """The stories of ``games`` told without the best calls (on the worker), in order, for
     about ``seconds`` (at least one game): by ``PastGame.told_as``; None for a log that
-    cannot be read (its line stays as it is; its Story says why)."""
+    cannot be read (its line stays as it is; its Story says why). A database busy for the
+    moment (another program writing it) leaves that game untold, to be told again when the
+    list next opens."""
     began = time.monotonic()
     told: dict[tuple[int, int], GameStory | None] = {}
     for game in games:
@@ -115,6 +118,8 @@ def stories_of(games: Sequence[PastGame], seconds: float
         assert game.story_without_best_calls is not None
         try:
             told[game.told_as] = game.story_without_best_calls()
+        except StoreBusy:
+            continue  # not the game's fault: told when the list next opens
         except Exception:  # a line left as it is: what is wrong shows where it is opened
             told[game.told_as] = None
     return told

@@ -56,6 +56,8 @@ class Banner(Label):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._clear = Clock.create_trigger(lambda _dt: self.dismiss(), BANNER_SECONDS)
+        self._kept: tuple[str, str] | None = None  # a message kept until tapped, and its tone
+        self._showing_kept = False
 
     tone = StringProperty("error")
 
@@ -64,14 +66,26 @@ class Banner(Label):
         must act on (a game record saved without the turn under way, to save again later)
         stays until tapped, and says so. No time is right for it: the one who tapped may
         look away to the cards or the others before reading two hundred characters, and a
-        warning gone unread is one never given; tapped, it goes at once."""
+        warning gone unread is one never given; tapped, it goes at once. A message shown
+        over it (an error, a tap refused) goes as always, and the kept one comes back."""
+        if keep:
+            self._kept = (text, tone)
+        self._show(text, tone, keep)
+
+    def _show(self, text: str, tone: str, keep: bool) -> None:
         self.tone = tone
         self.text = f"{text}\n{KEPT_HINT}" if keep else text
+        self._showing_kept = keep
         self._clear.cancel()
         if not keep:
             self._clear()
 
     def dismiss(self) -> None:
+        if self._kept is not None and not self._showing_kept:
+            self._show(*self._kept, keep=True)
+            return
+        self._kept = None
+        self._showing_kept = False
         self.text = ""
 
     def on_touch_down(self, touch: MotionEvent) -> bool:

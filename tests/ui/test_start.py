@@ -158,9 +158,40 @@ def test_N3_a_record_saved_without_the_turn_under_way_stays_in_the_banner_until_
     tap(driver, exports[1])  # game 2, a turn left out: read at leisure, gone when tapped
     assert banner.text == f"Game record saved: /tmp/game-2.jsonl\n{left_out}\nTap to close"
     after(1.0)
-    assert banner.text.endswith("Tap to close") and banner.opacity == 1
+    kept = f"Game record saved: /tmp/game-2.jsonl\n{left_out}\nTap to close"
+    assert banner.text == kept and banner.opacity == 1
+    # a message over it goes as always, and the notice comes back, tapped or not
+    banner.say("The camera was lost: reconnecting")
+    assert banner.text == "The camera was lost: reconnecting"
+    after(1.0)
+    assert banner.text == kept
+    banner.say("That tap was refused")
+    tap(driver, banner)
+    assert banner.text == kept
     tap(driver, banner)
     assert banner.text == "" and banner.height == 0
+    after(1.0)
+    assert banner.text == ""
+
+
+def test_a_winner_the_database_was_too_busy_to_tell_is_told_when_the_list_next_opens():
+    # a lock is another program's for a moment: the game's line is told again later; a
+    # log that cannot be read is told as such once (its Story says why)
+    from companion.session.events import DamagedLog
+    from companion.store import StoreBusy
+    from companion.ui.start import stories_of
+
+    def game(n, tell):
+        return SimpleNamespace(told_as=(n, 10), story_without_best_calls=tell)
+
+    def busy():
+        raise StoreBusy("game database games.sqlite is locked by another program")
+
+    def damaged():
+        raise DamagedLog("event 3 of game 2 is not JSON")
+
+    told = stories_of([game(1, busy), game(2, damaged), game(3, lambda: "story 3")], 10.0)
+    assert told == {(2, 10): None, (3, 10): "story 3"}
 
 
 def test_N1_D1_past_games_are_described_from_their_set_up_in_every_stored_form():
