@@ -192,19 +192,26 @@ class GameStore:
         return cls(path, timeout=timeout, read_only=True)
 
     def _open_read_only(self, timeout: float) -> sqlite3.Connection:
-        """A connection that reads the database and makes no file beside it. With no events
-        waiting in its log (no ``-wal``, or an empty one) the file is read as it lies
-        (``immutable``: no lock, no log); with events waiting, through the log's index
-        (``-shm``) where it already lies beside it (the companion writing it has it open,
-        or was stopped); else that is said: reading them would make the index."""
+        """A connection that reads the database and makes no file beside it. Where its log
+        and the log's index lie beside it (``-wal``, ``-shm``: the companion writing it has
+        it open, or was stopped), through them, with SQLite's locks: the companion may write
+        while history reads. Where they do not, no program has it open, and the file is read
+        as it lies (``immutable``: no lock, no log). Events waiting in a log with no index
+        cannot be read without making one: that is said."""
         waiting = _unsaved_log(self.path)
-        if waiting and not os.path.exists(f"{self.path}-shm"):
+        logged = os.path.exists(f"{self.path}-shm") and os.path.exists(f"{self.path}-wal")
+        if waiting and not logged:
             raise self._events_in_log()
         try:
-            return self._connect_read_only(timeout, immutable=not waiting)
+            return self._connect_read_only(timeout, immutable=not logged)
         except sqlite3.Error as err:
-            if waiting and _code(err) in _READ_ONLY + (sqlite3.SQLITE_CANTOPEN,):
+            if _code(err) not in _READ_ONLY + (sqlite3.SQLITE_CANTOPEN,):
+                raise _explain(err, self.path) from None
+            if waiting:
                 raise self._events_in_log() from None  # an index it may not use
+        try:  # an empty log it may not use: every event is in the file
+            return self._connect_read_only(timeout, immutable=True)
+        except sqlite3.Error as err:
             raise _explain(err, self.path) from None
 
     def _events_in_log(self) -> StoreError:

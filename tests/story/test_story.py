@@ -246,6 +246,33 @@ def test_history_reads_the_events_in_the_log_of_a_database_its_owner_has_open(re
         assert again.game(1).finished is not None
 
 
+def test_a_reader_of_a_database_its_owner_has_open_sees_what_the_owner_writes_on(readable):
+    # the owner's companion has it open, every event folded into the file (its -wal empty,
+    # its -shm beside it): read as an unchanging file, what the owner writes next would be
+    # missed (or half read, should the owner fold it in while history reads)
+    db = readable / "games.sqlite"
+    reader = ("import sys; from companion.store import GameStore\n"
+              "store = GameStore.for_reading(sys.argv[1])\n"
+              "print(len(store.events(1)), flush=True); sys.stdin.readline()\n"
+              "print(len(store.events(1)), flush=True)\n")
+    drop = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
+    with GameStore(db) as owner:
+        hand_game(owner)
+        owner._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert Path(f"{db}-wal").stat().st_size == 0 and Path(f"{db}-shm").exists()
+        _read_only(db, folder_too=False)
+        with subprocess.Popen([sys.executable, "-c", reader, str(db)], cwd=PROJECT, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, **drop) as run:
+            assert run.stdout is not None and run.stdin is not None
+            before = int(run.stdout.readline())
+            db.chmod(0o644)
+            owner.append(1, owner.events(1)[-1].payload)  # the owner writes on
+            run.stdin.write("\n")
+            run.stdin.flush()
+            assert int(run.stdout.readline()) == before + 1
+        assert run.returncode == 0
+
+
 def test_a_log_index_another_user_left_beside_the_database_is_named_to_its_owner(readable):
     # a -shm left by another user who read the games (as `history` did before it opened
     # such a database read only): SQLite's own words are only "readonly database"
