@@ -145,9 +145,30 @@ PROJECT = Path(__file__).resolve().parents[2]
 NOBODY = 65534
 
 
+AS_READER = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
+"""How a command runs as a user who may not write what we made read-only: ourselves, or, for
+root (who writes anywhere), nobody."""
+
+
+def _reader_runs_the_project() -> bool:
+    if not AS_READER:
+        return True
+    try:
+        done = subprocess.run([sys.executable, "-c", "import companion.store"], cwd=PROJECT,
+                              capture_output=True, timeout=120, **AS_READER)
+    except OSError:  # the project's folder, or the venv's, closed to others
+        return False
+    return done.returncode == 0
+
+
 @pytest.fixture
 def readable(tmp_path):
-    """A folder others may enter (root's pytest folders are closed to them), emptied after."""
+    """A folder others may enter (root's pytest folders are closed to them), emptied after;
+    for root, only where nobody can run the project (a clone inside a folder closed to
+    others, root's home say, cannot be run by another user)."""
+    if not _reader_runs_the_project():
+        pytest.skip(f"user {NOBODY} cannot run the project where it lies: run the tests as a "
+                    "user who is not root, or from a folder others may read")
     folder = Path(tempfile.mkdtemp(prefix="history-"))
     folder.chmod(0o755)
     yield folder
@@ -157,14 +178,13 @@ def readable(tmp_path):
 
 
 def history_as_reader(db: Path) -> subprocess.CompletedProcess[str]:
-    """`companion history --store DB` run by a user who may not write what we made read-only:
-    ourselves, or, for root (who writes anywhere), nobody."""
-    drop = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
+    """`companion history --store DB` run by a user who may not write what we made read-only
+    (``AS_READER``)."""
     env = {**os.environ, "XDG_DATA_HOME": str(db.parent / "no-data"),
            "COMPANION_CACHE_DIR": str(db.parent / "no-cache")}
     return subprocess.run([sys.executable, "-m", "companion", "history", "--store", str(db)],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=120,
-                          **drop)
+                          **AS_READER)
 
 
 def _read_only(db: Path, folder_too: bool) -> None:
@@ -255,14 +275,13 @@ def test_a_reader_of_a_database_its_owner_has_open_sees_what_the_owner_writes_on
               "store = GameStore.for_reading(sys.argv[1])\n"
               "print(len(store.events(1)), flush=True); sys.stdin.readline()\n"
               "print(len(store.events(1)), flush=True)\n")
-    drop = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
     with GameStore(db) as owner:
         hand_game(owner)
         owner._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         assert Path(f"{db}-wal").stat().st_size == 0 and Path(f"{db}-shm").exists()
         _read_only(db, folder_too=False)
         with subprocess.Popen([sys.executable, "-c", reader, str(db)], cwd=PROJECT, text=True,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, **drop) as run:
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, **AS_READER) as run:
             assert run.stdout is not None and run.stdin is not None
             before = int(run.stdout.readline())
             db.chmod(0o644)
@@ -285,11 +304,10 @@ def test_a_log_index_another_user_left_beside_the_database_is_named_to_its_owner
     shm = Path(f"{db}-shm")
     shm.touch()
     shm.chmod(0o444)
-    drop = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
     write = ("import sys\nfrom companion.store import GameStore, StoreError\ntry:\n"
              "    GameStore(sys.argv[1]).finish(1)\nexcept StoreError as err:\n    print(err)")
     done = subprocess.run([sys.executable, "-c", write, str(db)], cwd=PROJECT,
-                          capture_output=True, text=True, timeout=120, **drop)
+                          capture_output=True, text=True, timeout=120, **AS_READER)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == (f"game database {db} cannot be written here: {shm} beside it is "
                            "read-only to this user (another user's); make it this user's "
