@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import BadInput, CompanionError
 from companion.rules.combination import cleared_cells, find_combinations
@@ -199,6 +199,17 @@ def _asked_again(asked: Sequence[tuple[Cell, str, str]]) -> str:
     (row, col), name, now = asked[0]
     return (f"The camera now reads {card_name(now)} where you chose {card_name(name)} (row "
             f"{row}, column {col}): tap it and choose again.")
+
+
+class _Opening(NamedTuple):
+    """What the opening layout asks (``TableSession._opening_case``): the case, the named
+    cards the camera now reads otherwise (cell, name chosen, read now), how many other
+    cards it cannot read, and how many cells read empty."""
+
+    ask: OpeningAsk
+    asked: tuple[tuple[Cell, str, str], ...]
+    unsure: int
+    empty: int
 
 
 class TableSession(SessionCore[TableState]):
@@ -1145,6 +1156,7 @@ class TableSession(SessionCore[TableState]):
             highlight = unsure_cells("/".join(rows))
         unread = unread_cells(t)
         highlight += tuple(cell for cell in unread if cell not in highlight)
+        opening = self._opening_case(t) if t.phase == OPENING else None
         return TableView(
             mode=self.setup.kind,
             players=players,
@@ -1159,7 +1171,7 @@ class TableSession(SessionCore[TableState]):
             combinations=combos,
             scoring=t.phase in (CLEAR, REFILL),
             turn_points=sum(r.points for r in rounds),
-            prompt=self._prompt(t),
+            prompt=self._prompt(t, opening),
             highlight=highlight,
             pearl=pearl,
             ended=t.phase == OVER,
@@ -1168,7 +1180,7 @@ class TableSession(SessionCore[TableState]):
             options=game.options.to_json(),
             game_id=self.game_id,
             actions=self._actions(t),
-            opening=self._opening_case(t)[0] if t.phase == OPENING else None,
+            opening=None if opening is None else opening.ask,
             undo_deal=self._undoes_deal(t),
         )
 
@@ -1219,33 +1231,32 @@ class TableSession(SessionCore[TableState]):
         self._last_cache = (newest, found)
         return found
 
-    def _opening_case(self, t: TableState
-                      ) -> tuple[OpeningAsk, tuple[tuple[Cell, str, str], ...], int]:
+    def _opening_case(self, t: TableState) -> _Opening:
         """What the opening layout asks of the players now (``_opening_prompt`` says it, the
-        header in a few words), with the named cards the camera now reads otherwise and how
-        many other cards it cannot read. While more cells are empty than a misread makes, the
-        deal is under way: a card a hand is laying reads ``?`` for a moment, and what the
-        camera cannot read is asked once the cards are laid (outlined meanwhile, it can be
-        named at once). A cell or two still empty may be a card the camera takes for the
-        table: then the cards it cannot read are asked about all the same (the prompt says
-        an empty cell can be named too), so that a layout never waits for ever."""
+        header in a few words), with what the prompt names (``_Opening``). While more cells
+        are empty than a misread makes, the deal is under way: a card a hand is laying reads
+        ``?`` for a moment, and what the camera cannot read is asked once the cards are laid
+        (outlined meanwhile, it can be named at once). A cell or two still empty may be a
+        card the camera takes for the table: then the cards it cannot read are asked about
+        all the same (the prompt says an empty cell can be named too), so that a layout
+        never waits for ever."""
         shown = self._opening_shown(t)
-        if shown.count(EMPTY) > SETTLE_AT_MOST:
-            return OpeningAsk("deal"), (), 0
+        empty = shown.count(EMPTY)
+        if empty > SETTLE_AT_MOST:
+            return _Opening(OpeningAsk("deal"), (), 0, empty)
         asked = contested(t, self.reading) if self.reading else ()
         unsure = len(unsure_cells(shown)) - len(asked)
         if unsure > SETTLE_AT_MOST:
-            return OpeningAsk("uncover"), asked, unsure
+            return _Opening(OpeningAsk("uncover"), asked, unsure, empty)
         if asked or unsure:
-            return OpeningAsk("name", len(asked) + unsure), asked, unsure
-        if EMPTY in shown:
-            return OpeningAsk("deal"), (), 0
+            return _Opening(OpeningAsk("name", len(asked) + unsure), asked, unsure, empty)
+        if empty:
+            return _Opening(OpeningAsk("deal"), (), 0, empty)
         # all read and named, not set up: refused (N2), or undone
-        return OpeningAsk("check" if self.verdict is None else "refused"), (), 0
+        return _Opening(OpeningAsk("check" if self.verdict is None else "refused"), (), 0, 0)
 
-    def _opening_prompt(self, t: TableState) -> str:
-        ask, asked, unsure = self._opening_case(t)
-        empty = self._opening_shown(t).count(EMPTY)
+    def _opening_prompt(self, opening: _Opening) -> str:
+        ask, asked, unsure, empty = opening
         # a card laid that the camera takes for the table is named by a tap, like a '?'
         laid_as_empty = (" If every card is laid, tap the cell shown empty and choose its card."
                          if empty == 1 else
@@ -1278,12 +1289,14 @@ class TableSession(SessionCore[TableState]):
         return (f"The camera cannot read {unsure} cards: tap each card marked ? and "
                 f"choose what it is.")
 
-    def _prompt(self, t: TableState) -> str:
+    def _prompt(self, t: TableState, opening: _Opening | None) -> str:
+        """The prompt; ``opening``: before the first turn, what the layout asks (worked out
+        once for the view that shows both)."""
         told = [x for x in (t.notice, *(settled_words(t, x) for x in self.settled),
                             self.renamed, unread_prompt(t)) if x]
         notice = "".join(f" {x}" for x in told)
-        if t.phase == OPENING:
-            return self._opening_prompt(t) + notice
+        if opening is not None:
+            return self._opening_prompt(opening) + notice
         assert t.rules is not None
         name = self.names[t.rules.active]
         if t.phase == PLAY:
