@@ -103,13 +103,14 @@ TELLING_SECONDS = 0.05
 a tap's job waits no longer for it."""
 
 
-def stories_of(games: Sequence[PastGame], seconds: float
+def stories_of(games: Sequence[PastGame], seconds: float,
+               busy: set[tuple[int, int]] | None = None
                ) -> dict[tuple[int, int], GameStory | None]:
     """The stories of ``games`` told without the best calls (on the worker), in order, for
     about ``seconds`` (at least one game): by ``PastGame.told_as``; None for a log that
     cannot be read (its line stays as it is; its Story says why). A database busy for the
-    moment (another program writing it) leaves that game untold, to be told again when the
-    list next opens."""
+    moment (another program writing it) leaves that game untold, added to ``busy``: told
+    again when the list next opens, not at once (each try may wait out the lock)."""
     began = time.monotonic()
     told: dict[tuple[int, int], GameStory | None] = {}
     for game in games:
@@ -118,8 +119,9 @@ def stories_of(games: Sequence[PastGame], seconds: float
         assert game.story_without_best_calls is not None
         try:
             told[game.told_as] = game.story_without_best_calls()
-        except StoreBusy:
-            continue  # not the game's fault: told when the list next opens
+        except StoreBusy:  # not the game's fault: told when the list next opens
+            if busy is not None:
+                busy.add(game.told_as)
         except Exception:  # a line left as it is: what is wrong shows where it is opened
             told[game.told_as] = None
     return told
@@ -141,8 +143,11 @@ class StartScreen(Screen):
         self._lines: dict[tuple[int, int], tuple[PastGame, Label]] = {}
         """The finished games of the past games list open now, with their lines, whose
         winner is not known yet."""
-        self._telling: frozenset[tuple[int, int]] = frozenset()
-        """The games whose stories the worker is working out now (one job at a time)."""
+        self._telling = False
+        """The worker is working out stories for the list now (one job at a time)."""
+        self._busy: set[tuple[int, int]] = set()
+        """Games the database was too busy to tell since the list opened: not asked for
+        again until it opens again."""
         self._past_sheet: Sheet | None = None
         self.game_buttons: dict[str, Button] = {}
         for game, kind in KINDS.items():
@@ -268,21 +273,29 @@ class StartScreen(Screen):
         sheet = self._past_sheet
         if self._telling or sheet is None or sheet.parent is None:
             return
-        waiting = [game for key, (game, _) in self._lines.items() if key not in self.stories]
+        waiting = [game for key, (game, _) in self._lines.items()
+                   if key not in self.stories and key not in self._busy]
         if not waiting:
             return
-        self._telling = frozenset(game.told_as for game in waiting)
-        running_app().worker.submit(partial(stories_of, waiting, TELLING_SECONDS),
-                                    self._told)
+        self._telling = True
+        busy: set[tuple[int, int]] = set()  # the worker's own, handed back with what it told
+        running_app().worker.submit(partial(stories_of, waiting, TELLING_SECONDS, busy),
+                                    partial(self._told, busy))
 
-    def _told(self, told: dict[tuple[int, int], GameStory | None]) -> None:
-        self._telling = frozenset()
-        self.stories.update(told)
+    def _told(self, busy: set[tuple[int, int]],
+              told: dict[tuple[int, int], GameStory | None]) -> None:
+        self._telling = False
+        self._busy |= busy
         for key, story in told.items():
-            line = self._lines.pop(key, None)
-            if line is not None and story is not None:
-                line[1].text = describe_game(line[0], story)
+            self._keep(key, story)
         self._tell_next()
+
+    def _keep(self, key: tuple[int, int], story: GameStory | None) -> None:
+        """A past game's story worked out: kept, and its line in the open list told."""
+        self.stories[key] = story
+        line = self._lines.pop(key, None)
+        if line is not None and story is not None:
+            line[1].text = describe_game(line[0], story)
 
     def _open_story(self, game: PastGame) -> None:
         """A past game's story: the one the list worked out where it is the same story (no
@@ -291,14 +304,7 @@ class StartScreen(Screen):
             open_story(game, game.story)
             return
         key = game.told_as
-
-        def told(story: GameStory) -> None:
-            self.stories[key] = story
-            line = self._lines.pop(key, None)
-            if line is not None:
-                line[1].text = describe_game(line[0], story)
-
-        open_story(game, game.story, self.stories.get(key), told)
+        open_story(game, game.story, self.stories.get(key), partial(self._keep, key))
 
     def resume_game(self, game_id: int | None = None) -> None:
         if game_id is None:
@@ -316,6 +322,7 @@ class StartScreen(Screen):
         content = BoxLayout(orientation="vertical", spacing=6 * s)
         sheet = self._past_sheet = Sheet("Past games", content)
         self._lines = {}
+        self._busy = set()
         for game in self.past:
             row = BoxLayout(size_hint_y=None, height=64 * s, spacing=6 * s)
             # Long names wrap: the row grows to hold them rather than cut them.

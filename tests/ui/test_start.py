@@ -307,7 +307,8 @@ def test_N13_past_games_work_out_each_winner_once_however_often_the_list_opens(
     jobs = []
     real = start_module.stories_of
     monkeypatch.setattr(start_module, "stories_of",
-                        lambda g, seconds: jobs.append([x.id for x in g]) or real(g, seconds))
+                        lambda g, seconds, busy: jobs.append([x.id for x in g])
+                        or real(g, seconds, busy))
     driver = start_app(games=games)
     driver.settle()
     start = driver.app.start_screen
