@@ -25,7 +25,6 @@ from companion.view import SandsController, SandsView
 from companion.words import plain
 
 from . import theme
-from .hooks import stone_hooks
 from .screen import GameScreen
 from .textures import text_texture
 
@@ -176,9 +175,7 @@ class SandsScreen(GameScreen[SandsController, SandsView]):
 
     def attached(self) -> None:
         self._working_since = None
-        self.has_camera = (self.controller is not None
-                           and stone_hooks(self.controller) is not None
-                           and self._has_feed())
+        self.has_camera = self._has_feed()
         self.camera_line = ""
 
     def _has_feed(self) -> bool:

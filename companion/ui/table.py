@@ -20,7 +20,7 @@ from kivy.uix.label import Label
 
 from companion.rules.grid import SIZE, Cell
 from companion.rules.shift import Shift
-from companion.rules.shift_paths import permutation
+from companion.session.table import cell_of, index_of, permuted
 from companion.view import TABLE_ACTIONS, TableController, TableView
 from companion.words import gems_named, opposites, plain, undo_words, verdict_words
 
@@ -293,9 +293,7 @@ class TableScreen(GameScreen[TableController, TableView]):
         grid.show(grid.cells, grid.confidence, replace(grid.marks, picked=self.picked))
 
         # the card shown there lies elsewhere in the game's grid when a refused move moved it
-        width = len(grid.cells[0]) if grid.cells else 5
-        source = self._source[(row - 1) * width + (col - 1)] if self._source else None
-        at = (row, col) if source is None else (source // width + 1, source % width + 1)
+        at = cell_of(self._source[index_of((row, col))]) if self._source else (row, col)
 
         def picked(letter: str) -> None:
             self.send("fix", *at, letter)
@@ -329,16 +327,13 @@ def as_seen(view: TableView) -> tuple[tuple[str, ...], tuple[int, ...]]:
     ('OYGCR', (1, 2, 3, 4, 0))
     """
     cells = len(view.grid) * (len(view.grid[0]) if view.grid else 0)
-    source = list(range(cells))
     verdict = view.verdict
     if verdict is None or verdict.legal or cells != SIZE * SIZE:
-        return view.grid, tuple(source)
-    for text in verdict.shifts:
-        comes_from = permutation(Shift.parse(text))
-        source = [source[k] for k in comes_from]
+        return view.grid, tuple(range(cells))
+    source = permuted(tuple(range(cells)), map(Shift.parse, verdict.shifts))
     flat = "".join(view.grid)
     shown = "".join(flat[k] for k in source)
-    return tuple(shown[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)), tuple(source)
+    return tuple(shown[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)), source
 
 
 def _marks(view: TableView) -> CellMarks:
@@ -373,12 +368,10 @@ def _moved_marks(marks: CellMarks, source: tuple[int, ...]) -> CellMarks:
     and a card's outline follow the card a refused move moved."""
     if source == tuple(range(len(source))):
         return marks
-    width = round(len(source) ** 0.5)
-    shown_at = {k: divmod(i, width) for i, k in enumerate(source)}
+    shown_at = {k: cell_of(i) for i, k in enumerate(source)}
 
     def moved(cell: Cell) -> Cell:
-        r, c = shown_at[(cell[0] - 1) * width + cell[1] - 1]
-        return r + 1, c + 1
+        return shown_at[index_of(cell)]
 
     return replace(marks, highlight=tuple(map(moved, marks.highlight)),
                    verdict=tuple(map(moved, marks.verdict)),
