@@ -130,12 +130,13 @@ def _read_only_here(path: Path) -> bool:
                                    and os.access(path.parent, os.W_OK | os.X_OK))
 
 
-def _unsaved_log(path: str) -> bool:
-    """Events are still in the database's write-ahead log (``-wal``), not in the file."""
+def _log_size(path: str) -> int | None:
+    """The size of the database's write-ahead log (``-wal``: events not yet in the file),
+    None where there is none."""
     try:
-        return os.path.getsize(f"{path}-wal") > 0
+        return os.path.getsize(f"{path}-wal")
     except OSError:
-        return False
+        return None
 
 
 class GameStore:
@@ -198,14 +199,15 @@ class GameStore:
         while history reads. Where they do not, no program has it open, and the file is read
         as it lies (``immutable``: no lock, no log). Events waiting in a log with no index
         cannot be read without making one: that is said."""
-        waiting = _unsaved_log(self.path)
-        logged = os.path.exists(f"{self.path}-shm") and os.path.exists(f"{self.path}-wal")
+        log = _log_size(self.path)
+        waiting = bool(log)
+        logged = log is not None and os.path.exists(f"{self.path}-shm")
         if waiting and not logged:
             raise self._events_in_log()
         try:
             return self._connect_read_only(timeout, immutable=not logged)
         except sqlite3.Error as err:
-            if _code(err) not in _READ_ONLY + (sqlite3.SQLITE_CANTOPEN,):
+            if not logged or _code(err) not in _READ_ONLY + (sqlite3.SQLITE_CANTOPEN,):
                 raise _explain(err, self.path) from None
             if waiting:
                 raise self._events_in_log() from None  # an index it may not use

@@ -55,7 +55,13 @@ from companion.view import Controller
 from companion.words import OVER_EXPOSED
 from vision.cells import layout_patches
 from vision.reader import read_grid
-from vision.sources import FrameSource, OpenCVCamera, SourceError, usb_cameras
+from vision.sources import (
+    FrameSource,
+    OpenCVCamera,
+    SourceError,
+    read_image_or_none,
+    usb_cameras,
+)
 from vision.sources.usb import node_number
 
 DEMO_PACE = 0.2
@@ -233,12 +239,10 @@ class Companion:
             rec = open_recording(RECORDINGS["nizam"])
             if rec.calib_image is None:
                 raise CameraError(NO_CAMERA)
-            from vision.sources import read_image_or_none
-
             image = read_image_or_none(rec.calib_image)
             if image is None:
                 raise CameraError(NO_CAMERA)
-            return np.asarray(image)
+            return image
         with source:
             # Exposure, white balance and focus settle on the laid-out cards and are frozen
             # for the picture the palette is learned from (and saved with it).

@@ -27,7 +27,7 @@ from companion.session.kinds import TABLE_SCREEN
 from companion.session.nizam import SETTLE_AT_MOST, TableSession
 from companion.view import TableView
 from vision.reader import UNSURE, GridReading
-from vision.sources import FrameSource, LatestFrame, SourceError
+from vision.sources import FrameSource, LatestFrame, SourceError, read_image_or_none
 from vision.stability import BriefFilter, StabilityFilter
 from vision.tracker import GridTracker
 
@@ -247,7 +247,6 @@ def _held_as_known(last: tuple[str, ...] | None, session: TableSession
 
 def recording_feed(rec: Recording) -> FrameFeed:
     """A recording's frames in order (an unreadable one as None)."""
-    from vision.sources import read_image_or_none
 
     def frames(report: Callable[[str], None]) -> Iterator[tuple[int, np.ndarray | None]]:
         for number, path in rec.frames:

@@ -27,11 +27,16 @@ def image_file(path: str | Path) -> Path:
 
 def read_image(path: str | Path) -> np.ndarray:
     """The image at ``path`` as BGR uint8, or SourceError saying why not."""
-    p = image_file(path)
+    p = Path(path)
     # Read as bytes and decode: cv2.imread takes the name as UTF-8 and crashes the process
-    # on a name that is not (surrogate-escaped bytes), which a file system allows.
+    # on a name that is not (surrogate-escaped bytes), which a file system allows. What
+    # ``image_file`` would say is said from the read itself: replays read every frame so.
     try:
         data = np.fromfile(p, dtype=np.uint8)
+    except (FileNotFoundError, NotADirectoryError):
+        raise SourceError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise SourceError(f"{p}: is a folder, not an image") from None
     except OSError as err:
         raise SourceError(f"{p}: {err.strerror or err}") from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
