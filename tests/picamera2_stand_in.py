@@ -54,6 +54,7 @@ IMX219_MODES = (
 )
 _COMMON = {
     "AeEnable": (False, True, None), "AwbEnable": (False, True, None),
+    "AeConstraintMode": (0, 3, 0),
     "AnalogueGain": (1.0, 16.0, None), "ColourGains": (0.0, 32.0, None),
     "FrameDurationLimits": (8333, 220417486, None), "ScalerCrop": ((0, 0, 64, 64), None, None),
 }
@@ -62,6 +63,8 @@ NEWER_LIBCAMERA = {"ExposureTimeMode": (0, 1, 0), "AnalogueGainMode": (0, 1, 0)}
 IMX708_CONTROLS = {**_COMMON, "ExposureTime": (9, 220417486, None), "AfMode": (0, 2, 0),
                    "AfTrigger": (0, 1, 0), "LensPosition": (0.0, 15.0, 1.0)}
 IMX219_CONTROLS = {**_COMMON, "ExposureTime": (75, 11766829, None)}
+HIGHLIGHT_TARGET = 0.8
+"""Where a Raspberry Pi tuning's highlight constraint holds the brightest 2 % of pixels."""
 AF_MANUAL, AF_AUTO = 0, 1
 AF_FOCUSED = 2
 
@@ -79,6 +82,10 @@ class Device:
     """Table brightness: auto exposure gives exposure x gain inversely proportional to it."""
     warmth: float = 1.0
     """Light colour: auto white balance lowers the red gain and raises the blue as it grows."""
+    highlights: float = 0.7
+    """How bright the brightest few per cent of the picture (white card borders) come out
+    at the exposure the normal metering picks, 1.0 being the clip: the highlight constraint
+    shortens exposure x gain until they come out at ``HIGHLIGHT_TARGET``."""
     scene: np.ndarray | None = None
     """What the camera looks at (BGR, scaled to the picture); None: a grey table."""
     focus_found: bool = True
@@ -400,6 +407,8 @@ class Picamera2Like:
         longest = self.frame_ns // 1000
         if exposure_on:  # the product exposure x gain settles at 40 ms.gain / light
             target = 40_000 / device.light
+            if self.set.get("AeConstraintMode", 0) == 1:  # highlight: only ever shorter
+                target *= min(1.0, HIGHLIGHT_TARGET / device.highlights)
             exposure = min(target, longest)
             gain = max(1.0, target / exposure)
         else:

@@ -123,6 +123,41 @@ def test_calibration_freezes_exposure_white_balance_and_focus(module_3, tmp_path
     again.close()
 
 
+def test_N1_calibration_exposes_for_the_white_borders_not_the_dark_table(module_3):
+    device = module_3.devices[0]
+    # Bright cards on dark wood: metered for the average, the borders would come out at
+    # 1.6 times the clip; held below it, exposure x gain is half of that.
+    device.highlights = 1.6
+    camera, cam = opened(module_3)
+    assert cam.set["AeConstraintMode"] == 1  # before calibration too
+    normal = 40_000 / device.light
+    assert cam.metadata()["ExposureTime"] * cam.metadata()["AnalogueGain"] == pytest.approx(
+        normal * stand_in.HIGHLIGHT_TARGET / 1.6)
+    lock = camera.lock()
+    assert lock.exposure_time * lock.analogue_gain == pytest.approx(
+        normal * stand_in.HIGHLIGHT_TARGET / 1.6)
+    camera.unlock()  # exposure runs by itself again: for the borders again
+    assert cam.set["AeConstraintMode"] == 1 and cam.set["AeEnable"] is True
+    camera.close()
+    # A dim table whose borders come out below the clip anyway: nothing is shortened.
+    device.highlights = 0.5
+    camera, cam = opened(module_3)
+    lock = camera.lock()
+    assert lock.exposure_time * lock.analogue_gain == pytest.approx(normal)
+    camera.close()
+
+
+def test_a_camera_with_no_constraint_modes_starts_and_calibrates_without_one(monkeypatch):
+    device = stand_in.camera_module_3()
+    del device.controls["AeConstraintMode"]  # the stand-in refuses controls not listed
+    world = stand_in.install(monkeypatch, device)
+    camera, cam = opened(world)
+    camera.lock()
+    camera.unlock()
+    assert "AeConstraintMode" not in cam.set
+    camera.close()
+
+
 def test_autofocus_that_finds_nothing_keeps_the_mount_height(module_3):
     module_3.devices[0].focus_found = False
     camera, cam = opened(module_3)

@@ -18,6 +18,17 @@ What a table needs from the camera, and why each setting is made here:
   cycle at calibration finds the real distance, which is then kept with the palette.
 - **Exposure and white balance** frozen by ``lock`` at calibration, returned as a
   ``CameraLock`` to save beside the palette and passed back at every start.
+- **Metering that keeps the white borders below the clip** (``AeConstraintMode``
+  Highlight, wherever exposure runs by itself: before calibration, and while ``lock``
+  lets it settle). A table of dark wood or cloth with bright cards on it is exposed by the
+  normal metering for the table's average, and the cards' white borders clip. Clipped,
+  they no longer show the light on each card, and cards whose colours differ mostly in
+  brightness (yellow and orange, pink and red) are told apart only by a guess at it: a
+  lamp's falloff across the grid then reads a dim yellow orange and a dim pink red, sure.
+  The tuning's highlight constraint holds the brightest few per cent of the picture below
+  the clip; the table around comes out darker, and the reader needs of it only that the
+  cards stand out from it. A
+  tuning file that has no such mode keeps its normal one (libcamera says so and goes on).
 - **The tone curve fixed** (``fixed_tone_tuning``): Raspberry Pi's tuning files ship with
   adaptive contrast enhancement on, which bends the tone curve to each frame's histogram. A
   hand coming in, a pile of bright cards beside the grid, a lamp moved, and every colour
@@ -61,6 +72,9 @@ DEFAULT_MOUNT_M = 0.5
 """Focus distance for an autofocus camera the mounting table does not list."""
 AUTO, MANUAL = 0, 1
 """libcamera's ExposureTimeModeEnum and AnalogueGainModeEnum."""
+HIGHLIGHT = 1
+"""libcamera's AeConstraintModeEnum.Highlight: automatic exposure keeps the highlights
+below the clip."""
 
 
 def _picamera2() -> Any:
@@ -318,6 +332,8 @@ class PiCamera(LiveSource):
             # A frame cannot be shorter than its exposure: a locked long exposure (a dim
             # room) lowers the frame rate rather than being cut short.
             longest = max(period, lock.exposure_time)
+        else:  # exposure finds its own level: for the white borders, not the table
+            controls["AeConstraintMode"] = HIGHLIGHT
         controls["FrameDurationLimits"] = (period, longest)
         if self.autofocus:
             controls["AfMode"] = AF_MANUAL
@@ -377,7 +393,7 @@ class PiCamera(LiveSource):
         self.lock_settings = None
         if self._cam is not None:
             auto = {"AeEnable": True, "AwbEnable": True, "ExposureTimeMode": AUTO,
-                    "AnalogueGainMode": AUTO}
+                    "AnalogueGainMode": AUTO, "AeConstraintMode": HIGHLIGHT}
             self._cam.set_controls({k: v for k, v in auto.items() if k in self._controls})
 
 
