@@ -27,8 +27,8 @@ What a table needs from the camera, and why each setting is made here:
   lamp's falloff across the grid then reads a dim yellow orange and a dim pink red, sure.
   The tuning's highlight constraint holds the brightest few per cent of the picture below
   the clip; the table around comes out darker, and the reader needs of it only that the
-  cards stand out from it. A
-  tuning file that has no such mode keeps its normal one (libcamera says so and goes on).
+  cards stand out from it. A tuning file that has no such mode keeps its normal one
+  (libcamera says so and goes on).
 - **The tone curve fixed** (``fixed_tone_tuning``): Raspberry Pi's tuning files ship with
   adaptive contrast enhancement on, which bends the tone curve to each frame's histogram. A
   hand coming in, a pile of bright cards beside the grid, a lamp moved, and every colour
