@@ -134,7 +134,7 @@ def run(change: Variant, drift: bool, verbose: bool, label: str) -> tuple[Counte
             if reading.cells is None:
                 total[kind]["missed"] += 1
                 continue
-            t = tally(reading.cells, truth["grid"].split("/"), kind == "cover")
+            t = tally(reading.cells, truth["grid"].split("/"), truth["occluded"])
             total[kind].update(t)
             if verbose and t["wrong"]:
                 print(f"  [{label}] {session.name}/{meta.stem} [{kind}]\n"
@@ -159,19 +159,20 @@ def main() -> int:
     cv2.setNumThreads(1)
     how = "calibrated as it is, read changed" if args.drift else "calibrated and read changed"
     print(f"nizam-dev stills, {how}: unoccluded found, wrong, '?' | covered found, "
-          f"read as another card")
-    sums = np.zeros(4, int)
+          f"read as another card (of them under the hand or a lifted card)")
+    sums = np.zeros(5, int)
     for name in names:
         n, c, sessions = run(VARIANTS[name], args.drift, args.verbose, name)
         cells = max(1, n["cells"])
-        sums += (n["wrong"], n["unsure"], n["cells"], c["wrong"])
+        sums += (n["wrong"], n["unsure"], n["cells"], c["wrong"], c["hidden_wrong"])
         print(f"{name:20s} {sessions} set-ups | {n['images'] - n['missed']}/{n['images']}, "
               f"{n['wrong']} ({100 * n['wrong'] / cells:.2f}%), {n['unsure']} "
               f"({100 * n['unsure'] / cells:.2f}%) | {c['images'] - c['missed']}/{c['images']}, "
-              f"{c['wrong']}", flush=True)
-    w, u, cells, cw = sums
+              f"{c['wrong']} ({c['hidden_wrong']})", flush=True)
+    w, u, cells, cw, hw = sums
     print(f"{'ALL':20s} wrong {w}/{cells} ({100 * w / max(1, cells):.2f}%), '?' "
-          f"{100 * u / max(1, cells):.2f}%, covered read as another {cw}")
+          f"{100 * u / max(1, cells):.2f}%, covered read as another {cw} (under the hand or "
+          f"a lifted card {hw})")
     return 0
 
 

@@ -30,7 +30,12 @@ from vision.sources import read_image  # noqa: E402
 DATA = ROOT.parent / "shared" / "data" / "nizam-dev" / "stills"
 
 
-def tally(cells: tuple[str, ...], truth: list[str], occluded: bool) -> Counter:
+def tally(cells: tuple[str, ...], truth: list[str], hidden: list[list[int]]) -> Counter:
+    """Cells, ``?`` and cells read as another card; of those, ``hidden_wrong``: under a
+    hand or a lifted card (``hidden``: the truth's ``occluded``, 1-based [row, col]). In an
+    image with a hand the two differ: a visible card misread beside the hand counts as
+    wrong, not as hidden."""
+    under = {(r - 1, c - 1) for r, c in hidden}
     out: Counter = Counter()
     for r, row in enumerate(truth):
         for c, t in enumerate(row):
@@ -40,6 +45,7 @@ def tally(cells: tuple[str, ...], truth: list[str], occluded: bool) -> Counter:
                 out["unsure"] += 1
             elif got != t:
                 out["wrong"] += 1
+                out["hidden_wrong"] += (r, c) in under
     return out
 
 
@@ -76,7 +82,7 @@ def main() -> int:
                 if args.verbose:
                     print(f"  {session.name}/{meta.stem} [{kind}]: no grid ({reading.reason})")
                 continue
-            t = tally(reading.cells, truth["grid"].split("/"), kind == "cover")
+            t = tally(reading.cells, truth["grid"].split("/"), truth["occluded"])
             per[kind].update(t)
             if args.verbose and (t["wrong"] or t["unsure"]):
                 want = truth["grid"]
@@ -99,7 +105,8 @@ def main() -> int:
     )
     print(
         f"ALL covered: found {c['images'] - c['missed']}/{c['images']}; "
-        f"read as another card {c['wrong']}"
+        f"read as another card {c['wrong']} (under the hand or a lifted card "
+        f"{c['hidden_wrong']}, visible {c['wrong'] - c['hidden_wrong']})"
     )
     times.sort()
     print(f"read_grid median {1000 * times[len(times) // 2]:.1f} ms (mixed sizes)")
