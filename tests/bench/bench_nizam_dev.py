@@ -6,7 +6,9 @@ every still read as ``companion detect`` reads it.
 
 Prints, per set-up and in all: images whose grid was found; of unoccluded images' cells the
 share read wrong and read ``?``; in images with a hand or a lifted card, cells read as
-another card (anything but ``?`` that is not the truth). Asserts nothing.
+another card (anything but ``?`` that is not the truth), and of them those under the hand
+or the lifted card (the truth's ``occluded``) apart from visible cards beside it. Asserts
+nothing.
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ def test_calibration_freezes_exposure_white_balance_and_focus(module_3, tmp_path
     again.close()
 
 
-def test_N1_calibration_exposes_for_the_white_borders_not_the_dark_table(module_3):
+def test_calibration_exposes_for_the_white_borders_not_the_dark_table(module_3):
     device = module_3.devices[0]
     # Bright cards on dark wood: metered for the average, the borders would come out at
     # 1.6 times the clip; held below it, exposure x gain is half of that.
@@ -136,9 +136,16 @@ def test_N1_calibration_exposes_for_the_white_borders_not_the_dark_table(module_
     lock = camera.lock()
     assert lock.exposure_time * lock.analogue_gain == pytest.approx(
         normal * stand_in.HIGHLIGHT_TARGET / 1.6)
-    camera.unlock()  # exposure runs by itself again: for the borders again
-    assert cam.set["AeConstraintMode"] == 1 and cam.set["AeEnable"] is True
     camera.close()
+    # Calibrating again from a start with settings saved (where nothing asked for the
+    # metering yet): exposure settles for the borders again.
+    again, cam = opened(module_3, lock=lock)
+    assert "AeConstraintMode" not in cam.set and cam.set["AeEnable"] is False
+    again.unlock()
+    assert cam.history[-1]["AeConstraintMode"] == 1 and cam.set["AeEnable"] is True
+    assert cam.metadata()["ExposureTime"] * cam.metadata()["AnalogueGain"] == pytest.approx(
+        normal * stand_in.HIGHLIGHT_TARGET / 1.6)
+    again.close()
     # A dim table whose borders come out below the clip anyway: nothing is shortened.
     device.highlights = 0.5
     camera, cam = opened(module_3)
