@@ -194,7 +194,7 @@ class PastGame:
 
     stored: StoredGame
     story: Callable[[], GameStory]
-    story_without_best_calls: Callable[[], GameStory] | None = None
+    story_without_best_calls: Callable[[], GameStory]
     """The story told with no Desert Sands solved table to load (no call marked best): who
     won, for a fold of the game. In Nizam and Pearl of the East, ``story`` tells the same
     (``marks_best_calls``)."""

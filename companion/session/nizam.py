@@ -159,16 +159,15 @@ def _undo_walk(logged: Sequence[Mapping[str, Any]]) -> tuple[list[int], dict[int
     return live, took
 
 
-def _undone_look_in_log(game: Game, logged: Sequence[Mapping[str, Any]], name: str
-                        ) -> str | None:
+def _undone_look_in_log(game: Game, logged: Sequence[Mapping[str, Any]],
+                        took: Mapping[int, int], name: str) -> str | None:
     """The grid whose shifts "end turn" took and the players' undo took back with it
     (``TableSession._look_undone``), where nothing but undos is logged after that undo: a
     game reopened then takes them no more by a tap than the game before the restart did
     (it would log them twice, once undone). Any other event logged since may have come from
     a stable reading, which ends that; a log before version 6 joined nothing, and a game
     reopened from it undoes one event at a time, so no undo took shifts with a tap. The log
-    is read as it is: nothing in it is changed."""
-    _, took = _undo_walk(logged)
+    is read as it is: nothing in it is changed. ``took``: its undos walked (``_undo_walk``)."""
     undone_at = None
     for number in reversed(range(len(logged))):  # the undos logged last, the newest first
         if logged[number]["kind"] != "undo":
@@ -266,10 +265,16 @@ class TableSession(SessionCore[TableState]):
         """The grid the newest frame that found one showed, every card read; None where it
         read one ``?`` or more (``on_look``): the table as a tap finds it
         (``brief.shifted_before``)."""
-        self._look_undone: str | None = None if remake else _undone_look_in_log(
-            self.game, self.events(), f"game {game_id} in {store.path}")
+        self._look_undone: str | None = None
         """A look whose shifts a tap took and the players undid: not taken again until a
         stable reading is taken (a game reopened after that undo finds it in its log)."""
+        if not remake:
+            # the log read and its undos walked once for both (the first view asks ``_live``)
+            logged = self.events()
+            live, took = _undo_walk(logged)
+            self._live_cache = (self.seq, tuple(logged[number] for number in live))
+            self._look_undone = _undone_look_in_log(self.game, logged, took,
+                                                    f"game {game_id} in {store.path}")
         self._held_at = -1
         """The event after which a stable reading was last taken (``_turn_behind``)."""
         self._laid_with_tap = 0
@@ -1143,7 +1148,9 @@ class TableSession(SessionCore[TableState]):
             for r in rounds for c in r.combinations
         )
         grid = t.grid
-        rows = tuple(str(grid).split("/")) if grid else tuple(self._opening_shown(t).split("/"))
+        # the opening layout as shown: worked out once, for the grid and for what it asks
+        shown = self._opening_shown(t) if not grid or t.phase == OPENING else ""
+        rows = tuple(str(grid).split("/")) if grid else tuple(shown.split("/"))
         pearl = next((cell for cell, x in grid.positions() if x == PEARL), None) if grid else None
         highlight: tuple[Cell, ...] = ()
         if t.phase == CLEAR:
@@ -1156,7 +1163,7 @@ class TableSession(SessionCore[TableState]):
             highlight = unsure_cells("/".join(rows))
         unread = unread_cells(t)
         highlight += tuple(cell for cell in unread if cell not in highlight)
-        opening = self._opening_case(t) if t.phase == OPENING else None
+        opening = self._opening_case(t, shown) if t.phase == OPENING else None
         return TableView(
             mode=self.setup.kind,
             players=players,
@@ -1231,7 +1238,7 @@ class TableSession(SessionCore[TableState]):
         self._last_cache = (newest, found)
         return found
 
-    def _opening_case(self, t: TableState) -> _Opening:
+    def _opening_case(self, t: TableState, shown: str) -> _Opening:
         """What the opening layout asks of the players now (``_opening_prompt`` says it, the
         header in a few words), with what the prompt names (``_Opening``). While more cells
         are empty than a misread makes, the deal is under way: a card a hand is laying reads
@@ -1239,8 +1246,8 @@ class TableSession(SessionCore[TableState]):
         (outlined meanwhile, it can be named at once). A cell or two still empty may be a
         card the camera takes for the table: then the cards it cannot read are asked about
         all the same (the prompt says an empty cell can be named too), so that a layout
-        never waits for ever."""
-        shown = self._opening_shown(t)
+        never waits for ever. ``shown``: the layout as the screen shows it
+        (``_opening_shown``)."""
         empty = shown.count(EMPTY)
         if empty > SETTLE_AT_MOST:
             return _Opening(OpeningAsk("deal"), (), 0, empty)

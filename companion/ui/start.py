@@ -116,7 +116,6 @@ def stories_of(games: Sequence[PastGame], seconds: float,
     for game in games:
         if told and time.monotonic() - began >= seconds:
             break
-        assert game.story_without_best_calls is not None
         try:
             told[game.told_as] = game.story_without_best_calls()
         except StoreBusy:  # not the game's fault: told when the list next opens
@@ -255,8 +254,7 @@ class StartScreen(Screen):
     def _tell_result(self, game: PastGameEntry, label: Label) -> None:
         """Who won a finished game, in its line of the list: at once where it is known,
         else once the worker has worked it out (``_tell_next``)."""
-        if not (isinstance(game, PastGame) and game.finished
-                and game.story_without_best_calls is not None):
+        if not (isinstance(game, PastGame) and game.finished):
             return
         key = game.told_as
         if key not in self.stories:
@@ -273,8 +271,8 @@ class StartScreen(Screen):
         sheet = self._past_sheet
         if self._telling or sheet is None or sheet.parent is None:
             return
-        waiting = [game for key, (game, _) in self._lines.items()
-                   if key not in self.stories and key not in self._busy]
+        # a line waits only while its game is untold (``_keep`` takes it out)
+        waiting = [game for key, (game, _) in self._lines.items() if key not in self._busy]
         if not waiting:
             return
         self._telling = True
@@ -300,7 +298,7 @@ class StartScreen(Screen):
     def _open_story(self, game: PastGame) -> None:
         """A past game's story: the one the list worked out where it is the same story (no
         best calls to mark), else worked out now and kept for the list."""
-        if game.marks_best_calls or game.story_without_best_calls is None:
+        if game.marks_best_calls:
             open_story(game, game.story)
             return
         key = game.told_as
