@@ -318,6 +318,9 @@ def cut_cells(img: np.ndarray, g) -> tuple[np.ndarray, np.ndarray]:
 
 
 def speed(frames: list[np.ndarray], palette, repeat: int) -> None:
+    if not frames:  # --timed 0: a median of nothing would print nan
+        say("speed, each frame on its own: not timed (--timed 0)")
+        return
     cv2.setNumThreads(1)
     say(
         "speed, one core (cv2.setNumThreads(1)), each frame on its own: median over frames",
@@ -351,6 +354,9 @@ def video_speed(args: argparse.Namespace, palette) -> None:
     """Videos of one table each in the rhythm of a game (fixed camera; five frames of a
     still table, three with a hand over the grid, then still again with other cards; fresh
     sensor noise in every frame), read frame by frame with a tracker and without."""
+    if not args.videos:
+        say("speed on video: not timed (--videos 0)")
+        return
     cv2.setNumThreads(1)
     say(
         f"speed on video, one core: {args.videos} videos of {args.video_frames} frames",
