@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .lattice import GridGeometry, find_grid
+from .lattice import GridGeometry, find_grid, halve
 from .plane import out_of_frame, warped_in_frame
 
 PATCH_SIZE = 48
@@ -39,7 +39,7 @@ def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.nd
     pitch = float(np.sqrt(abs(np.linalg.det(geometry.homography[:2, :2]))))
     img, h = frame, geometry.homography
     while pitch > 2.5 * size and min(img.shape[:2]) > 64:
-        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        img = halve(img)
         # pixel centres: x_half = (x + 0.5) / 2 - 0.5
         h = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ h
         pitch /= 2

@@ -33,6 +33,7 @@ from .lattice import (
     GridGeometry,
     GridSearch,
     empty_edge_lines,
+    one_frame,
     ring_points,
     search_grid,
     too_small,
@@ -134,6 +135,14 @@ def read_grid(
         return no_reading(rows, cols, small)
     if lens is not None:
         frame = lens.undistort(frame)
+    with one_frame(frame):
+        return _read_grid(frame, palette, rows, cols, tracker)
+
+
+def _read_grid(
+    frame: np.ndarray, palette: Palette, rows: int, cols: int, tracker: GridTracker | None
+) -> GridReading:
+    """:func:`read_grid` of a frame as the lens leaves it."""
     search = (
         search_grid(frame, rows, cols) if tracker is None else tracker.locate(frame, rows, cols)
     )

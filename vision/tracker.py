@@ -52,6 +52,7 @@ from .lattice import (
     GridSearch,
     cell_centres,
     empty_edge_lines,
+    halve,
     ring_points,
     search_grid,
     shape_in_grid,
@@ -754,7 +755,7 @@ def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
     img, to_img = frame, g.homography
     # Warping skips pixels when the view is much coarser than the frame: halve it first.
     while pitch > 4 * PITCH and min(img.shape[:2]) > 64:
-        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        img = halve(img)
         to_img = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ to_img
         pitch /= 2
     return cv2.warpPerspective(
