@@ -156,7 +156,7 @@ def out_of_frame(m: np.ndarray, side: int, shape: tuple[int, ...]) -> np.ndarray
     True
     """
     m = np.asarray(m, float)
-    if warped_in_frame(m[None], side, shape)[0]:
+    if _well_inside(m, side, shape) or warped_in_frame(m[None], side, shape)[0]:
         return None
     h, w = shape[:2]
     u, v = np.meshgrid(np.arange(side, dtype=float), np.arange(side, dtype=float))
@@ -165,3 +165,21 @@ def out_of_frame(m: np.ndarray, side: int, shape: tuple[int, ...]) -> np.ndarray
     z = np.where(ahead, p[..., 2], 1.0)
     x, y = p[..., 0] / z, p[..., 1] / z
     return ~(ahead & (x >= 0) & (x <= w - 1) & (y >= 0) & (y <= h - 1))
+
+
+def _well_inside(m: np.ndarray, side: int, shape: tuple[int, ...]) -> bool:
+    """The side x side square warped by ``m`` lies in the image by a pixel or more all
+    round, by its corners worked out on plain floats: what :func:`warped_in_frame` says
+    of it then, whatever its rounding (far below a pixel), at a tenth of its numpy steps
+    (most close looks lie well inside the frame)."""
+    (a, b, c), (d, e, f), (g, k, m22) = m.tolist()
+    last = side - 1.0
+    h, w = shape[:2]
+    for u, v in ((0.0, 0.0), (last, 0.0), (0.0, last), (last, last)):
+        z = g * u + k * v + m22
+        if not z > 1e-6 * (abs(g * u) + abs(k * v) + abs(m22)):
+            return False
+        x, y = (a * u + b * v + c) / z, (d * u + e * v + f) / z
+        if not (1.0 <= x <= w - 2.0 and 1.0 <= y <= h - 2.0):
+            return False
+    return True

@@ -33,7 +33,7 @@ import numpy as np
 
 from calibration import median
 
-from .candidates import Channels, Joined, canny, local_cut, otsu_cut
+from .candidates import Channels, canny, local_cut, otsu_cut
 from .plane import out_of_frame
 
 if TYPE_CHECKING:  # the lattice search calls back in here to check its cells are cards
@@ -105,7 +105,7 @@ def _outline_in_cell(
     """What shows a card in cell (r, c): a whole card-shaped region (``_REGION``), only
     edges where its sides should be (``_EDGES``, looked for with ``edges``), or nothing
     ("")."""
-    patch, expect, centre = _close_look(frame, geometry, r, c)
+    patch, expect, centre, to_frame = _close_look(frame, geometry, r, c)
     side = patch.shape[0]
     smallest = MIN_SHARE * expect[0] * expect[1]
     largest = (1 + SIZE_TOL) ** 2 * expect[0] * expect[1]
@@ -113,7 +113,7 @@ def _outline_in_cell(
     # a card at the frame's edge: the look past the edge repeats the edge's pixels, which
     # would run any region there out to the look's border; regions end at the edge, and
     # one the edge cut off is made whole again where it went out of view
-    past = out_of_frame(geometry.homography @ _look_to_grid(r, c), side, frame.shape)
+    past = out_of_frame(to_frame, side, frame.shape)
     hidden = None if past is None else past.astype(np.uint8) * 255
     lowest = smallest if hidden is None else smallest * MIN_IN_VIEW
     for cut, local in _cuts(channels):
@@ -163,28 +163,29 @@ def _made_whole(contour: np.ndarray, hidden: np.ndarray, expect: np.ndarray) -> 
 def edges_in_cell(frame: np.ndarray, geometry: GridGeometry, r: int, c: int) -> bool:
     """Do a card's four sides show as edges in cell (r, c), as the close look finds them?
     (Whatever lies there: a card, or a busy cloth.)"""
-    patch, expect, centre = _close_look(frame, geometry, r, c)
+    patch, expect, centre, _ = _close_look(frame, geometry, r, c)
     return edge_support(patch, expect, centre) >= MIN_EDGE_SUPPORT
 
 
 def _close_look(
     frame: np.ndarray, geometry: GridGeometry, r: int, c: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Cell (r, c) and around it top-down at ``LOOK`` pixels a pitch; the card's expected
-    size and its centre there (pixels)."""
+    size and its centre there (pixels); the map of its pixels to the frame's."""
     side = int(LOOK * REACH)
     step = REACH / side
     x0, y0 = c + 0.5 - REACH / 2, r + 0.5 - REACH / 2
+    to_frame = geometry.homography @ _look_to_grid(r, c)
     patch = cv2.warpPerspective(
         frame,
-        geometry.homography @ _look_to_grid(r, c),
+        to_frame,
         (side, side),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
     expect = np.array(geometry.card_size) * LOOK
     centre = (np.array([c + 0.5, r + 0.5]) - [x0, y0]) / step
-    return patch, expect, centre
+    return patch, expect, centre, to_frame
 
 
 def _look_to_grid(r: int, c: int) -> np.ndarray:
@@ -196,18 +197,12 @@ def _look_to_grid(r: int, c: int) -> np.ndarray:
 
 
 def _plausible(contours: Sequence[np.ndarray], smallest: float, largest: float) -> list[int]:
-    """Indices of contours whose bounding box could hold a card of the expected area (all
-    at once: a cut of a busy patch has many small contours)."""
-    if len(contours) < 64:  # one call per contour beats numpy's set-up for a few
-        out = []
-        for k, contour in enumerate(contours):
-            _, _, w, h = cv2.boundingRect(contour)
-            if smallest <= w * h <= 2.0 * largest:
-                out.append(k)
-        return out
-    lo, hi = Joined(contours).bounds(np.arange(len(contours)))
-    area = np.prod(hi - lo + 1, axis=1)
-    return np.flatnonzero((area >= smallest) & (area <= 2.0 * largest)).tolist()
+    """Indices of contours whose bounding box could hold a card of the expected area."""
+    # OpenCV's box of each, mapped over them: a close look's cuts give a few dozen, rarely
+    # a hundred, and numpy's joining of them costs more than the calls even then
+    most = 2.0 * largest
+    return [k for k, (_, _, w, h) in enumerate(map(cv2.boundingRect, contours))
+            if smallest <= w * h <= most]
 
 
 def edge_support(
