@@ -26,6 +26,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .halves import halve
+
 MIN_FILL = 0.85  # contour area / its enclosing quadrilateral: round corners pass, discs do not
 MIN_SOLIDITY = 0.90  # contour area / convex hull: rejects L-shapes and notched regions
 PARALLEL = 0.94  # cosine: opposite sides of a card within 20 degrees of parallel ...
@@ -184,10 +186,7 @@ class CandidateFinder:
         if name.startswith("coarse_"):
             if self._coarse is None:
                 # At half size a fine check or weave averages out; cards keep their shape.
-                h, w = self.img.shape[:2]
-                self._coarse = Channels(
-                    cv2.resize(self.img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-                )
+                self._coarse = Channels(halve(self.img))
             ch = self._coarse
             kind, f = name[len("coarse_") :], 2.0
         else:

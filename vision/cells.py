@@ -20,7 +20,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .lattice import GridGeometry, find_grid, halve
+from .halves import halved_to
+from .lattice import GridGeometry, find_grid
 from .plane import out_of_frame, warped_in_frame
 
 PATCH_SIZE = 48
@@ -37,13 +38,7 @@ def _source(frame: np.ndarray, geometry: GridGeometry, size: int) -> tuple[np.nd
     """The frame, halved while a cell would still cover two patch widths (so warping does
     not skip pixels), and the homography onto it."""
     pitch = float(np.sqrt(abs(np.linalg.det(geometry.homography[:2, :2]))))
-    img, h = frame, geometry.homography
-    while pitch > 2.5 * size and min(img.shape[:2]) > 64:
-        img = halve(img)
-        # pixel centres: x_half = (x + 0.5) / 2 - 0.5
-        h = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ h
-        pitch /= 2
-    return img, h
+    return halved_to(frame, geometry.homography, pitch, 2.5 * size)
 
 
 def _maps(h: np.ndarray, centres: np.ndarray, size: int, span: float = 1.0) -> np.ndarray:

@@ -17,11 +17,8 @@ no card (the cards span a line less: the grid could as well lie a line over).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -31,6 +28,7 @@ from calibration import median
 from calibration.errors import CameraError
 
 from .candidates import MIN_SIDE, STAGES, CandidateFinder, Candidates
+from .halves import halve
 from .plane import apply, convex, fit_model, inverse, jacobian_area
 from .visible import LOOK, card_in_cell
 
@@ -317,44 +315,6 @@ def downscale(frame: np.ndarray, pixels: int = WORK_PIXELS) -> np.ndarray:
         size = (max(1, round(img.shape[1] * f)), max(1, round(img.shape[0] * f)))
         img = cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
     return img
-
-
-class _Halves(threading.local):
-    """The frame being read (:func:`one_frame`) and its halvings made so far, per thread."""
-
-    frame: np.ndarray | None = None
-    halves: tuple[np.ndarray, ...] = ()
-
-
-_HALVES = _Halves()
-
-
-@contextlib.contextmanager
-def one_frame(frame: np.ndarray) -> Iterator[None]:
-    """While ``frame`` is read: each of its halvings (:func:`halve`) is made once, however
-    many steps ask for it (the search's image, the cells' and the table's patches, the
-    tracker's view, the cards in the air each took a halving of their own, some 0.4 ms at
-    1280 x 720). The frame must not change meanwhile."""
-    outer = _HALVES.frame, _HALVES.halves
-    _HALVES.frame, _HALVES.halves = frame, ()
-    try:
-        yield
-    finally:
-        _HALVES.frame, _HALVES.halves = outer
-
-
-def halve(img: np.ndarray) -> np.ndarray:
-    """``img`` at half its size, each pixel the mean of a 2 x 2 block (``cv2.INTER_AREA``);
-    a halving of the frame being read (:func:`one_frame`) made once, and kept read-only."""
-    chain = () if _HALVES.frame is None else (_HALVES.frame, *_HALVES.halves)
-    for k in range(len(chain) - 1):
-        if img is chain[k]:
-            return chain[k + 1]
-    half = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    if chain and img is chain[-1]:
-        half.flags.writeable = False
-        _HALVES.halves = (*_HALVES.halves, half)
-    return half
 
 
 # ---------------------------------------------------------------- lattice growing

@@ -28,12 +28,12 @@ from .cells import (
     inside_frame,
     squares_in_frame,
 )
+from .halves import one_frame
 from .lattice import (
     EDGE_LINES,
     GridGeometry,
     GridSearch,
     empty_edge_lines,
-    one_frame,
     ring_points,
     search_grid,
     too_small,

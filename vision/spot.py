@@ -26,6 +26,7 @@ from calibration.palette import EMPTY, UNSURE, Palette, PaletteError, learn_pale
 from calibration.spot import SpotError, StoneSpot
 
 from .cells import PATCH_SIZE
+from .halves import halved_to
 from .stability import StabilityFilter
 
 __all__ = ["NEIGHBOURS", "SpotError", "StoneSpot", "StoneWatcher", "learn_stone_palette",
@@ -81,11 +82,7 @@ def _reduced(frame: np.ndarray, to_image: np.ndarray, size: int) -> tuple[np.nda
     img = frame[y0:y1, x0:x1]
     h = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1]]) @ to_image
     side = float(np.sqrt(abs(np.linalg.det(h[:2, :2]))))
-    while side > 2.5 * size and min(img.shape[:2]) > 64:
-        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        h = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ h
-        side /= 2
-    return img, h
+    return halved_to(img, h, side, 2.5 * size)
 
 
 def read_stone(frame: np.ndarray, spot: StoneSpot, palette: Palette) -> tuple[str, float]:

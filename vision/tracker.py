@@ -41,6 +41,7 @@ import numpy as np
 from calibration import median
 
 from .candidates import CandidateFinder, Candidates, outlines, quad_areas
+from .halves import halved_to
 from .lattice import (
     CARD_SIZE,
     EDGE_LINES,
@@ -52,7 +53,6 @@ from .lattice import (
     GridSearch,
     cell_centres,
     empty_edge_lines,
-    halve,
     ring_points,
     search_grid,
     shape_in_grid,
@@ -752,12 +752,8 @@ def _top_down(frame: np.ndarray, g: GridGeometry) -> np.ndarray:
     the lattice ``g`` (``VIEW_TO_GRID`` maps its pixels to grid units)."""
     centre = np.array([[g.cols / 2, g.rows / 2]])
     pitch = math.sqrt(float(jacobian_area(g.homography, centre)[0]))
-    img, to_img = frame, g.homography
     # Warping skips pixels when the view is much coarser than the frame: halve it first.
-    while pitch > 4 * PITCH and min(img.shape[:2]) > 64:
-        img = halve(img)
-        to_img = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ to_img
-        pitch /= 2
+    img, to_img = halved_to(frame, g.homography, pitch, 4 * PITCH)
     return cv2.warpPerspective(
         img,
         to_img @ VIEW_TO_GRID,
