@@ -21,9 +21,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
 from calibration.palette import learn_palette  # noqa: E402
 from vision.cells import layout_patches  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
@@ -32,11 +35,13 @@ from vision.sources import read_image  # noqa: E402
 DATA = ROOT.parent / "shared" / "data" / "nizam-dev" / "stills"
 
 
-def tally(cells: tuple[str, ...], truth: list[str], hidden: list[list[int]]) -> Counter:
+def tally(cells: tuple[str, ...], truth: list[str], hidden: list[list[int]],
+          confidence: np.ndarray | None = None) -> Counter:
     """Cells, ``?`` and cells read as another card; of those, ``hidden_wrong``: under a
     hand or a lifted card (``hidden``: the truth's ``occluded``, 1-based [row, col]). In an
     image with a hand the two differ: a visible card misread beside the hand counts as
-    wrong, not as hidden."""
+    wrong, not as hidden. Given the reading's ``confidence`` (rows, cols), also
+    ``wrong_sure``: those read at or above the palette's threshold."""
     under = {(r - 1, c - 1) for r, c in hidden}
     out: Counter = Counter()
     for r, row in enumerate(truth):
@@ -48,6 +53,7 @@ def tally(cells: tuple[str, ...], truth: list[str], hidden: list[list[int]]) -> 
             elif got != t:
                 out["wrong"] += 1
                 out["hidden_wrong"] += (r, c) in under
+                out["wrong_sure"] += confidence is not None and confidence[r, c] >= SURE
     return out
 
 
