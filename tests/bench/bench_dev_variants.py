@@ -15,7 +15,6 @@ figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -28,11 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
-from bench_nizam_dev import DATA, tally  # noqa: E402
+from bench_nizam_dev import DATA, set_ups, stills, tally  # noqa: E402
 from bench_real_variants import gains, jpeg, keystone, noisy, scaled, side, tone, turned  # noqa: E402
 
-from calibration.palette import learn_palette  # noqa: E402
-from vision.cells import layout_patches  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
 from vision.sources import read_image  # noqa: E402
 
@@ -117,19 +114,13 @@ RESHAPED = {"half size", "1.5x size", "turned 10 deg", "from lower (15%)", "from
 def run(change: Variant, drift: bool, verbose: bool, label: str) -> tuple[Counter, Counter, int]:
     total = {"none": Counter(), "cover": Counter()}
     sessions = 0
-    for session in sorted(p for p in DATA.iterdir() if p.is_dir()):
-        calib = json.loads((session / "calib.json").read_text())
-        image = read_image(str(session / "calib.jpg"))
-        patches = layout_patches(image if drift else change(image), 5, 5)
-        if patches is None:
+    for session, palette in set_ups(DATA, None if drift else change):
+        if palette is None:
             continue
         sessions += 1
-        palette = learn_palette([(patches, calib["grid"].replace("/", ""))])
-        for meta in sorted(session.glob("0*.json")):
-            truth = json.loads(meta.read_text())
-            bare = truth["conditions"]["occluder"] in ("none", "hand_off_grid")
+        for picture, truth, bare in stills(session):
             kind = "none" if bare else "cover"
-            reading = read_grid(change(read_image(str(meta.with_suffix(".jpg")))), palette, 5, 5)
+            reading = read_grid(change(read_image(str(picture))), palette, 5, 5)
             total[kind]["images"] += 1
             if reading.cells is None:
                 total[kind]["missed"] += 1
@@ -137,7 +128,7 @@ def run(change: Variant, drift: bool, verbose: bool, label: str) -> tuple[Counte
             t = tally(reading.cells, truth["grid"].split("/"), truth["occluded"])
             total[kind].update(t)
             if verbose and t["wrong"]:
-                print(f"  [{label}] {session.name}/{meta.stem} [{kind}]\n"
+                print(f"  [{label}] {session.name}/{picture.stem} [{kind}]\n"
                       f"     truth {truth['grid']}\n     read  {'/'.join(reading.cells)}")
     return total["none"], total["cover"], sessions
 

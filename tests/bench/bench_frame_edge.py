@@ -18,7 +18,6 @@ asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -31,14 +30,15 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from calibration.palette import learn_palette  # noqa: E402
+from tests.bench.bench_nizam_dev import DATA as SPLIT  # noqa: E402
+from tests.bench.bench_nizam_dev import set_ups, stills  # noqa: E402
 from tests.vision.scenes import GEMS, framed, gem_palette, set_card_photos  # noqa: E402
 from tools.synthetic import random_conditions, render_scene  # noqa: E402
-from vision.cells import extract_patches, layout_patches  # noqa: E402
+from vision.cells import extract_patches  # noqa: E402
 from vision.lattice import find_grid  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
 from vision.sources import read_image  # noqa: E402
 
-SPLIT = ROOT.parent / "shared" / "data" / "nizam-dev" / "stills"
 SIDES = ("left", "right", "top", "bottom")
 
 
@@ -48,18 +48,14 @@ with, and the grid's size."""
 
 
 def dev_stills() -> Iterator[Picture]:
-    for session in sorted(p for p in SPLIT.iterdir() if p.is_dir()):
-        calib = json.loads((session / "calib.json").read_text())
-        patches = layout_patches(read_image(str(session / "calib.jpg")), 5, 5)
-        if patches is None:
+    for session, palette in set_ups(SPLIT):
+        if palette is None:
             continue
-        palette = learn_palette([(patches, calib["grid"].replace("/", ""))])
-        for meta in sorted(session.glob("0*.json")):
-            truth = json.loads(meta.read_text())
-            if truth["conditions"]["occluder"] not in ("none", "hand_off_grid"):
+        for picture, truth, bare in stills(session):
+            if not bare:
                 continue
-            image = read_image(str(meta.with_suffix(".jpg")))
-            yield (f"{session.name}/{meta.stem}", image, np.array(truth["corners"]),
+            image = read_image(str(picture))
+            yield (f"{session.name}/{picture.stem}", image, np.array(truth["corners"]),
                    truth["grid"].replace("/", ""), palette, (5, 5))
 
 

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
-from calibration.palette import learn_palette  # noqa: E402
+from calibration.palette import Palette, learn_palette  # noqa: E402
 from vision.cells import layout_patches  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
 from vision.sources import read_image  # noqa: E402
@@ -57,6 +58,28 @@ def tally(cells: tuple[str, ...], truth: list[str], hidden: list[list[int]],
     return out
 
 
+def set_ups(data: Path = DATA, change: Callable[[np.ndarray], np.ndarray] | None = None
+            ) -> Iterator[tuple[Path, Palette | None]]:
+    """Each set-up of the split with the colours learned from its ``calib.jpg`` and layout,
+    as a player learns them (the picture changed by ``change`` first); None where the
+    layout is not found."""
+    for session in sorted(p for p in data.iterdir() if p.is_dir()):
+        calib = json.loads((session / "calib.json").read_text())
+        image = read_image(str(session / "calib.jpg"))
+        patches = layout_patches(image if change is None else change(image), 5, 5)
+        yield session, (None if patches is None
+                        else learn_palette([(patches, calib["grid"].replace("/", ""))]))
+
+
+def stills(session: Path) -> Iterator[tuple[Path, dict, bool]]:
+    """A set-up's stills in order: each picture, its truth, and whether nothing is over its
+    grid (no hand, or a hand beside it: the README's unoccluded images)."""
+    for meta in sorted(session.glob("0*.json")):
+        truth = json.loads(meta.read_text())
+        yield (meta.with_suffix(".jpg"), truth,
+               truth["conditions"]["occluder"] in ("none", "hand_off_grid"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DATA)
@@ -67,20 +90,14 @@ def main() -> int:
         return 2
     total = {"none": Counter(), "cover": Counter()}
     times = []
-    for session in sorted(p for p in args.data.iterdir() if p.is_dir()):
-        calib = json.loads((session / "calib.json").read_text())
-        labels = calib["grid"]
-        patches = layout_patches(read_image(str(session / "calib.jpg")), 5, 5)
-        if patches is None:
+    for session, palette in set_ups(args.data):
+        if palette is None:
             print(f"{session.name}: calibration layout not found")
             continue
-        palette = learn_palette([(patches, labels.replace("/", ""))])
         per = {"none": Counter(), "cover": Counter()}
-        for meta in sorted(session.glob("0*.json")):
-            truth = json.loads(meta.read_text())
-            bare = truth["conditions"]["occluder"] in ("none", "hand_off_grid")
+        for picture, truth, bare in stills(session):
             kind = "none" if bare else "cover"
-            frame = read_image(str(meta.with_suffix(".jpg")))
+            frame = read_image(str(picture))
             t0 = time.perf_counter()
             reading = read_grid(frame, palette, 5, 5)
             times.append(time.perf_counter() - t0)
@@ -88,14 +105,14 @@ def main() -> int:
             if reading.cells is None:
                 per[kind]["missed"] += 1
                 if args.verbose:
-                    print(f"  {session.name}/{meta.stem} [{kind}]: no grid ({reading.reason})")
+                    print(f"  {session.name}/{picture.stem} [{kind}]: no grid ({reading.reason})")
                 continue
             t = tally(reading.cells, truth["grid"].split("/"), truth["occluded"])
             per[kind].update(t)
             if args.verbose and (t["wrong"] or t["unsure"]):
                 want = truth["grid"]
                 got = "/".join(reading.cells)
-                print(f"  {session.name}/{meta.stem} [{kind}] occl={truth['occluded']}")
+                print(f"  {session.name}/{picture.stem} [{kind}] occl={truth['occluded']}")
                 print(f"     truth {want}\n     read  {got}  wrong={t['wrong']} ?={t['unsure']}")
         for k in per:
             total[k].update(per[k])

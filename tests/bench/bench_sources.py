@@ -26,7 +26,6 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections import Counter
@@ -42,15 +41,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
 from bench_nizam_dev import DATA as SPLIT  # noqa: E402
-from bench_nizam_dev import game, tally  # noqa: E402
+from bench_nizam_dev import game, set_ups, stills, tally  # noqa: E402
 from bench_plain import plain  # noqa: E402
-from bench_vision import SIZES  # noqa: E402
+from bench_vision import drawn_hands, drawn_stills, drawn_widened  # noqa: E402
 
 from calibration import learn_palette  # noqa: E402
 from calibration.palette import Palette  # noqa: E402
 from tests.vision.scenes import GEMS, cube_photos, gem_palette, set_card_photos  # noqa: E402
-from tools.synthetic import random_conditions, render_scene, widened_conditions  # noqa: E402
-from vision.cells import extract_patches, layout_patches  # noqa: E402
+from tools.synthetic import render_scene  # noqa: E402
+from vision.cells import extract_patches  # noqa: E402
 from vision.lattice import find_grid  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
 from vision.sources import read_image  # noqa: E402
@@ -136,10 +135,7 @@ def _hidden(covered: np.ndarray) -> list[list[int]] | None:
 def generator_stills(scenes: int, seed: int) -> Iterator[Shot]:
     """bench_vision's stills: every condition, 5x5 to 8x8, no hand."""
     palette = gem_palette()
-    rng = np.random.default_rng(seed)
-    for i in range(scenes):
-        rows, cols = SIZES[i % len(SIZES)]
-        scene = render_scene(rng, GEMS, rows, cols, random_conditions(rng, hand=False))
+    for _, scene, _ in drawn_stills(scenes, seed):
         yield Shot(scene.image, palette, scene.labels)
 
 
@@ -147,31 +143,22 @@ def generator_hands(hands: int, widened: int, seed: int) -> Iterator[Shot]:
     """bench_vision's hands over the grid, then its widened scenes (a veil, a second light,
     lifted cards, hands): a scene counts as covered where a card lies under something."""
     palette = gem_palette()
-    rng = np.random.default_rng(seed + 1000)
-    for _ in range(hands):
-        cond = random_conditions(rng, hand=True)
-        scene = render_scene(np.random.default_rng(int(rng.integers(2**31))), GEMS, 5, 5, cond)
+    for cond, drawn in drawn_hands(hands, seed):
+        scene = render_scene(np.random.default_rng(drawn), GEMS, 5, 5, cond)
         yield Shot(scene.image, palette, scene.labels, _hidden(scene.covered))
-    rng = np.random.default_rng(seed + 2000)
-    for _ in range(widened):
-        scene = render_scene(rng, GEMS, 5, 5, widened_conditions(rng))
+    for scene in drawn_widened(widened, seed):
         yield Shot(scene.image, palette, scene.labels, _hidden(scene.covered))
 
 
 def split_stills(data: Path) -> Iterator[Shot]:
     """The split's stills, each set-up's colours learned from its calib.jpg."""
-    for session in sorted(p for p in data.iterdir() if p.is_dir()):
-        calib = json.loads((session / "calib.json").read_text())
-        patches = layout_patches(read_image(str(session / "calib.jpg")), 5, 5)
-        if patches is None:
+    for session, palette in set_ups(data):
+        if palette is None:
             print(f"{session.name}: calibration layout not found: its stills are left out")
             continue
-        palette = learn_palette([(patches, calib["grid"].replace("/", ""))])
-        for meta in sorted(session.glob("0*.json")):
-            truth = json.loads(meta.read_text())
-            bare = truth["conditions"]["occluder"] in ("none", "hand_off_grid")
-            yield Shot(read_image(str(meta.with_suffix(".jpg"))), palette,
-                       tuple(truth["grid"].split("/")), None if bare else truth["occluded"])
+        for picture, truth, bare in stills(session):
+            yield Shot(read_image(str(picture)), palette, tuple(truth["grid"].split("/")),
+                       None if bare else truth["occluded"])
 
 
 def set_boards() -> Iterator[Shot]:

@@ -17,6 +17,7 @@ import copy
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from calibration.colour import decode, encode  # noqa: E402
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
 from tests.bench.bench_learning import count_cells, follow  # noqa: E402
 from tests.bench.bench_learning import said as learning_said  # noqa: E402
+from tests.bench.bench_nizam_dev import tally as split_tally  # noqa: E402
 from tests.vision.scenes import (  # noqa: E402
     CALM,
     GEMS,
@@ -40,7 +42,13 @@ from tests.vision.scenes import (  # noqa: E402
     set_card_photos,
     video,
 )
-from tools.synthetic import random_conditions, render_scene, widened_conditions  # noqa: E402
+from tools.synthetic import (  # noqa: E402
+    Conditions,
+    Scene,
+    random_conditions,
+    render_scene,
+    widened_conditions,
+)
 from vision.cells import extract_patches, extract_table_patches  # noqa: E402
 from vision.lattice import find_grid, search_grid  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
@@ -58,32 +66,47 @@ def pct(a: float, b: float) -> str:
 
 
 def tally(reading, truth: tuple[str, ...]) -> Counter:
-    out: Counter = Counter()
-    for r, row in enumerate(truth):
-        for c, t in enumerate(row):
-            got = reading.cells[r][c]
-            out["cells"] += 1
-            if got == "?":
-                out["unsure"] += 1
-            elif got != t:
-                out["wrong"] += 1
-                out["wrong_sure"] += reading.confidence[r, c] >= SURE
-    return out
+    """A reading's cells, ``?``, wrong and wrong-and-sure (bench_nizam_dev's count)."""
+    return split_tally(reading.cells, list(truth), [], reading.confidence)
+
+
+def drawn_stills(scenes: int, seed: int) -> Iterator[tuple[Conditions, Scene, float]]:
+    """The stills: every condition, no hand, at SIZES in turn; each with the seconds its
+    drawing took."""
+    rng = np.random.default_rng(seed)
+    for i in range(scenes):
+        rows, cols = SIZES[i % len(SIZES)]
+        cond = random_conditions(rng, hand=False)
+        t0 = time.perf_counter()
+        scene = render_scene(rng, GEMS, rows, cols, cond)
+        yield cond, scene, time.perf_counter() - t0
+
+
+def drawn_hands(hands: int, seed: int) -> Iterator[tuple[Conditions, int]]:
+    """The scenes with a hand: their conditions, and the seed that draws each (with the
+    hand, or bare with ``hand=False``)."""
+    rng = np.random.default_rng(seed + 1000)
+    for _ in range(hands):
+        cond = random_conditions(rng, hand=True)
+        yield cond, int(rng.integers(2**31))
+
+
+def drawn_widened(scenes: int, seed: int) -> Iterator[Scene]:
+    """The widened scenes (tools.synthetic.widened_conditions)."""
+    rng = np.random.default_rng(seed + 2000)
+    for _ in range(scenes):
+        yield render_scene(rng, GEMS, 5, 5, widened_conditions(rng))
 
 
 def synthetic(args: argparse.Namespace, palette) -> list[np.ndarray]:
-    rng = np.random.default_rng(args.seed)
     found = placed = 0
     counts: Counter = Counter()
     misses: list[str] = []
     frames = []
     drawing = 0.0
-    for i in range(args.scenes):
-        rows, cols = SIZES[i % len(SIZES)]
-        cond = random_conditions(rng, hand=False)
-        t0 = time.perf_counter()
-        scene = render_scene(rng, GEMS, rows, cols, cond)
-        drawing += time.perf_counter() - t0
+    for i, (cond, scene, seconds) in enumerate(drawn_stills(args.scenes, args.seed)):
+        rows, cols = len(scene.labels), len(scene.labels[0])
+        drawing += seconds
         if (rows, cols) == (5, 5) and len(frames) < args.timed:
             frames.append(scene.image)
         reading = read_grid(scene.image, palette, rows, cols)
@@ -120,12 +143,9 @@ def synthetic(args: argparse.Namespace, palette) -> list[np.ndarray]:
 
 def hands(args: argparse.Namespace, palette) -> None:
     """Each scene twice from one seed: bare, and with a hand over it."""
-    rng = np.random.default_rng(args.seed + 1000)
     readings = caused = caused_sure = covered = covered_unsure = 0
     counts: Counter = Counter()
-    for _ in range(args.hands):
-        cond = random_conditions(rng, hand=True)
-        seed = int(rng.integers(2**31))
+    for cond, seed in drawn_hands(args.hands, args.seed):
         bare = render_scene(np.random.default_rng(seed), GEMS, 5, 5, replace(cond, hand=False))
         handy = render_scene(np.random.default_rng(seed), GEMS, 5, 5, cond)
         before = read_grid(bare.image, palette, 5, 5)
@@ -164,11 +184,9 @@ def widened(args: argparse.Namespace, palette) -> None:
     veil of flare, a second light of another colour, a card lifted mid-move, hands. Cells
     nothing covers are counted as the split's unoccluded cells; a covered cell counts only
     if it reads another card."""
-    rng = np.random.default_rng(args.seed + 2000)
     found = 0
     cells: Counter = Counter()
-    for _ in range(args.widened):
-        scene = render_scene(rng, GEMS, 5, 5, widened_conditions(rng))
+    for scene in drawn_widened(args.widened, args.seed):
         reading = read_grid(scene.image, palette, 5, 5)
         found += count_cells(cells, reading, scene)
     say(f"synthetic, widened (veil, a second light, lifted cards, hands): {args.widened} scenes;"
