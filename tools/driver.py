@@ -45,8 +45,10 @@ class AppDriver:
         for _ in range(count):
             EventLoop.idle()
 
-    def settle(self, timeout: float = 10.0) -> None:
-        """Let background jobs finish and their results reach the screen."""
+    def settle(self, timeout: float = 60.0) -> None:
+        """Let background jobs finish and their results reach the screen. ``timeout``:
+        generous, as a job that writes the game log waits for the disk (synced), and a
+        loaded CI machine's disk may keep it waiting for seconds."""
         worker = getattr(self.app, "worker", None)
         deadline = time.monotonic() + timeout
         while True:

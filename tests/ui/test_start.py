@@ -281,6 +281,7 @@ def test_N13_past_games_work_out_each_winner_once_however_often_the_list_opens(
     from companion.store import GameStore
     from companion.story import game_story
     from companion.ui.story import StoryChart
+    from tests.session.stone_camera import wait_for
     from tools.showcase import finished_game, staged_game
 
     from .helpers import tap_at
@@ -323,6 +324,8 @@ def test_N13_past_games_work_out_each_winner_once_however_often_the_list_opens(
                 if getattr(w, "text", "").startswith("Nizam: ")]
 
     press(button(start, "Past games"))
+    # the job starts on the worker's thread: on a loaded machine, some frames later
+    assert wait_for(lambda: jobs, step=lambda: driver.frames(1)), "no job for the winners"
     press(window_button(driver, "Close"))
     press(button(start, "Past games"))
     assert jobs == [[second, first]]  # one job for both, newest first, not asked again
