@@ -86,6 +86,9 @@ class AppDriver:
         return path
 
     def close(self) -> None:
+        # The screen shown is left, as the app's end would: a screen's timers (the
+        # calibration's look at the camera) would go on ticking in the next driver's app.
+        self.app.manager.current_screen.dispatch("on_leave")
         self.app.dispatch("on_stop")
         for child in list(self.window.children):
             self.window.remove_widget(child)

@@ -1,10 +1,12 @@
 """The table watcher: frames read off the screen's thread, stable readings to the session."""
 
 import json
+import math
 import time
 
 from companion.demo import RECORDINGS
 from companion.live.app import Companion, demo_watcher
+from companion.session import nizam as nizam_session
 from companion.store import GameStore
 
 
@@ -19,7 +21,10 @@ def wait_for(predicate, seconds=60.0):
     return False
 
 
-def test_N13_demo_plays_to_the_recorded_scores_then_starts_again():
+def test_N13_demo_plays_to_the_recorded_scores_then_starts_again(monkeypatch):
+    # the fold ahead runs on the watcher's thread, a slice a frame; the last turn leaves
+    # few frames, too few for a slow machine's slices: the slice here is unbounded
+    monkeypatch.setattr(nizam_session, "FOLD_AHEAD_SECONDS", math.inf)
     watcher = demo_watcher("nizam", pace=0.0)
     watcher.restart_pause = 30.0
     truth = json.loads((RECORDINGS["nizam"] / "truth.json").read_text())

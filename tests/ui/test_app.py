@@ -7,6 +7,7 @@ import cv2
 import pytest
 
 from companion.view import PlayerView
+from tests.session.stone_camera import wait_for
 
 from .helpers import (
     CORNERS,
@@ -95,9 +96,10 @@ def test_calibration_says_what_to_fix_when_no_grid_or_part_of_it_is_seen(start_a
     assert screen.status == "[color=#ff5252]No grid in view.[/color] No card lattice in view."
     assert button(screen, "Read the cards").disabled
     seen["corners"] = ((2.0, 120.0), (860.0, 130.0), (850.0, 600.0), (3.0, 590.0))
-    screen.look()
-    driver.settle()
-    assert "The grid touches the left edge of the picture" in screen.status
+    # the screen's own look (its timer) may be under way with the corners of before, and a
+    # look asked meanwhile is that one: looked again until the new corners are shown
+    assert wait_for(lambda: "The grid touches the left edge of the picture" in screen.status,
+                    step=lambda: (screen.look(), driver.settle()))
     assert screen.ids.grid._placement is not None
 
 

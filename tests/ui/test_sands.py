@@ -1,6 +1,7 @@
 """The Desert Sands screen, driven by touches: the call, then the drawn stone (D2-D4), the
 odds with the best call marked, the 16 line (D5) and the end of the game."""
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -79,8 +80,9 @@ def test_D3_while_the_odds_are_being_solved_the_calls_still_work(sands):
     driver, screen = sands(game)
     assert screen.call_rows["red"].win == "…" and screen.call_rows["red"].success == "75%"
     assert not any(row.best for row in screen.call_rows.values())
-    assert screen.ids.status.text.startswith("Working out the odds: 0 s so far. Only the "
-                                             "first game with this bag waits for them")
+    # the seconds are the screen's own clock's: a slow machine may be past the first
+    assert re.match(r"Working out the odds: \d+ s so far\. Only the first game with this "
+                    r"bag waits for them", screen.ids.status.text)
     tap(driver, button(screen, "Call red"))
     assert game.taps == [("call", "red")]
 

@@ -340,7 +340,7 @@ class SlowTable(TableDouble):
         self.answer = threading.Event()
 
     def tap(self, action, *args):
-        assert self.answer.wait(10)
+        assert self.answer.wait(60)
         super().tap(action, *args)
 
 

@@ -22,7 +22,7 @@ def test_jobs_run_in_order_and_answer_on_the_main_thread():
     worker.submit(refused)
     failed = []
     worker.submit(lambda: 1 / 0, None, failed.append)
-    assert worker.wait(10) and not worker.busy
+    assert worker.wait(60) and not worker.busy
     assert answers == [] and reported == []  # nothing changes off the main thread
     Clock.tick()
     assert [n for n, _ in ran] == [0, 1, 2, 3, 4]

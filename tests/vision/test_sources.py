@@ -189,7 +189,7 @@ def test_the_capture_thread_hands_out_the_newest_frame_and_counts_drops():
         assert wait_for(lambda: latest.dropped > dropped)
         second = latest.get(timeout=WAIT)
         assert second is not None and second.index > first.index + 1
-    assert latest.ended
+    assert wait_for(lambda: latest.ended)
 
 
 def test_the_capture_thread_ends_with_a_file_source_and_reports_errors(tmp_path):
