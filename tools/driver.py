@@ -55,8 +55,10 @@ class AppDriver:
             if worker is not None and not worker.wait(max(0.0, deadline - time.monotonic())):
                 raise TimeoutError("the app's background work did not finish in time")
             self.frames(2)
-            if worker is None or not worker.busy or time.monotonic() > deadline:
+            if worker is None or not worker.busy:
                 break
+            if time.monotonic() > deadline:  # said here, not by the next assertion's text
+                raise TimeoutError("the app kept giving its worker new jobs: never settled")
         refresh = getattr(self.app, "refresh", None)
         if callable(refresh):
             refresh()

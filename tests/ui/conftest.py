@@ -25,6 +25,16 @@ def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_KIVY_HOME, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def lasting_banner(monkeypatch):
+    """The banner's message stays a minute, not its few seconds: what a test reads there
+    once the screen settled is still there on a slow machine. A test of the banner's own
+    timing sets its own."""
+    from companion.ui import widgets
+
+    monkeypatch.setattr(widgets, "BANNER_SECONDS", 60.0)
+
+
 @pytest.fixture
 def start_app():
     """``start_app(size=(800, 480), **app_kwargs)``: the real CompanionApp in the window."""
