@@ -88,8 +88,9 @@ class AppDriver:
         return path
 
     def close(self) -> None:
-        # The screen shown is left, as the app's end would: a screen's timers (the
-        # calibration's look at the camera) would go on ticking in the next driver's app.
+        # The screen shown is left: an app that ends takes its clock with it, but this one
+        # ticks on for the next driver's app, and so would a screen's timer (the
+        # calibration's look at the camera), asking an app that is gone.
         self.app.manager.current_screen.dispatch("on_leave")
         self.app.dispatch("on_stop")
         for child in list(self.window.children):
