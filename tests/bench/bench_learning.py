@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from calibration.adapt import Confirmed, adapt  # noqa: E402
+from tests.bench.bench_hands import COVERED  # noqa: E402
 from tests.vision.scenes import gem_palette, video  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 from vision.tracker import GridTracker  # noqa: E402
@@ -46,7 +47,7 @@ def count_cells(counts: Counter, reading, scene) -> bool:
     for got_row, true_row, hidden_row in zip(reading.cells, scene.labels, scene.covered,
                                              strict=True):
         for got, want, hidden in zip(got_row, true_row, hidden_row, strict=True):
-            key = "covered" if hidden > 0.02 else "cells"
+            key = "covered" if hidden > COVERED else "cells"
             counts[key] += 1
             counts[f"{key} wrong"] += got not in ("?", want)
             counts[f"{key} unsure"] += got == "?"

@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
+from bench_hands import COVERED  # noqa: E402
 from bench_nizam_dev import DATA as SPLIT  # noqa: E402
 from bench_nizam_dev import game, set_ups, stills, tally  # noqa: E402
 from bench_plain import plain  # noqa: E402
@@ -54,7 +55,6 @@ from vision.lattice import find_grid  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
 from vision.sources import read_image  # noqa: E402
 
-COVERED = 0.02  # a generated card this much under a hand or a lifted card is covered
 # the plain pipeline's palette: the gems' colours (its time hardly depends on them)
 PLAIN_COLOURS = np.array(list(GEMS.values()), float)
 
