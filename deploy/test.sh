@@ -12,4 +12,12 @@ trap 'rm -rf "$KIVY_HOME"' EXIT
 echo "== ruff";         "$bin/ruff" check --quiet .
 echo "== mypy (companion, vision, calibration; strict on companion/rules)"; "$bin/mypy"
 echo "== import directions"; "$bin/lint-imports" --no-cache
-echo "== pytest";       "$bin/python" -m pytest "$@"
+# One pytest worker per core, as many as the memory holds (a worker with a Kivy window and
+# the image tests peaks near 1 GiB): on two cores the suite takes little more than half
+# its time on one. Arguments after this script go to pytest; `-n 0` runs it in one process.
+cores="$(nproc 2>/dev/null || echo 1)"
+free_kib="$(awk '/MemAvailable/ {print $2}' /proc/meminfo 2>/dev/null || echo 0)"
+by_memory=$(( free_kib / (3 * 512 * 1024) ))
+workers=$(( cores < by_memory ? cores : by_memory ))
+if [ "$workers" -lt 1 ]; then workers=1; fi
+echo "== pytest ($workers workers)"; "$bin/python" -m pytest -n "$workers" "$@"
