@@ -16,6 +16,13 @@ echo "== import directions"; "$bin/lint-imports" --no-cache
 # the image tests peaks near 1 GiB): on two cores the suite takes little more than half
 # its time on one. Arguments after this script go to pytest; `-n 0` runs it in one process.
 cores="$(nproc 2>/dev/null || echo 1)"
+# A container may see the host's cores but get only a share of them (cgroup v2's cpu.max).
+read -r quota period 2>/dev/null </sys/fs/cgroup/cpu.max || quota=max
+if [ "$quota" != max ] && [ "${period:-0}" -gt 0 ]; then
+  share=$(( (quota + period - 1) / period ))
+  if [ "$share" -lt "$cores" ]; then cores=$share; fi
+fi
+if [ "$cores" -gt 4 ]; then cores=4; fi  # more windows and image tests at once gain little
 free_kib="$(awk '/MemAvailable/ {print $2}' /proc/meminfo 2>/dev/null || echo 0)"
 by_memory=$(( free_kib / (3 * 512 * 1024) ))
 workers=$(( cores < by_memory ? cores : by_memory ))
