@@ -23,8 +23,9 @@ from companion.live.stones import SandsWatcher, learn_stones  # noqa: E402
 from companion.live.watcher import camera_feed  # noqa: E402
 from companion.session.sands import SandsSession  # noqa: E402
 from companion.store import GameStore  # noqa: E402
-from tests.session.stone_camera import MARK, StandInCamera, captures, scene, wait_for  # noqa: E402
+from tests.session.stone_camera import MARK, StandInCamera, captures, scene  # noqa: E402
 from tests.vision.test_spot import stone_frame  # noqa: E402
+from tests.waiting import wait_for  # noqa: E402
 from vision.spot import read_stone  # noqa: E402
 
 

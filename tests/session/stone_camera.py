@@ -62,16 +62,3 @@ class StandInCamera(FrameSource):
             if image is not None:
                 yield Frame(image, time.monotonic(), index, "stand-in")
                 index += 1
-
-
-def wait_for(predicate, seconds: float = 60.0, step=None) -> bool:
-    """Poll ``predicate`` (calling ``step`` between polls, e.g. to draw the app's frames).
-    Generous, as a loaded 2-core CI machine may be slow; over as soon as it holds."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        if step is not None:
-            step()
-        time.sleep(0.01)
-    return predicate()

@@ -24,8 +24,9 @@ from companion.live.stones import (
 from companion.live.watcher import STABLE_FRAMES, camera_feed
 from companion.session.sands import SandsSession
 from companion.store import GameStore
+from tests.waiting import wait_for
 
-from .stone_camera import MARK, SIZE, SPOT, StandInCamera, captures, scene, wait_for
+from .stone_camera import MARK, SIZE, SPOT, StandInCamera, captures, scene
 
 HEADER = {"game": "sands", "players": ["Ann", "Bob"], "bag": {"red": 12, "yellow": 12,
                                                               "green": 12, "lilac": 12}}

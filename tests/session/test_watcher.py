@@ -2,23 +2,12 @@
 
 import json
 import math
-import time
 
 from companion.demo import RECORDINGS
 from companion.live.app import Companion, demo_watcher
 from companion.session import nizam as nizam_session
 from companion.store import GameStore
-
-
-def wait_for(predicate, seconds=60.0):
-    """Poll ``predicate``: generous, as a loaded 2-core CI machine may be slow, and over as
-    soon as it holds."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
+from tests.waiting import wait_for
 
 
 def test_N13_demo_plays_to_the_recorded_scores_then_starts_again(monkeypatch):

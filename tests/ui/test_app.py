@@ -7,7 +7,7 @@ import cv2
 import pytest
 
 from companion.view import PlayerView
-from tests.session.stone_camera import wait_for
+from tests.waiting import wait_for
 
 from .helpers import (
     CORNERS,

@@ -282,7 +282,7 @@ def test_N13_past_games_work_out_each_winner_once_however_often_the_list_opens(
     from companion.store import GameStore
     from companion.story import game_story
     from companion.ui.story import StoryChart
-    from tests.session.stone_camera import wait_for
+    from tests.waiting import wait_for
     from tools.showcase import finished_game, staged_game
 
     from .helpers import tap_at

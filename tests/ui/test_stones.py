@@ -8,7 +8,8 @@ import pytest
 from companion.live.app import Companion
 from companion.live.stones import NO_STONE_CAMERA, STONES_NOT_SET_UP
 from companion.store import GameStore
-from tests.session.stone_camera import CENTRE, SIZE, StandInCamera, scene, wait_for
+from tests.session.stone_camera import CENTRE, SIZE, StandInCamera, scene
+from tests.waiting import wait_for
 
 from .helpers import button, tap, tap_at
 

@@ -3,12 +3,11 @@ comes back), the Pi camera without picamera2, and the newest-frame-wins capture 
 
 from __future__ import annotations
 
-import time
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.waiting import wait_for
 from vision.sources import (
     ImageFiles,
     LatestFrame,
@@ -169,15 +168,6 @@ class Ticker(OpenCVCamera):
 # Waits for the capture thread are generous, as a loaded 2-core CI machine may run it late;
 # each ends as soon as the frame (or the end) comes.
 WAIT = 30.0
-
-
-def wait_for(predicate, seconds=WAIT):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.001)
-    return True
 
 
 def test_the_capture_thread_hands_out_the_newest_frame_and_counts_drops():
