@@ -28,20 +28,23 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
 from bench_nizam_dev import DATA, set_ups, stills, tally  # noqa: E402
-from bench_real_variants import gains, jpeg, keystone, noisy, scaled, side, tone, turned  # noqa: E402
+from bench_real_variants import (  # noqa: E402
+    gains,
+    jpeg,
+    keystone,
+    noisy,
+    s_curve,
+    saturation,
+    scaled,
+    side,
+    tone,
+    turned,
+)
 
 from vision.reader import read_grid  # noqa: E402
 from vision.sources import read_image  # noqa: E402
 
 Variant = Callable[[np.ndarray], np.ndarray]
-
-
-def saturation(image: np.ndarray, factor: float) -> np.ndarray:
-    """Colours pulled towards (factor < 1) or pushed away from their grey: a camera's colour
-    matrix, or a washed-out print."""
-    f = image.astype(np.float32)
-    grey = f.mean(axis=2, keepdims=True)
-    return np.clip(grey + factor * (f - grey), 0, 255).astype(np.uint8)
 
 
 def crosstalk(image: np.ndarray, amount: float) -> np.ndarray:
@@ -50,13 +53,6 @@ def crosstalk(image: np.ndarray, amount: float) -> np.ndarray:
     f = image.astype(np.float32)
     mixed = (1 - amount) * f + amount * f[..., [1, 2, 0]]
     return np.clip(mixed, 0, 255).astype(np.uint8)
-
-
-def s_curve(image: np.ndarray, strength: float) -> np.ndarray:
-    """A contrasty tone curve (a phone's): shadows darker, highlights brighter."""
-    x = np.arange(256) / 255.0
-    y = x + strength * np.sin(2 * np.pi * x) / (-2 * np.pi)
-    return cv2.LUT(image, np.clip(255 * y, 0, 255).astype(np.uint8))
 
 
 def shaken(image: np.ndarray, length: int) -> np.ndarray:

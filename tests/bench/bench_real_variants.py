@@ -1,6 +1,7 @@
 """The real photos of ../shared/data seen another way: as if from lower down the table or off
-to one side, turned, at another size, exposure or white balance, blurred, noisier, saved as a
-poorer JPEG, half in shadow, or through another tone curve.
+to one side, turned (a little, or held upright: a quarter turn), at another size, exposure or
+white balance, blurred, noisier, saved as a poorer JPEG, half in shadow, through another tone
+curve, or as a phone takes them (three times the size, vivid, contrasty).
 
     .venv/bin/python tests/bench/bench_real_variants.py [VARIANT ...]
 
@@ -80,6 +81,27 @@ def noisy(image: np.ndarray, sigma: float) -> np.ndarray:
     return np.clip(image + grain, 0, 255).astype(np.uint8)
 
 
+def saturation(image: np.ndarray, factor: float) -> np.ndarray:
+    """Colours pulled towards (factor < 1) or pushed away from their grey: a camera's colour
+    matrix, or a washed-out print."""
+    f = image.astype(np.float32)
+    grey = f.mean(axis=2, keepdims=True)
+    return np.clip(grey + factor * (f - grey), 0, 255).astype(np.uint8)
+
+
+def s_curve(image: np.ndarray, strength: float) -> np.ndarray:
+    """A contrasty tone curve (a phone's): shadows darker, highlights brighter."""
+    x = np.arange(256) / 255.0
+    y = x + strength * np.sin(2 * np.pi * x) / (-2 * np.pi)
+    return cv2.LUT(image, np.clip(255 * y, 0, 255).astype(np.uint8))
+
+
+def quarter_turns(image: np.ndarray, turns: int) -> np.ndarray:
+    """Turned by ``turns`` quarter turns clockwise: a phone held upright (1) or the other way
+    round (2) over a board laid out landscape."""
+    return np.ascontiguousarray(np.rot90(image, -turns))
+
+
 def side(image: np.ndarray, inset: float) -> np.ndarray:
     """Seen from off to the right: the left edge shortened."""
     turned_in = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
@@ -106,7 +128,26 @@ VARIANTS: dict[str, Variant] = {
     "noise 8": lambda i: noisy(i, 8.0),
     "tone curve 0.6": lambda i: tone(i, 0.6),
     "tone curve 1.6": lambda i: tone(i, 1.6),
+    "3x size (a phone's)": lambda i: scaled(i, 3.0),
+    "upright (turned 90 deg)": lambda i: quarter_turns(i, 1),
+    "upside down": lambda i: quarter_turns(i, 2),
+    "vivid (saturation x1.4)": lambda i: saturation(i, 1.4),
+    "a phone's look": lambda i: s_curve(saturation(scaled(i, 3.0), 1.3), 0.3),
+    "a phone's, upright": lambda i: quarter_turns(s_curve(saturation(scaled(i, 3.0), 1.3), 0.3), 1),
 }
+QUARTER_TURNS = {"upright (turned 90 deg)": 1, "upside down": 2, "a phone's, upright": 1}
+"""Variants that turn the picture whole: the grid is read as the picture then shows it."""
+
+
+def turned_truth(truth: str, rows: int, cols: int, turns: int) -> tuple[int, int, str]:
+    """A layout of ``rows`` x ``cols`` (``truth`` row by row) turned as :func:`quarter_turns`
+    turns its picture: its rows, columns and letters row by row.
+
+    >>> turned_truth("abcdef", 2, 3, 1)
+    (3, 2, 'daebfc')
+    """
+    grid = np.rot90(np.array(list(truth)).reshape(rows, cols), -turns)
+    return grid.shape[0], grid.shape[1], "".join(grid.ravel())
 
 
 def score(reading, truth: str) -> np.ndarray:
@@ -143,19 +184,20 @@ def main() -> None:
     print(f"{'variant':22s} SET: found, right/144, '?', wrong (sure) | cube faces: found, "
           f"right/{sum(len(t) for _, _, t, _ in cube_reads)}, '?', wrong (sure)")
     for name in names:
-        change = VARIANTS[name]
+        change, turns = VARIANTS[name], QUARTER_TURNS.get(name, 0)
         set_total, set_found = np.zeros(4, int), 0
         for k, palette in enumerate(set_palettes):
             for j, (image, truth) in enumerate(sets):
                 if j != k:
-                    reading = read_grid(change(image), palette, 3, 4)
+                    rows, cols, seen = turned_truth(truth, 3, 4, turns)
+                    reading = read_grid(change(image), palette, rows, cols)
                     set_found += reading.cells is not None
-                    set_total += score(reading, truth)
+                    set_total += score(reading, seen)
         cube_total, cube_found = np.zeros(4, int), 0
         for image, n, truth, palette in cube_reads:
             reading = read_grid(change(image), palette, n, n)
             cube_found += reading.cells is not None
-            cube_total += score(reading, truth)
+            cube_total += score(reading, turned_truth(truth, n, n, turns)[2])
         r, u, w, ws = set_total
         cr, cu, cw, cws = cube_total
         print(f"{name:22s} SET {set_found}/12, {r}, {u}, {w} ({ws}) | cubes {cube_found}/"
