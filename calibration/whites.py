@@ -53,6 +53,11 @@ _BRIGHT_QUANTILE = 0.9  # the bright rim pixels: white paper where the cards hav
 _DARKER_THAN_PAPER = float(np.log(3.0))  # deeper than any shadow over part of the grid
 _OPPOSED = np.array([[1.0, -1.0, 0.0], [0.0, 1.0, -1.0]])  # log RGB -> (R-G, G-B)
 _LOCUS_SLOPE = 1.0  # warm to cool light: G-B moves at least as much as R-G (black body)
+# White paper under any lamp, through any white balance a camera keeps, is no further from
+# grey than this in log R-G, and lies in this range of log G-B (a candle's flame under a
+# daylight balance: about 0.55 and 1.3): a "white" beyond is a coloured sticker's own colour.
+_LAMP_RED_GREEN = 0.9
+_LAMP_GREEN_BLUE = (-0.8, 1.6)
 _MAX_SECOND = 1.4  # a second light this far (log G-B) from the first at most (2700 K to 6500 K)
 _CHROMA = np.array([[1.0, -1.0, 0.0], [0.5, 0.5, -1.0]])  # log RGB -> (u, v)
 _UNREAD = 1e300  # sorts after every log value
@@ -188,6 +193,7 @@ def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhite
     has = bool(
         rims >= max(_MIN_RIMS, _RIM_SHARE * n)
         and (coloured & whites.rim).sum() >= max(2, 0.2 * rims)
+        and lamp_like(whites.scene_white, whites.censored)
     )
     if not whites.own.any():
         return SceneWhites(whites.refs, whites.bound, whites.rim, whites.own, has, whites.censored)
@@ -202,6 +208,21 @@ def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhite
     refs = whites.refs.copy()
     refs[dim] += typical - brightness[dim, None]
     return SceneWhites(refs, whites.bound, whites.rim, whites.own & ~dim, has, whites.censored)
+
+
+def lamp_like(white: np.ndarray, censored: np.ndarray | None = None) -> bool:
+    """Whether ``white`` (log R, G, B) is a colour some lamp gives white paper: a face of
+    red and orange stickers shows its brightest pixels orange, which is no lamp's. Channels
+    known only as "at least" (``censored``, 3) are left out.
+
+    >>> lamp_like(np.log([255.0, 180.0, 110.0])), lamp_like(np.log([200.0, 40.0, 17.0]))
+    (True, False)
+    """
+    read = np.ones(3, bool) if censored is None else ~np.asarray(censored, bool)
+    red_green, green_blue = float(white[0] - white[1]), float(white[1] - white[2])
+    low, high = _LAMP_GREEN_BLUE
+    return not ((read[0] and read[1] and abs(red_green) > _LAMP_RED_GREEN)
+                or (read[1] and read[2] and not low <= green_blue <= high))
 
 
 def _light_colour(logs: np.ndarray, clipped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -101,13 +101,6 @@ def test_cube_faces_at_another_exposure_read_no_sticker_wrong(gain):
     assert right >= 0.85 * total
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a limit of colour read by hand-made features, shown once the scene white of stickers was "
-    "read right (issue 11; a median added in 8 bits had wrapped it round, a white sticker of "
-    "230, 242, 253 read as 102, 114, 125): the two cubes' greens are other pigments. The 2x2's "
-    "is a teal that, against its own white sticker, lies nearer the 4x4's blue than its green "
-    "(squared distance 19 against 124; no light within 1.6 times the best fit reads it green, "
-    "the nearest costs 2.6 times): one sticker read blue, at confidence 0.79."))
 def test_across_cube_sets_no_sticker_is_read_wrong():
     # Another cube, another day's light and camera settings: mostly '?', never a wrong class.
     from calibration import learn_palette

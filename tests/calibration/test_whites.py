@@ -63,6 +63,29 @@ def test_cards_with_coloured_bodies_have_rims_but_stickers_do_not():
     assert not settle(own, stickers, stickers).has_rims
 
 
+def test_a_face_of_orange_and_red_stickers_has_no_white_rims_whatever_its_bodies():
+    # The brightest pixels of a face of orange and red stickers are the orange ones, and
+    # the red bodies stand apart from them in colour as a gem card's body does from its rim:
+    # only the "white" itself, orange as no lamp makes paper, tells that it is none (told
+    # by the bodies alone, a pixel's shift turned the face's reading, upside down, to '?').
+    rng = np.random.default_rng(5)
+    orange, red = np.array([234.0, 45.0, 10.0]), np.array([95.0, 4.0, 3.0])
+    whites = read_whites(rims(np.repeat(orange[None], 9, 0), rng))
+    bodies = np.array([orange, red, orange, red, orange, red, orange, red, orange])
+    assert not settle(whites, bodies, bodies).has_rims
+
+
+@pytest.mark.parametrize("lamp", [(255.0, 147.0, 41.0), (150.0, 190.0, 255.0),
+                                  (230.0, 255.0, 200.0), (255.0, 200.0, 240.0)],
+                         ids=["candle, daylight balance", "daylight, lamp balance",
+                              "green tint", "magenta tint"])
+def test_cards_keep_their_white_rims_under_any_lamp_a_camera_shows(lamp):
+    rng = np.random.default_rng(6)
+    whites = read_whites(rims(np.repeat(np.array(lamp)[None], 6, 0), rng))
+    violet = np.exp(whites.refs) * np.array([0.45, 0.2, 0.7])
+    assert settle(whites, violet, violet).has_rims
+
+
 def test_grey_cloth_in_an_empty_cell_is_no_white_card():
     rng = np.random.default_rng(5)
     cells = np.repeat(np.array([[240.0, 238.0, 232.0]]), 6, 0)
