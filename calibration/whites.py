@@ -193,7 +193,7 @@ def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhite
     has = bool(
         rims >= max(_MIN_RIMS, _RIM_SHARE * n)
         and (coloured & whites.rim).sum() >= max(2, 0.2 * rims)
-        and lamp_like(whites.scene_white, whites.censored)
+        and _lamp_like(whites.scene_white, whites.censored)
     )
     if not whites.own.any():
         return SceneWhites(whites.refs, whites.bound, whites.rim, whites.own, has, whites.censored)
@@ -210,16 +210,16 @@ def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhite
     return SceneWhites(refs, whites.bound, whites.rim, whites.own & ~dim, has, whites.censored)
 
 
-def lamp_like(white: np.ndarray, censored: np.ndarray | None = None) -> bool:
+def _lamp_like(white: np.ndarray, censored: np.ndarray | None = None) -> bool:
     """Whether ``white`` (log R, G, B) is a colour some lamp gives white paper: a face of
     red and orange stickers shows its brightest pixels orange, which is no lamp's. Channels
     known only as "at least" (``censored``, 3) are left out.
 
-    >>> lamp_like(np.log([255.0, 180.0, 110.0])), lamp_like(np.log([200.0, 40.0, 17.0]))
+    >>> _lamp_like(np.log([255.0, 180.0, 110.0])), _lamp_like(np.log([200.0, 40.0, 17.0]))
     (True, False)
     """
     read = np.ones(3, bool) if censored is None else ~np.asarray(censored, bool)
-    red_green, green_blue = float(white[0] - white[1]), float(white[1] - white[2])
+    red_green, green_blue = (_OPPOSED @ white).tolist()
     low, high = _LAMP_GREEN_BLUE
     return not ((read[0] and read[1] and abs(red_green) > _LAMP_RED_GREEN)
                 or (read[1] and read[2] and not low <= green_blue <= high))
