@@ -47,6 +47,10 @@ _WHITE_SHARE = 0.15  # the brightest 15 % of a patch's ring are its own white, i
 _INNER_FRACTION = 0.6  # ink is looked for this far in: a card's edge may show the table
 _ART_FRACTION = 0.45  # a card's art (a gem) fills about this much of the patch's centre
 _FIELD_SHARE = 0.6  # field pixels are at least this colourful, as a share of the boldest
+# The bold pixels round the art stand for a field only where they are this share of all the
+# bold ones at least: a SET card's symbols lie mostly in the middle, and the few of their
+# pixels that reach past it (a tip or an edge, more or fewer as the card lies) are no field.
+_FIELD_ROUND = 0.25
 _HUE_WINDOWS = (0.4,)  # the commonest hue of a field: a mean shift in these windows
 _SIDE = 0.25  # a side band of a patch: this share of its side
 _PAPER_HUE = 0.2  # a pixel this close in hue to the white ...
@@ -208,7 +212,8 @@ def measure_scene(cells: np.ndarray, table: np.ndarray, as_read: bool = False) -
     # white border slipping in), of the commonest hue among them
     bold = (colourful >= _FIELD_SHARE * _row_quantile(colourful, 0.9)) & card
     field = bold & at.outer
-    field = _rows_where(row_counts(field) >= 3, field, bold)
+    around = row_counts(field)
+    field = _rows_where((around >= 3) & (around >= _FIELD_ROUND * row_counts(bold)), field, bold)
     field, mixed = _commonest(hue_u, hue_v, field, bold)
     body = _field_colour(raw, field)[::-1].T
 
