@@ -3,16 +3,15 @@ contours, the card-shaped quadrilaterals, each one's median colour, the nearest 
 palette's colours. The plain one knows nothing of light, hands or lattices; it sets the
 floor a frame read is measured against (issue 11: the reader no slower than twice it).
 
-Each frame on its own (a still: the grid searched for from nothing: the generator's, read with
-its deck's colours, and the other renderer's, three of each of its set-ups at 1280 x 720, read
-with the colours learned from that set-up's layout), then frames of a video
-as the product reads them (a ``GridTracker`` following the grid from frame to frame): the
-generator's video of a game's rhythm (still table, a hand, other cards) and the other
-renderer's filmed game (all of it by default: stills, shakes and hands in a game's own mix; its
-colours calibrated from its ``calib.jpg``). A video's frames are also told apart by what the
-tracker did with each (kept all, kept the reading after a shake, read again, searched), each
-kind with its mean, and every source says how many frames were read within twice the plain
-pipeline on the same frame.
+Each frame on its own (a still: the grid searched for from nothing): the generator's, read
+with its deck's colours, and the other renderer's, three of each of its set-ups at 1280 x 720,
+read with the colours learned from that set-up's layout. Then frames of a video as the product
+reads them (a ``GridTracker`` following the grid from frame to frame): the generator's video of
+a game's rhythm (still table, a hand, other cards) and the other renderer's filmed game (all of
+it by default: stills, shakes and hands in a game's own mix; its colours calibrated from its
+``calib.jpg``). A video's frames are also told apart by what the tracker did with each (kept
+all, kept the reading after a shake, read again, searched), each kind with its mean, and every
+source says how many frames were read within twice the plain pipeline on the same frame.
 
     .venv/bin/python tests/bench/bench_plain.py [--repeat 5] [--frames 180]
 
@@ -168,9 +167,10 @@ def main() -> int:
         # palette learned against clipped whites guesses the light: dearer than the
         # generator's deck colours); a 640 x 480 set-up is another camera, left out
         for session, learned in set_ups(SPLIT, at_720p):
-            shots = [at_720p(cv2.imread(str(p))) for p, _, bare in stills(session) if bare][:3]
-            frames += [("nizam-dev", f, learned) for f in shots
-                       if learned is not None and f.shape[:2] == (720, 1280)]
+            bare = [p for p, _, nothing_over in stills(session) if nothing_over][:3]
+            shots = [at_720p(cv2.imread(str(p))) for p in bare]
+            if learned is not None:
+                frames += [("nizam-dev", f, learned) for f in shots if f.shape[:2] == (720, 1280)]
     for source in ("generator", "nizam-dev"):
         ours, base, search = [], [], []
         for name, frame, read_with in frames:
