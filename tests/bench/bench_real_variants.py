@@ -6,7 +6,9 @@ curve, or as a phone takes them (three times the size, vivid, contrasty).
     .venv/bin/python tests/bench/bench_real_variants.py [VARIANT ...]
 
 SET cards: colours learned on each photo as it is, the other three read in the variant
-(4 x 3 = 12 readings of 12 cards). Cube faces: each face read in the variant with a palette
+(4 x 3 = 12 readings of 12 cards); and colours learned on three photos at once, the fourth read
+in the variant (4 readings: a player's own cards, learned from boards of the same deck that
+other people laid). Cube faces: each face read in the variant with a palette
 learned from the other faces of its set as they are (where those show every class). Prints,
 per variant, grids found, cells right, '?' and wrong (and wrong at or above the palette's
 confidence threshold); asserts nothing.
@@ -174,7 +176,10 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown variant {unknown[0]!r}; variants: {', '.join(VARIANTS)}")
     sets = [(imread(p), labels) for p, labels in set_card_photos()]
-    set_palettes = [learn_palette([(extract_patches(i, find_grid(i, 3, 4)), t)]) for i, t in sets]
+    layouts = [(extract_patches(i, find_grid(i, 3, 4)), t) for i, t in sets]
+    set_palettes = [learn_palette([layout]) for layout in layouts]
+    # board j read with the colours of the other three
+    from_three = [learn_palette(layouts[:j] + layouts[j + 1 :]) for j in range(len(layouts))]
     faces: dict[str, list[tuple[np.ndarray, int, str]]] = {}
     for photo, n, rows in cube_photos():
         faces.setdefault(photo.parent.name, []).append((imread(photo), n, "".join(rows)))
@@ -187,7 +192,8 @@ def main() -> None:
             palette = learn_palette([(extract_patches(i, find_grid(i, m, m)), t)
                                      for i, m, t in rest])
             cube_reads.append((image, n, truth, palette))
-    print(f"{'variant':22s} SET: found, right/144, '?', wrong (sure) | cube faces: found, "
+    print(f"{'variant':22s} SET: found, right/144, '?', wrong (sure) | SET, learned from "
+          f"three: right/48, '?', wrong (sure) | cube faces: found, "
           f"right/{sum(len(t) for _, _, t, _ in cube_reads)}, '?', wrong (sure)")
     for name in names:
         variant, turns = VARIANTS[name], QUARTER_TURNS.get(name, 0)
@@ -199,6 +205,11 @@ def main() -> None:
                     reading = read_grid(quarter_turns(variant(image), turns), palette, rows, cols)
                     set_found += reading.cells is not None
                     set_total += score(reading, seen)
+        three_total = np.zeros(4, int)
+        for palette, (image, truth) in zip(from_three, sets, strict=True):
+            rows, cols, seen = turned_truth(truth, 3, 4, turns)
+            three_total += score(read_grid(quarter_turns(variant(image), turns), palette, rows,
+                                           cols), seen)
         cube_total, cube_found = np.zeros(4, int), 0
         for image, n, truth, palette in cube_reads:
             reading = read_grid(quarter_turns(variant(image), turns), palette, n, n)
@@ -206,7 +217,9 @@ def main() -> None:
             cube_total += score(reading, turned_truth(truth, n, n, turns)[2])
         r, u, w, ws = set_total
         cr, cu, cw, cws = cube_total
-        print(f"{name:22s} SET {set_found}/12, {r}, {u}, {w} ({ws}) | cubes {cube_found}/"
+        tr, tu, tw, tws = three_total
+        print(f"{name:22s} SET {set_found}/12, {r}, {u}, {w} ({ws}) | from three {tr}, {tu}, "
+              f"{tw} ({tws}) | cubes {cube_found}/"
               f"{len(cube_reads)}, {cr}, {cu}, {cw} ({cws})", flush=True)
 
 
