@@ -4,14 +4,15 @@ palette's colours. The plain one knows nothing of light, hands or lattices; it s
 floor a frame read is measured against (issue 11: the reader no slower than twice it).
 
 Each frame on its own (a still: the grid searched for from nothing): the generator's, read
-with its deck's colours, and the other renderer's, three of each of its set-ups at 1280 x 720,
-read with the colours learned from that set-up's layout. Then frames of a video as the product
-reads them (a ``GridTracker`` following the grid from frame to frame): the generator's video of
-a game's rhythm (still table, a hand, other cards) and the other renderer's filmed game (all of
-it by default: stills, shakes and hands in a game's own mix; its colours calibrated from its
-``calib.jpg``). A video's frames are also told apart by what the tracker did with each (kept
-all, kept the reading after a shake, read again, searched), each kind with its mean, and every
-source says how many frames were read within twice the plain pipeline on the same frame.
+with its deck's colours, and the other renderer's, three of each of its five set-ups that are,
+or scale down to, 1280 x 720, read with the colours learned from that set-up's layout. Then
+frames of a video as the product reads them (a ``GridTracker`` following the grid from frame
+to frame): the generator's video of a game's rhythm (still table, a hand, other cards) and the
+other renderer's filmed game (all of it by default: stills, shakes and hands in a game's own
+mix; its colours calibrated from its ``calib.jpg``). A video's frames are also told apart by
+what the tracker did with each (kept all, kept the reading after a shake, read again,
+searched), each kind with its mean, and every source says how many frames were read within
+twice the plain pipeline on the same frame.
 
     .venv/bin/python tests/bench/bench_plain.py [--repeat 5] [--frames 180]
 
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
+from bench_nizam_dev import DATA as SPLIT  # noqa: E402
 from bench_nizam_dev import set_ups, stills  # noqa: E402
 
 from calibration.palette import learn_palette  # noqa: E402
@@ -43,7 +45,6 @@ from vision.lattice import search_grid  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
 from vision.tracker import GridTracker  # noqa: E402
 
-SPLIT = ROOT.parent / "shared" / "data" / "nizam-dev" / "stills"
 GAME = ROOT.parent / "shared" / "data" / "nizam-dev" / "game-classic-p2"
 
 
@@ -69,8 +70,8 @@ def plain(frame: np.ndarray, colours: np.ndarray) -> list[int]:
 
 
 def at_720p(image: np.ndarray) -> np.ndarray:
-    """A 1920 x 1080 picture as the same camera set to 1280 x 720 gives it (other sizes as
-    they are)."""
+    """A 1920 x 1080 picture scaled down to 1280 x 720 (area averaging), standing in for the
+    camera's own 720p mode; other sizes as they are."""
     if image.shape[:2] == (1080, 1920):
         return cv2.resize(image, (1280, 720), interpolation=cv2.INTER_AREA)
     return image
@@ -162,10 +163,10 @@ def main() -> int:
     frames = [("generator", render_scene(rng, GEMS, 5, 5, random_conditions(rng, hand=False)).image,
                palette) for _ in range(12)]
     if SPLIT.is_dir():
-        # three stills of each set-up with nothing over the grid, as a camera set to 720p
-        # gives them, each read with the colours learned from its own layout so taken (a
-        # palette learned against clipped whites guesses the light: dearer than the
-        # generator's deck colours); a 640 x 480 set-up is another camera, left out
+        # three stills of each set-up with nothing over the grid, at 720p (at_720p), each
+        # read with the colours learned from its own layout so taken (a palette learned
+        # against clipped whites guesses the light: dearer than the generator's deck
+        # colours); the 640 x 480 set-up is another camera, left out
         for session, learned in set_ups(SPLIT, at_720p):
             bare = [p for p, _, nothing_over in stills(session) if nothing_over][:3]
             shots = [at_720p(cv2.imread(str(p))) for p in bare]

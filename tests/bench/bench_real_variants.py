@@ -169,6 +169,17 @@ def score(reading, truth: str) -> np.ndarray:
     return np.array([right, got.count("?"), int(wrong.sum()), int((wrong & sure).sum())])
 
 
+def layout(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The cells of a layout photo, as colours are learned from them."""
+    return extract_patches(image, find_grid(image, rows, cols))
+
+
+def read_scored(picture: np.ndarray, palette, rows: int, cols: int, truth: str) -> np.ndarray:
+    """(grid found, right, '?', wrong, wrong and sure) for one picture read."""
+    reading = read_grid(picture, palette, rows, cols)
+    return np.array([reading.cells is not None, *score(reading, truth)])
+
+
 def main() -> None:
     cv2.setNumThreads(1)
     names = sys.argv[1:] or list(VARIANTS)
@@ -176,8 +187,8 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown variant {unknown[0]!r}; variants: {', '.join(VARIANTS)}")
     sets = [(imread(p), labels) for p, labels in set_card_photos()]
-    layouts = [(extract_patches(i, find_grid(i, 3, 4)), t) for i, t in sets]
-    set_palettes = [learn_palette([layout]) for layout in layouts]
+    layouts = [(layout(i, 3, 4), t) for i, t in sets]
+    set_palettes = [learn_palette([one]) for one in layouts]
     # board j read with the colours of the other three
     from_three = [learn_palette(layouts[:j] + layouts[j + 1 :]) for j in range(len(layouts))]
     faces: dict[str, list[tuple[np.ndarray, int, str]]] = {}
@@ -189,38 +200,32 @@ def main() -> None:
             rest = items[:k] + items[k + 1 :]
             if set(truth) - set("".join(t for *_, t in rest)):
                 continue
-            palette = learn_palette([(extract_patches(i, find_grid(i, m, m)), t)
-                                     for i, m, t in rest])
-            cube_reads.append((image, n, truth, palette))
-    print(f"{'variant':22s} SET: found, right/144, '?', wrong (sure) | SET, learned from "
-          f"three: right/48, '?', wrong (sure) | cube faces: found, "
+            cube_reads.append((image, n, truth, learn_palette([(layout(i, m, m), t)
+                                                               for i, m, t in rest])))
+    print(f"{'variant':22s} SET: found/12, right/144, '?', wrong (sure) | SET, learned from "
+          f"three: found/4, right/48, '?', wrong (sure) | cube faces: found/{len(cube_reads)}, "
           f"right/{sum(len(t) for _, _, t, _ in cube_reads)}, '?', wrong (sure)")
     for name in names:
         variant, turns = VARIANTS[name], QUARTER_TURNS.get(name, 0)
-        set_total, set_found = np.zeros(4, int), 0
-        for k, palette in enumerate(set_palettes):
-            for j, (image, truth) in enumerate(sets):
-                if j != k:
-                    rows, cols, seen = turned_truth(truth, 3, 4, turns)
-                    reading = read_grid(quarter_turns(variant(image), turns), palette, rows, cols)
-                    set_found += reading.cells is not None
-                    set_total += score(reading, seen)
-        three_total = np.zeros(4, int)
-        for palette, (image, truth) in zip(from_three, sets, strict=True):
-            rows, cols, seen = turned_truth(truth, 3, 4, turns)
-            three_total += score(read_grid(quarter_turns(variant(image), turns), palette, rows,
-                                           cols), seen)
-        cube_total, cube_found = np.zeros(4, int), 0
-        for image, n, truth, palette in cube_reads:
-            reading = read_grid(quarter_turns(variant(image), turns), palette, n, n)
-            cube_found += reading.cells is not None
-            cube_total += score(reading, turned_truth(truth, n, n, turns)[2])
-        r, u, w, ws = set_total
-        cr, cu, cw, cws = cube_total
-        tr, tu, tw, tws = three_total
-        print(f"{name:22s} SET {set_found}/12, {r}, {u}, {w} ({ws}) | from three {tr}, {tu}, "
-              f"{tw} ({tws}) | cubes {cube_found}/"
-              f"{len(cube_reads)}, {cr}, {cu}, {cw} ({cws})", flush=True)
+        # each board changed once, and read with every palette it is read with
+        boards = [(quarter_turns(variant(image), turns), turned_truth(truth, 3, 4, turns))
+                  for image, truth in sets]
+        one = sum(read_scored(picture, palette, rows, cols, seen)
+                  for k, palette in enumerate(set_palettes)
+                  for j, (picture, (rows, cols, seen)) in enumerate(boards) if j != k)
+        three = sum(read_scored(picture, palette, rows, cols, seen)
+                    for palette, (picture, (rows, cols, seen)) in zip(from_three, boards,
+                                                                       strict=True))
+        cubes = sum(read_scored(quarter_turns(variant(image), turns), palette, n, n,
+                                turned_truth(truth, n, n, turns)[2])
+                    for image, n, truth, palette in cube_reads)
+        print(f"{name:22s} SET {figures(one)} | from three {figures(three)} | cubes "
+              f"{figures(cubes)}", flush=True)
+
+
+def figures(totals: np.ndarray) -> str:
+    found, right, unsure, wrong, sure = totals.tolist()
+    return f"{found}, {right}, {unsure}, {wrong} ({sure})"
 
 
 if __name__ == "__main__":

@@ -33,9 +33,9 @@ def _set_card(tip: tuple[int, int, int], seed: int, side: int = 48) -> np.ndarra
 @pytest.mark.parametrize("turns", [0, 1])
 def test_symbols_in_the_middle_are_the_field_not_a_few_pixels_past_it(fringe, turns):
     # Before, three bold pixels past the middle stood for the card's field: the fringe's
-    # green was read as the card's colour and the symbols as another one ("mixed" near 1).
-    # How many of them reach past the middle turns on how the card lies: a real SET card
-    # read upright had 4 such pixels of 49 and read '?', lying down 54 and read right.
+    # green was read as the card's colour and the symbols as another one ("mixed" near 1),
+    # lying or turned a quarter round. (On a real SET card how many reach past the middle
+    # turned on how it lay: upright 4 such pixels of 49, and it read '?'; lying down 54.)
     cards = np.stack([_set_card(FRINGE[fringe], seed) for seed in range(4)])
     cards = np.ascontiguousarray(np.rot90(cards, turns, axes=(1, 2)))
     scene = measure(cards, len(cards))
@@ -44,12 +44,13 @@ def test_symbols_in_the_middle_are_the_field_not_a_few_pixels_past_it(fringe, tu
 
 
 def test_a_field_round_the_art_is_still_read_round_it():
-    # A gem card: a field all round, a lighter gem of another hue in the middle. The field
-    # is the colour, the gem's facets are not (it stays "round the art").
+    # A gem card: a red field all round, a big blue gem as vivid as it in the middle. The
+    # field is the card's colour, the gem is not: read from all its bold pixels, the card
+    # would be blue.
     side = 48
     cell = np.full((side, side, 3), (25, 28, 30), np.uint8)
     cell[3 : side - 3, 3 : side - 3] = (235, 238, 240)  # white rim
     cell[7 : side - 7, 7 : side - 7] = (40, 40, 200)  # a red field
-    cv2.circle(cell, (24, 24), 7, (200, 120, 230), -1)  # a pink gem
+    cv2.circle(cell, (24, 24), 13, (220, 60, 30), -1)  # a blue gem
     scene = measure(np.stack([cell] * 3), 3)
     assert np.abs(scene.body[0] - (200, 40, 40)).max() < 6, scene.body.round()
