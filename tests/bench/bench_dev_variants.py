@@ -33,12 +33,14 @@ from bench_real_variants import (  # noqa: E402
     jpeg,
     keystone,
     noisy,
+    quarter_turns,
     s_curve,
     saturation,
     scaled,
     side,
     tone,
     turned,
+    turned_truth,
 )
 
 from vision.reader import read_grid  # noqa: E402
@@ -103,29 +105,53 @@ VARIANTS: dict[str, Variant] = {
     "from lower (15%)": lambda i: keystone(i, 0.15),
     "from the side (15%)": lambda i: side(i, 0.15),
 }
-RESHAPED = {"half size", "1.5x size", "turned 10 deg", "from lower (15%)", "from the side (15%)"}
+# the camera turned on its stand a quarter, a half, three quarters round: the grid read as
+# the picture then shows it (the truth turned alike); a reading must not hang on which way up
+VARIANTS |= {"a quarter turn": lambda i: i, "upside down": lambda i: i,
+             "three quarter turns": lambda i: i}
+QUARTER_TURNS = {"a quarter turn": 1, "upside down": 2, "three quarter turns": 3}
+RESHAPED = {"half size", "1.5x size", "turned 10 deg", "from lower (15%)", "from the side (15%)",
+            *QUARTER_TURNS}
 """The variants that change the picture's size or the table's place in it, not its colours."""
 
 
-def run(change: Variant, drift: bool, verbose: bool, label: str) -> tuple[Counter, Counter, int]:
+def turned_cells(cells: list[list[int]], n: int, turns: int) -> list[list[int]]:
+    """The 1-based [row, col] of cells of an n x n grid where :func:`quarter_turns` puts them.
+
+    >>> turned_cells([[1, 1], [2, 5]], 5, 1)
+    [[1, 5], [5, 4]]
+    """
+    out = []
+    for r, c in cells:
+        for _ in range(turns % 4):
+            r, c = c, n + 1 - r
+        out.append([r, c])
+    return out
+
+
+def run(change: Variant, drift: bool, verbose: bool, label: str, turns: int = 0
+        ) -> tuple[Counter, Counter, int]:
     total = {"none": Counter(), "cover": Counter()}
     sessions = 0
-    for session, palette in set_ups(DATA, None if drift else change):
+    for session, palette in set_ups(DATA, *((None, 0) if drift else (change, turns))):
         if palette is None:
             continue
         sessions += 1
         for picture, truth, bare in stills(session):
             kind = "none" if bare else "cover"
-            reading = read_grid(change(read_image(str(picture))), palette, 5, 5)
+            reading = read_grid(quarter_turns(change(read_image(str(picture))), turns), palette,
+                                5, 5)
             total[kind]["images"] += 1
             if reading.cells is None:
                 total[kind]["missed"] += 1
                 continue
-            t = tally(reading.cells, truth["grid"].split("/"), truth["occluded"])
+            letters = turned_truth(truth["grid"].replace("/", ""), 5, 5, turns)[2]
+            grid = [letters[k : k + 5] for k in range(0, 25, 5)]
+            t = tally(reading.cells, grid, turned_cells(truth["occluded"], 5, turns))
             total[kind].update(t)
             if verbose and t["wrong"]:
                 print(f"  [{label}] {session.name}/{picture.stem} [{kind}]\n"
-                      f"     truth {truth['grid']}\n     read  {'/'.join(reading.cells)}")
+                      f"     truth {'/'.join(grid)}\n     read  {'/'.join(reading.cells)}")
     return total["none"], total["cover"], sessions
 
 
@@ -149,7 +175,8 @@ def main() -> int:
           f"read as another card (of them under the hand or a lifted card)")
     sums = np.zeros(5, int)
     for name in names:
-        n, c, sessions = run(VARIANTS[name], args.drift, args.verbose, name)
+        n, c, sessions = run(VARIANTS[name], args.drift, args.verbose, name,
+                             QUARTER_TURNS.get(name, 0))
         cells = max(1, n["cells"])
         sums += (n["wrong"], n["unsure"], n["cells"], c["wrong"], c["hidden_wrong"])
         print(f"{name:20s} {sessions} set-ups | {n['images'] - n['missed']}/{n['images']}, "
