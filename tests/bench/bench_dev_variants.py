@@ -107,9 +107,9 @@ VARIANTS: dict[str, Variant] = {
 }
 # the camera turned on its stand a quarter, a half, three quarters round: the grid read as
 # the picture then shows it (the truth turned alike); a reading must not hang on which way up
-VARIANTS |= {"a quarter turn": lambda i: i, "upside down": lambda i: i,
-             "three quarter turns": lambda i: i}
 QUARTER_TURNS = {"a quarter turn": 1, "upside down": 2, "three quarter turns": 3}
+VARIANTS |= {name: (lambda i, t=turns: quarter_turns(i, t))
+             for name, turns in QUARTER_TURNS.items()}
 RESHAPED = {"half size", "1.5x size", "turned 10 deg", "from lower (15%)", "from the side (15%)",
             *QUARTER_TURNS}
 """The variants that change the picture's size or the table's place in it, not its colours."""
@@ -131,6 +131,7 @@ def turned_cells(cells: list[list[int]], n: int, turns: int) -> list[list[int]]:
 
 def run(change: Variant, drift: bool, verbose: bool, label: str, turns: int = 0
         ) -> tuple[Counter, Counter, int]:
+    """A variant's figures; ``turns``: the quarter turns ``change`` gives a picture."""
     total = {"none": Counter(), "cover": Counter()}
     sessions = 0
     for session, palette in set_ups(DATA, *((None, 0) if drift else (change, turns))):
@@ -139,8 +140,7 @@ def run(change: Variant, drift: bool, verbose: bool, label: str, turns: int = 0
         sessions += 1
         for picture, truth, bare in stills(session):
             kind = "none" if bare else "cover"
-            reading = read_grid(quarter_turns(change(read_image(str(picture))), turns), palette,
-                                5, 5)
+            reading = read_grid(change(read_image(str(picture))), palette, 5, 5)
             total[kind]["images"] += 1
             if reading.cells is None:
                 total[kind]["missed"] += 1

@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench_real_variants import quarter_turns, turned_truth  # noqa: E402
+from bench_real_variants import turned_truth  # noqa: E402
 
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
 from calibration.palette import Palette, learn_palette  # noqa: E402
@@ -63,13 +63,13 @@ def tally(cells: tuple[str, ...], truth: list[str], hidden: list[list[int]],
 def set_ups(data: Path = DATA, change: Callable[[np.ndarray], np.ndarray] | None = None,
             turns: int = 0) -> Iterator[tuple[Path, Palette | None]]:
     """Each set-up of the split with the colours learned from its ``calib.jpg`` and layout,
-    as a player learns them (the picture changed by ``change`` first, then turned by
-    ``turns`` quarter turns clockwise, the layout's letters read as the turned picture shows
-    them); None where the layout is not found."""
+    as a player learns them (the picture changed by ``change`` first; ``turns``: the quarter
+    turns clockwise that ``change`` gives it, the layout's letters read as the turned picture
+    shows them); None where the layout is not found."""
     for session in sorted(p for p in data.iterdir() if p.is_dir()):
         calib = json.loads((session / "calib.json").read_text())
         image = read_image(str(session / "calib.jpg"))
-        image = quarter_turns(image if change is None else change(image), turns)
+        image = image if change is None else change(image)
         letters = turned_truth(calib["grid"].replace("/", ""), 5, 5, turns)[2]
         patches = layout_patches(image, 5, 5)
         yield session, None if patches is None else learn_palette([(patches, letters)])
