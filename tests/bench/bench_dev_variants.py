@@ -134,7 +134,8 @@ def run(change: Variant, drift: bool, verbose: bool, label: str, turns: int = 0
     """A variant's figures; ``turns``: the quarter turns ``change`` gives a picture."""
     total = {"none": Counter(), "cover": Counter()}
     sessions = 0
-    for session, palette in set_ups(DATA, *((None, 0) if drift else (change, turns))):
+    # --drift: calibrated on the set-up as it is
+    for session, palette in set_ups(DATA, None, 0) if drift else set_ups(DATA, change, turns):
         if palette is None:
             continue
         sessions += 1

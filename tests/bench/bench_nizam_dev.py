@@ -62,17 +62,23 @@ def tally(cells: tuple[str, ...], truth: list[str], hidden: list[list[int]],
 
 def set_ups(data: Path = DATA, change: Callable[[np.ndarray], np.ndarray] | None = None,
             turns: int = 0) -> Iterator[tuple[Path, Palette | None]]:
-    """Each set-up of the split with the colours learned from its ``calib.jpg`` and layout,
-    as a player learns them (the picture changed by ``change`` first; ``turns``: the quarter
+    """Each set-up of the split with the colours learned from its layout
+    (:func:`layout_palette`)."""
+    for session in sorted(p for p in data.iterdir() if p.is_dir()):
+        yield session, layout_palette(session, change, turns)
+
+
+def layout_palette(folder: Path, change: Callable[[np.ndarray], np.ndarray] | None = None,
+                   turns: int = 0) -> Palette | None:
+    """The colours learned from a folder's ``calib.jpg`` and its layout (``calib.json``), as
+    a player learns them (the picture changed by ``change`` first; ``turns``: the quarter
     turns clockwise that ``change`` gives it, the layout's letters read as the turned picture
     shows them); None where the layout is not found."""
-    for session in sorted(p for p in data.iterdir() if p.is_dir()):
-        calib = json.loads((session / "calib.json").read_text())
-        image = read_image(str(session / "calib.jpg"))
-        image = image if change is None else change(image)
-        letters = turned_truth(calib["grid"].replace("/", ""), 5, 5, turns)[2]
-        patches = layout_patches(image, 5, 5)
-        yield session, None if patches is None else learn_palette([(patches, letters)])
+    calib = json.loads((folder / "calib.json").read_text())
+    image = read_image(str(folder / "calib.jpg"))
+    patches = layout_patches(image if change is None else change(image), 5, 5)
+    letters = turned_truth(calib["grid"].replace("/", ""), 5, 5, turns)[2]
+    return None if patches is None else learn_palette([(patches, letters)])
 
 
 def stills(session: Path) -> Iterator[tuple[Path, dict, bool]]:

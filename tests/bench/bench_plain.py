@@ -22,7 +22,6 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -35,12 +34,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
 from bench_nizam_dev import DATA as SPLIT  # noqa: E402
-from bench_nizam_dev import set_ups, stills  # noqa: E402
+from bench_nizam_dev import layout_palette, set_ups, stills  # noqa: E402
 
-from calibration.palette import learn_palette  # noqa: E402
 from tests.vision.scenes import GEMS, gem_palette, video  # noqa: E402
 from tools.synthetic import random_conditions, render_scene  # noqa: E402
-from vision.cells import layout_patches  # noqa: E402
 from vision.lattice import search_grid  # noqa: E402
 from vision.reader import read_grid  # noqa: E402
 from vision.tracker import GridTracker  # noqa: E402
@@ -196,9 +193,7 @@ def main() -> int:
     video_ratio("generator video", [s.image for s in video(901, args.frames)], palette,
                 colours, args.repeat)
     if GAME.is_dir():
-        calib = json.loads((GAME / "calib.json").read_text())
-        patches = layout_patches(cv2.imread(str(GAME / "calib.jpg")), 5, 5)
-        game_palette = learn_palette([(patches, calib["grid"].replace("/", ""))])
+        game_palette = layout_palette(GAME)
         shot = [cv2.imread(str(p)) for p in sorted((GAME / "frames").iterdir())[: args.frames]]
         video_ratio("nizam-dev filmed game", shot, game_palette, colours, args.repeat)
     return 0
