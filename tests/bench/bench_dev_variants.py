@@ -72,6 +72,19 @@ def falloff(image: np.ndarray, far: float, exposure: float = 1.0) -> np.ndarray:
     return np.clip(image * ramp[None, :, None], 0, 255).astype(np.uint8)
 
 
+def glare(image: np.ndarray, strength: float, size: float = 0.1) -> np.ndarray:
+    """A lamp's reflection on glossy cards: white light laid over a soft spot that stays in
+    one place in the picture whatever lies under it (a screen blend: ``strength`` of the way
+    to white at its middle, the spot's radius ``size`` of the picture's width), in the
+    picture's middle: over the grid, or beside it, as the set-up places the grid."""
+    h, w = image.shape[:2]
+    y, x = np.ogrid[:h, :w]
+    r2 = ((x - 0.5 * w) ** 2 + (y - 0.5 * h) ** 2) / (size * w) ** 2
+    veil = (strength * np.exp(-2.0 * r2)).astype(np.float32)[..., None]
+    f = image.astype(np.float32)
+    return np.clip(f + (255.0 - f) * veil, 0, 255).astype(np.uint8)
+
+
 VARIANTS: dict[str, Variant] = {
     "as rendered": lambda i: i,
     "warmer": lambda i: gains(i, (0.7, 0.88, 1.0)),
@@ -91,6 +104,8 @@ VARIANTS: dict[str, Variant] = {
     "saturation x0.7": lambda i: saturation(i, 0.7),
     "saturation x1.3": lambda i: saturation(i, 1.3),
     "crosstalk 0.12": lambda i: crosstalk(i, 0.12),
+    "a lamp's glare": lambda i: glare(i, 0.5),
+    "a lamp's glare, strong": lambda i: glare(i, 0.9),
     "half size": lambda i: scaled(i, 0.5),
     # 1280x720 to 1920x1080: a camera of finer pixels (the split's game is filmed at 720p)
     "1.5x size": lambda i: scaled(i, 1.5),
