@@ -14,7 +14,7 @@ import numpy as np
 from ._stats import median
 from .colour import OPPONENT, PURE_WHITE
 from .deck import NOMINAL_RGB
-from .features import Scene, prepare
+from .features import FEATURES, Scene, prepare
 from .models import (
     EMPTY,
     LIGHT_COST,
@@ -27,8 +27,15 @@ from .models import (
     with_shading,
 )
 from .palette import UNSURE, Palette, PaletteError, stranger_floor
+from .sheen import without_sheen
 
 _DEFAULT_WIDTH = 2.0  # the default deck profile is this much wider: no camera was seen
+# A deck whose typical card has at least this share of its body in ink is coloured all over
+# (gem cards: about two thirds, the ink share's most); symbols on white paper (SET) show
+# under a tenth.
+_FLAT_INK = 0.3
+_INK = FEATURES.index("ink")
+
 
 def _check_labels(labels: str, n: int) -> str:
     labels = "".join(str(labels).split("/"))
@@ -89,11 +96,15 @@ def learn(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
         whites = np.stack([s.white - c for s, c in zip(scenes, offsets, strict=True)])
         chroma = np.hypot(*(whites @ OPPONENT[1:].T).T)
         white = whites[np.argmax(whites @ OPPONENT[0] - 2.0 * chroma)]
+    y = np.array([ch for lab in labels for ch in lab])
+    letters = sorted(set(y) - {UNSURE}, key=lambda ch: (ch == EMPTY, ch))
+    if borders and _flat_deck(scenes, refs, y):
+        # a flat card's colour learned without a lamp's sheen on it (SET's symbols differ
+        # from card to card in shading as a sheen would make them: they are left as seen)
+        scenes = without_sheen(scenes, refs, labels)
     read = [s.read(r) for s, r in zip(scenes, refs, strict=True)]
     x = np.concatenate([features for features, *_ in read])
     clipped = np.concatenate([rgb >= cap - 1e-6 for _, rgb, cap, *_ in read])
-    y = np.array([ch for lab in labels for ch in lab])
-    letters = sorted(set(y) - {UNSURE}, key=lambda ch: (ch == EMPTY, ch))
     cards = np.isin(y, letters) & (y != EMPTY)
     prior = pooled_scale(x[cards], y[cards]) if cards.any() else PRIOR_SCALE
     # Every letter comes from the labels, so each class has samples: a ValueError from the
@@ -103,6 +114,14 @@ def learn(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
                           [x[y == ch] for ch in letters])
     grey = np.mean([s.grey - c for s, c in zip(scenes, offsets, strict=True)], axis=0)
     return _palette(models, prior, white, grey, borders)
+
+
+def _flat_deck(scenes: Sequence[Scene], refs: Sequence[np.ndarray], y: np.ndarray) -> bool:
+    """Are the deck's cards coloured all over (gem cards), not symbols on white paper (SET)?
+    The typical card's body is mostly ink: at least ``_FLAT_INK`` of it."""
+    x = np.concatenate([s.read(r)[0] for s, r in zip(scenes, refs, strict=True)])
+    cards = (y != EMPTY) & (y != UNSURE)
+    return bool(cards.any()) and float(np.median(x[cards, _INK])) >= _FLAT_INK
 
 
 def _at_least(model: ClassModel, clipped: np.ndarray) -> ClassModel:

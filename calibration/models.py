@@ -331,6 +331,22 @@ def veil_held(colours: np.ndarray, samples: np.ndarray, nominal: np.ndarray) -> 
     return np.asarray(np.where(known, np.clip(veil, 0.0, darkest), 0.0))
 
 
+def white_light(seen: np.ndarray, low: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """(N,) the white light (a share of the white) that cards' colours ``seen`` (N, 3, as
+    light; ``low``: channels the camera clipped, left out) hold beyond ``colour`` (3,), as
+    :func:`light_cost` fits a card to a class: a brightness near 1 times the colour, plus
+    white light (of either sign here).
+
+    >>> red = np.array([0.6, 0.04, 0.05])
+    >>> seen = np.array([red, 0.95 * red + 0.2, red + 0.01])
+    >>> white_light(seen, np.zeros((3, 3), bool), red).round(2).tolist()
+    [0.0, 0.19, 0.01]
+    """
+    ps = np.array([[1.0 / LIGHT_BRIGHTNESS**2]])
+    fit = _LightFit.of(np.asarray(colour, dtype=np.float64)[None])
+    return np.asarray(fit.fit(np.asarray(seen, np.float64), np.asarray(low, bool), ps)[1][:, 0])
+
+
 def _flat(means: np.ndarray, var: np.ndarray, unveil: np.ndarray | None = None,
           at_least: np.ndarray | None = None) -> tuple[_LightFit, np.ndarray, np.ndarray]:
     """What flat classes hold for :func:`compare_classes`' short way: the light fit, the
