@@ -60,39 +60,37 @@ def _clearest(light: np.ndarray) -> int:
 def without_sheen(scenes: Sequence[Scene], refs: Sequence[np.ndarray],
                   labels: Sequence[str]) -> list[Scene]:
     """The scenes of a layout (each read against ``refs``, its cells named by ``labels``)
-    with the sheen on their cards taken off (:func:`sheen`, beyond ``VEIL_NOISE``); classes
-    seen once or near white, and cards the camera clipped in two channels or three, as they
-    are."""
-    read = [s.read(r) for s, r in zip(scenes, refs, strict=True)]
-    light = [x[:, LIGHT] for x, *_ in read]
-    low = [np.asarray(rgb >= cap - 1e-6) for _, rgb, cap, *_ in read]
-    whites = [decode(np.exp(np.broadcast_to(r, s.body.shape)) / 255.0)
-              for s, r in zip(scenes, refs, strict=True)]
+    with the sheen on their cards taken off (:func:`sheen`, beyond ``VEIL_NOISE``)."""
+    return [_without_sheen(s, r, lab) for s, r, lab in zip(scenes, refs, labels, strict=True)]
+
+
+def _without_sheen(scene: Scene, ref: np.ndarray, labels: str) -> Scene:
+    """:func:`without_sheen` of one photo. A sheen lies on some cards of a photo and not on
+    others: its cards are held against the clearest of their class in the same photo
+    (another photo's, read against whites the camera may have clipped otherwise, would be a
+    lamp's colour apart). Classes seen once or near white, and cards the camera clipped in
+    two channels or three, stay as seen."""
+    x, rgb, cap, *_ = scene.read(ref)
+    light, low = x[:, LIGHT], np.asarray(rgb >= cap - 1e-6)
+    white = decode(np.exp(np.broadcast_to(ref, scene.body.shape)) / 255.0)
     # a card with one channel read shows its brightness or its sheen, not both
-    named = [(i, k, ch) for i, lab in enumerate(labels) for k, ch in enumerate(lab)
-             if int(low[i][k].sum()) < 2]
-    veils = [np.zeros(len(s)) for s in scenes]
-    for letter in {ch for *_, ch in named} - {EMPTY, UNSURE}:
-        cards = [(i, k) for i, k, ch in named if ch == letter]
-        colours = np.array([light[i][k] for i, k in cards])
+    named = np.array([ch if int(low[k].sum()) < 2 else UNSURE for k, ch in enumerate(labels)])
+    veils = np.zeros(len(scene))
+    for letter in set(named.tolist()) - {EMPTY, UNSURE}:
+        cards = np.flatnonzero(named == letter)
         # the typical card, not the clearest: a pearl's field may be read off its art
-        typical = np.median(colours, axis=0)
+        typical = np.median(light[cards], axis=0)
         if len(cards) < 2 or typical.min() >= _NEUTRAL * typical.max():
             continue
-        veil = sheen(colours, np.array([low[i][k] for i, k in cards]))
+        veil = sheen(light[cards], low[cards])
         # all of a card's sheen, where it is one (no more light than its darkest channel
         # holds): back to the clearest card's colour, as if the lamp had not shone on it
-        veil = np.where(veil > VEIL_NOISE, np.minimum(veil, colours.min(axis=1)), 0.0)
-        for (i, k), v in zip(cards, veil.tolist(), strict=True):
-            veils[i][k] = v
-    out = []
-    for scene, white, veil in zip(scenes, whites, veils, strict=True):
-        if not veil.any():
-            out.append(scene)
-            continue
-        out.append(replace(scene, body=_less_light(scene.body, veil, white),
-                           ink=_less_light(scene.ink, veil, white)))
-    return out
+        veils[cards] = np.where(veil > VEIL_NOISE,
+                                np.minimum(veil, light[cards].min(axis=1)), 0.0)
+    if not veils.any():
+        return scene
+    return replace(scene, body=_less_light(scene.body, veils, white),
+                   ink=_less_light(scene.ink, veils, white))
 
 
 def _less_light(camera: np.ndarray, veil: np.ndarray, white: np.ndarray) -> np.ndarray:
