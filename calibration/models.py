@@ -339,7 +339,7 @@ def white_light(seen: np.ndarray, low: np.ndarray, colour: np.ndarray) -> np.nda
 
     >>> red = np.array([0.6, 0.04, 0.05])
     >>> seen = np.array([red, 0.95 * red + 0.2, red + 0.01])
-    >>> white_light(seen, np.zeros((3, 3), bool), red).round(2).tolist()
+    >>> (white_light(seen, np.zeros((3, 3), bool), red).round(2) + 0.0).tolist()  # no -0.0
     [0.0, 0.19, 0.01]
     """
     ps = np.array([[1.0 / LIGHT_BRIGHTNESS**2]])

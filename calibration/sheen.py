@@ -3,19 +3,20 @@
 A glossy card under a lamp throws back some of the lamp's own white light off its surface
 beside its colour: its field is the card's colour plus a veil of white (a red looks pink,
 a blue lavender). A class learned from such a card holds the veil, and its cards seen
-without it are read as a paler class or not at all (with two of three reds of a layout
-under the sheen, every red was read pink). Cards of one class differ otherwise only by the
-light on them, which each card's own white rim takes out, and by a little print and camera
-noise: the clearest card of a class (least light in its darkest channel) shows the class's
-colour, and a card holding more white light than it, by more than that noise gives, is
-under a sheen, which is taken off its field and its art before the class is learned.
+without it are read as a paler class or not at all (with three of a layout's four reds
+under a lamp's glare, every red was read pink). Cards of one class differ otherwise only
+by the light on them, which each card's own white rim takes out, and by a little print and
+camera noise: the clearest card of a class (least light in its darkest channel) shows the
+class's colour, and a card holding more white light than it, by more than that noise
+gives, is under a sheen, which is taken off its field and its art before the class is
+learned.
 
 This is a sheen over a whole card (its field's colour is the median of its pixels: a small
 glare spot on it changes little), and it is taken off the colours only: a sheen smooths a
 card's texture too, which stays as seen.
 
 >>> red = np.array([[0.60, 0.04, 0.05], [0.62, 0.30, 0.31], [0.59, 0.06, 0.06]])
->>> sheen(red, np.zeros(red.shape, bool)).round(2).tolist()
+>>> (sheen(red, np.zeros(red.shape, bool)).round(2) + 0.0).tolist()  # no -0.0
 [0.0, 0.23, 0.01]
 """
 
