@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "tests" / "bench"))
 from bench_nizam_dev import DATA, set_ups, stills, tally  # noqa: E402
 from bench_real_variants import (  # noqa: E402
     gains,
+    glare,
     jpeg,
     keystone,
     noisy,
@@ -70,19 +71,6 @@ def falloff(image: np.ndarray, far: float, exposure: float = 1.0) -> np.ndarray:
     after both, as a camera clips what its sensor got)."""
     ramp = np.linspace(exposure, exposure * far, image.shape[1], dtype=np.float32)
     return np.clip(image * ramp[None, :, None], 0, 255).astype(np.uint8)
-
-
-def glare(image: np.ndarray, strength: float, size: float = 0.1) -> np.ndarray:
-    """A lamp's reflection on glossy cards: white light laid over a soft spot that stays in
-    one place in the picture whatever lies under it (a screen blend: ``strength`` of the way
-    to white at its middle, the spot's radius ``size`` of the picture's width), in the
-    picture's middle: over the grid, or beside it, as the set-up places the grid."""
-    h, w = image.shape[:2]
-    y, x = np.ogrid[:h, :w]
-    r2 = ((x - 0.5 * w) ** 2 + (y - 0.5 * h) ** 2) / (size * w) ** 2
-    veil = (strength * np.exp(-2.0 * r2)).astype(np.float32)[..., None]
-    f = image.astype(np.float32)
-    return np.clip(f + (255.0 - f) * veil, 0, 255).astype(np.uint8)
 
 
 VARIANTS: dict[str, Variant] = {

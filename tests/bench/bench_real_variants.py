@@ -1,7 +1,8 @@
 """The real photos of ../shared/data seen another way: as if from lower down the table or off
 to one side, turned (a little, or held upright: a quarter turn), at another size, exposure or
-white balance, blurred, noisier, saved as a poorer JPEG, half in shadow, through another tone
-curve, or as a phone takes them (three times the size, vivid, contrasty).
+white balance, blurred, noisier, saved as a poorer JPEG, half in shadow, under a lamp's glare,
+through another tone curve, or as a phone takes them (three times the size, vivid,
+contrasty).
 
     .venv/bin/python tests/bench/bench_real_variants.py [VARIANT ...]
 
@@ -98,6 +99,19 @@ def s_curve(image: np.ndarray, strength: float) -> np.ndarray:
     return cv2.LUT(image, np.clip(255 * y, 0, 255).astype(np.uint8))
 
 
+def glare(image: np.ndarray, strength: float, size: float = 0.1) -> np.ndarray:
+    """A lamp's reflection on glossy cards: white light laid over a soft spot that stays in
+    one place in the picture whatever lies under it (a screen blend: ``strength`` of the way
+    to white at its middle, the spot's radius ``size`` of the picture's width), in the
+    picture's middle: over the grid, or beside it, as the set-up places the grid."""
+    h, w = image.shape[:2]
+    y, x = np.ogrid[:h, :w]
+    r2 = ((x - 0.5 * w) ** 2 + (y - 0.5 * h) ** 2) / (size * w) ** 2
+    veil = (strength * np.exp(-2.0 * r2)).astype(np.float32)[..., None]
+    f = image.astype(np.float32)
+    return np.clip(f + (255.0 - f) * veil, 0, 255).astype(np.uint8)
+
+
 def quarter_turns(image: np.ndarray, turns: int) -> np.ndarray:
     """Turned by ``turns`` quarter turns clockwise: a phone held upright (1) or the other way
     round (2) over a board laid out landscape."""
@@ -139,6 +153,8 @@ VARIANTS: dict[str, Variant] = {
     "upright (turned 90 deg)": lambda i: i,
     "upside down": lambda i: i,
     "vivid (saturation x1.4)": lambda i: saturation(i, 1.4),
+    "a lamp's glare": lambda i: glare(i, 0.5),
+    "a lamp's glare, strong": lambda i: glare(i, 0.9),
     "a phone's look": phone,
     "a phone's, upright": phone,
 }
