@@ -98,12 +98,16 @@ def learn(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
         white = whites[np.argmax(whites @ OPPONENT[0] - 2.0 * chroma)]
     y = np.array([ch for lab in labels for ch in lab])
     letters = sorted(set(y) - {UNSURE}, key=lambda ch: (ch == EMPTY, ch))
-    if borders and _flat_deck(scenes, refs, y):
-        # a flat card's colour learned without a lamp's sheen on it (SET's symbols differ
-        # from card to card in shading as a sheen would make them: they are left as seen)
-        scenes = without_sheen(scenes, refs, labels)
     read = [s.read(r) for s, r in zip(scenes, refs, strict=True)]
     x = np.concatenate([features for features, *_ in read])
+    if borders and _flat_deck(x, y):
+        # a flat card's colour learned without a lamp's sheen on it (SET's symbols differ
+        # from card to card in shading as a sheen would make them: they are left as seen)
+        unsheened = without_sheen(scenes, refs, labels)
+        read = [was if s is seen else s.read(r) for s, seen, was, r
+                in zip(unsheened, scenes, read, refs, strict=True)]
+        scenes = unsheened
+        x = np.concatenate([features for features, *_ in read])
     clipped = np.concatenate([rgb >= cap - 1e-6 for _, rgb, cap, *_ in read])
     cards = np.isin(y, letters) & (y != EMPTY)
     prior = pooled_scale(x[cards], y[cards]) if cards.any() else PRIOR_SCALE
@@ -116,10 +120,10 @@ def learn(samples: Sequence[tuple[np.ndarray, str]]) -> Palette:
     return _palette(models, prior, white, grey, borders)
 
 
-def _flat_deck(scenes: Sequence[Scene], refs: Sequence[np.ndarray], y: np.ndarray) -> bool:
-    """Are the deck's cards coloured all over (gem cards), not symbols on white paper (SET)?
-    The typical card's body is mostly ink: at least ``_FLAT_INK`` of it."""
-    x = np.concatenate([s.read(r)[0] for s, r in zip(scenes, refs, strict=True)])
+def _flat_deck(x: np.ndarray, y: np.ndarray) -> bool:
+    """Are the deck's cards (features ``x``, named ``y``) coloured all over (gem cards), not
+    symbols on white paper (SET)? The typical card's body is mostly ink: at least
+    ``_FLAT_INK`` of it."""
     cards = (y != EMPTY) & (y != UNSURE)
     return bool(cards.any()) and float(np.median(x[cards, _INK])) >= _FLAT_INK
 

@@ -28,10 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
-from bench_real_variants import figures, layout, read_scored  # noqa: E402
+from bench_real_variants import cube_faces, figures, read_scored  # noqa: E402
 
-from calibration import learn_palette  # noqa: E402
-from tests.vision.scenes import cube_photos, imread  # noqa: E402
 from vision.lattice import GridGeometry, find_grid  # noqa: E402
 
 SIZES = (5, 6, 7, 8)
@@ -82,22 +80,18 @@ def main() -> int:
     ap.add_argument("--draws", type=int, default=3, help="bigger faces made of each face, per size")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    cubes: dict[str, list[tuple[np.ndarray, int, str]]] = {}
-    for photo, n, rows in cube_photos():
-        cubes.setdefault(photo.parent.name, []).append((imread(photo), n, "".join(rows)))
     print(f"{'cube, size':22s} faces, found, right, '?', wrong (sure)")
     rng = np.random.default_rng(11)
     everything = np.zeros(5, int)
     count = 0
-    for name, faces in cubes.items():
+    read = cube_faces()
+    for name in dict.fromkeys(cube for cube, *_ in read):
         totals = {size: np.zeros(5, int) for size in SIZES}
         made_faces = 0
-        for k, (image, n, letters) in enumerate(faces):
-            rest = faces[:k] + faces[k + 1:]
+        for _, image, n, letters, palette in (face for face in read if face[0] == name):
             grid = find_grid(image, n, n)
-            if grid is None or set(letters) - set("".join(t for *_, t in rest)):
+            if grid is None:
                 continue
-            palette = learn_palette([(layout(i, m, m), t) for i, m, t in rest])
             made_faces += args.draws
             for size in SIZES:
                 for _ in range(args.draws):

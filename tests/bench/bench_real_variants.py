@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from calibration import learn_palette  # noqa: E402
 from calibration.palette import DEFAULT_MIN_CONFIDENCE as SURE  # noqa: E402
+from calibration.palette import Palette  # noqa: E402
 from tests.vision.scenes import cube_photos, imread, set_card_photos  # noqa: E402
 from vision.cells import extract_patches  # noqa: E402
 from vision.lattice import find_grid  # noqa: E402
@@ -196,6 +197,24 @@ def read_scored(picture: np.ndarray, palette, rows: int, cols: int, truth: str) 
     return np.array([reading.cells is not None, *score(reading, truth)])
 
 
+def cube_faces() -> list[tuple[str, np.ndarray, int, str, Palette]]:
+    """Each cube face photo (its cube's name, the picture, n, its stickers' letters row by row)
+    with the colours learned from the other faces of its cube as photographed, where those
+    show every colour it does."""
+    faces: dict[str, list[tuple[np.ndarray, int, str]]] = {}
+    for photo, n, rows in cube_photos():
+        faces.setdefault(photo.parent.name, []).append((imread(photo), n, "".join(rows)))
+    out = []
+    for name, items in faces.items():
+        for k, (image, n, truth) in enumerate(items):
+            rest = items[:k] + items[k + 1 :]
+            if set(truth) - set("".join(t for *_, t in rest)):
+                continue
+            out.append((name, image, n, truth, learn_palette([(layout(i, m, m), t)
+                                                              for i, m, t in rest])))
+    return out
+
+
 def main() -> None:
     cv2.setNumThreads(1)
     names = sys.argv[1:] or list(VARIANTS)
@@ -207,17 +226,7 @@ def main() -> None:
     set_palettes = [learn_palette([one]) for one in layouts]
     # board j read with the colours of the other three
     from_three = [learn_palette(layouts[:j] + layouts[j + 1 :]) for j in range(len(layouts))]
-    faces: dict[str, list[tuple[np.ndarray, int, str]]] = {}
-    for photo, n, rows in cube_photos():
-        faces.setdefault(photo.parent.name, []).append((imread(photo), n, "".join(rows)))
-    cube_reads = []  # (image, n, truth, palette from the other faces of its set)
-    for items in faces.values():
-        for k, (image, n, truth) in enumerate(items):
-            rest = items[:k] + items[k + 1 :]
-            if set(truth) - set("".join(t for *_, t in rest)):
-                continue
-            cube_reads.append((image, n, truth, learn_palette([(layout(i, m, m), t)
-                                                               for i, m, t in rest])))
+    cube_reads = [(image, n, truth, palette) for _, image, n, truth, palette in cube_faces()]
     print(f"{'variant':22s} SET: found/12, right/144, '?', wrong (sure) | SET, learned from "
           f"three: found/4, right/48, '?', wrong (sure) | cube faces: found/{len(cube_reads)}, "
           f"right/{sum(len(t) for _, _, t, _ in cube_reads)}, '?', wrong (sure)")
