@@ -53,6 +53,9 @@ class Conditions:
     veil: float = 0.0  # the light's own colour over the whole picture (flare), share of full scale
     second_kelvin: float = 0.0  # a second light from one side (a window by a lamp); 0: none
     lifted: bool = False  # a card held above the grid, between cells, its cell left empty
+    # A lamp's broad reflection on one glossy card or two side by side (the other renderer
+    # shows it so): the lamp's light over all of them, at most this share of full scale
+    sheen: float = 0.0
 
 
 def random_conditions(rng: np.random.Generator, hand: bool | None = None) -> Conditions:
@@ -97,7 +100,8 @@ class Scene:
     ``labels``: one string per row, class letters and ``.`` for empty cells.
     ``corners``: TL TR BR BL of the grid's outer card boundary (as laid, before jitter).
     ``card_quads``: (rows, cols, 4, 2) where each card really is. ``covered``: (rows, cols)
-    share of each cell's card hidden by the hand.
+    share of each cell's card hidden by the hand. ``sheened``: the cells (row, col) whose
+    card lies under a lamp's sheen (``Conditions.sheen``).
     """
 
     image: np.ndarray
@@ -106,6 +110,7 @@ class Scene:
     card_quads: np.ndarray
     covered: np.ndarray
     conditions: Conditions = field(default_factory=Conditions)
+    sheened: tuple[tuple[int, int], ...] = ()
 
 
 def kelvin_gains(kelvin: float, white_balance: float = 5000.0) -> np.ndarray:
@@ -309,6 +314,7 @@ def render_scene(
     corners = _apply(cam, outer)
     img = _as_light(img)  # colours are drawn as the camera shows them; light acts on light
     img = _light(rng, img, cond, quads, labels)
+    sheened = _sheen(rng, img, cond, quads, labels) if cond.sheen else ()
     covered = np.zeros((rows, cols))
     if cond.hand:
         img, hand = _hand(rng, img, cam, cond, outer, quads)
@@ -316,7 +322,7 @@ def render_scene(
     if held_mask is not None:
         covered = np.maximum(covered, _covered(held_mask, quads))
     out = _sensor(rng, img, cond)
-    return Scene(out, tuple(labels), corners, quads, covered, cond)
+    return Scene(out, tuple(labels), corners, quads, covered, cond, sheened)
 
 
 def _lift(rng, img, sprites, grid_centres, pitch, placement, lifted, size) -> np.ndarray:
@@ -477,6 +483,40 @@ def _light(rng, img, cond, quads, labels) -> np.ndarray:
         )
         out[y0:y1, x0:x1] += (spot * card * rng.uniform(200, 400))[..., None] * (wb / wb.max())
     return out
+
+
+def _sheen(rng, img, cond, quads, labels) -> tuple[tuple[int, int], ...]:
+    """A lamp's broad reflection on one glossy card or two side by side, added to ``img``
+    (light): the lamp's light at ``cond.sheen`` of full scale where it is brightest, on the
+    card or near it, falling off smoothly over about a card; the cloth is matte, so it
+    stops at the cards' edges. Returns the cells it lies on."""
+    rows, cols = len(labels), len(labels[0])
+    cards = [(r, c) for r in range(rows) for c in range(cols) if labels[r][c] != "."]
+    if not cards:
+        return ()
+    r, c = cards[rng.integers(len(cards))]
+    lit = [(r, c)]
+    dr, dc = ((0, 1), (1, 0), (0, -1), (-1, 0))[rng.integers(4)]
+    if rng.random() < 0.5 and 0 <= r + dr < rows and 0 <= c + dc < cols \
+            and labels[r + dr][c + dc] != ".":
+        lit.append((r + dr, c + dc))
+    h, w = img.shape[:2]
+    glossy = np.zeros((h, w), np.float32)
+    for rc in lit:
+        cv2.fillConvexPoly(glossy, np.round(quads[rc] * 16).astype(np.int32), 1.0,
+                           cv2.LINE_AA, 4)
+    q = quads[lit[0]]
+    side = float(np.linalg.norm(q[1] - q[0]))
+    # brightest where the lamp's image falls: on the pair, a little off its middle
+    middle = np.mean([quads[rc].mean(axis=0) for rc in lit], axis=0)
+    peak = middle + (q[2] - q[0]) * rng.uniform(-0.25, 0.25, 2)
+    sigma = side * rng.uniform(0.6, 1.2)
+    yy, xx = np.ogrid[:h, :w]
+    falloff = np.exp(-((xx - peak[0]) ** 2 + (yy - peak[1]) ** 2) / (2 * sigma * sigma))
+    wb = kelvin_gains(cond.kelvin, cond.white_balance).astype(np.float32)
+    lamp = cond.sheen * 255.0 * cond.exposure * wb / wb.max()
+    img += (glossy * falloff.astype(np.float32))[..., None] * lamp
+    return tuple(lit)
 
 
 def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -72,3 +73,18 @@ def test_light_colour_tints_white():
 def test_labels_of_the_wrong_shape_are_refused():
     with pytest.raises(ValueError, match="2 rows of 2"):
         render_scene(np.random.default_rng(1), GEMS, 2, 2, CALM, labels=("RG", "B"))
+
+
+def test_a_sheen_washes_its_cards_towards_white_and_leaves_the_cloth():
+    # A lamp's reflection on glossy cards, as the other renderer shows it (nizam-dev's
+    # session_004): the cards under it pale, the matte cloth and the other cards as they were.
+    plain = render_scene(np.random.default_rng(11), GEMS, 5, 5, CALM)
+    sheen = render_scene(np.random.default_rng(11), GEMS, 5, 5, replace(CALM, sheen=0.5))
+    assert plain.sheened == () and 1 <= len(sheen.sheened) <= 2
+    under = np.zeros(plain.image.shape[:2], np.uint8)
+    for r, c in sheen.sheened:
+        cv2.fillConvexPoly(under, np.round(sheen.card_quads[r, c]).astype(np.int32), 1)
+    lifted = sheen.image.min(axis=2).astype(int) - plain.image.min(axis=2)
+    assert np.percentile(lifted[under == 1], 90) > 60  # the field's dark channels rise
+    apart = cv2.dilate(under, np.ones((5, 5), np.uint8)) == 0
+    assert np.abs(sheen.image.astype(int) - plain.image)[apart].max() <= 1
