@@ -537,6 +537,25 @@ def _compare_flat(cells: Cells, k: Classes, fixed: Steady) -> Comparison:
     return Comparison(z2, _FlatVariances(cells, k), np.zeros(z2.shape[:-1]))
 
 
+def sheened(comparison: Comparison, cells: Cells, k: Classes) -> Comparison | None:
+    """``comparison`` of ``cells`` with flat classes ``k`` as it would be if the white light
+    each class's light fit takes on each cell were a lamp's sheen on the card: the glossy
+    card catches it, the matte cloth round it does not, so a card of the class is foreseen
+    to stand out from the table as its colour under that much white light (against its
+    colour alone, a sheened card stands out less, as a hand over it would). None for
+    classes that are not flat (no light fit, no white light)."""
+    if not k.flat or k.fit is None or k.frame_var is None:
+        return None
+    low = cells.rgb >= cells.cap - 1e-6
+    veil = np.maximum(k.fit.fit(cells.x[..., LIGHT], low, _steady(cells, k).ps)[1], 0.0)
+    body = 255.0 * encode((k.means[:, LIGHT] + veil[..., None]) * cells.white[..., None, :])
+    framed = cells.x[..., None, FRAME] - distance(apart(cells.rim[..., None, :],
+                                                        np.clip(body, 0.0, 255.0)))
+    z2 = comparison.z2.copy()
+    z2[..., FRAME] = np.where(framed > 0, 0.0, framed**2 / k.frame_var)
+    return Comparison(z2, comparison.variances, comparison.shade)
+
+
 @dataclass(frozen=True, eq=False)
 class _FlatVariances:
     """The variances of a comparison with flat classes, worked out when asked for."""

@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -60,10 +60,12 @@ from .models import (
     classes,
     compare,
     fit_class,
+    sheened,
     veil_held,
 )
 from .rendering import Rendering, worth_undoing
 from .rendering import learn as rendering_of
+from .whites import SceneWhites
 
 VERSION = 2
 """Version of the palette file format; other versions are refused, not guessed at. Version
@@ -120,6 +122,12 @@ class CellReads:
     best: tuple[str, ...] = ()
     """The likeliest class of each cell, the bare table (``.``) among them, however unsure
     (empty when not worked out)."""
+    sheen: tuple[str, ...] = ()
+    """Where a cell's white rim shows a lamp's sheen, the cell read as if the white light on
+    it were that sheen on a glossy card (:func:`calibration.models.sheened`); ``?``
+    elsewhere. Empty when not worked out (no cell read ``?``, none whose rim shows a sheen,
+    cards that are not flat). Only a lamp's reflection, a card or two, may be read so: see
+    :func:`vision.reader.read_cells`."""
 
 
 class _Read(NamedTuple):
@@ -329,15 +337,17 @@ class Palette(LightGuess):
         if UNSURE in reads.labels:
             reads = self._as_rendered(cells, bare, reads, light, seen, outlined, table_light)
         return CellReads(reads.labels, reads.confidence, _as_seen(seen, guessed), reads.nearest,
-                         reads.best)
+                         reads.best, first.reads.sheen)
 
     def _read(self, cells: Scene, bare: Scene, outlined: np.ndarray | None) -> _Read:
         """The scene read (``_Read``). ``outlined``: (N,) bool, the cells where a card's
         outline shows, or None."""
         voters = light_voters(outlined)
         light, seen, comparison, rivals, misfit = self._read_light(cells, bare, voters)
+        mine = comparison
         models = self._models
         bare_light = None
+        table: Comparison | None = None
         if len(bare):
             bare_light = self._light_for(bare, light.shift)
             empty = _bare_table(bare.features(bare_light.ref))
@@ -347,13 +357,21 @@ class Palette(LightGuess):
             # to match the lamp's in the channels the camera did not clip. That light lies
             # alike on every bare patch: the table's, on as many patches as there are cells.
             as_table = self._cells(cells, bare_light.on(len(cells)))
-            comparison = comparison.only(self._cards).joined(
-                compare(as_table, table_model.mean[None], table_model.scale[None],
-                        np.zeros(1, bool))
-            )
+            table = compare(as_table, table_model.mean[None], table_model.scale[None],
+                            np.zeros(1, bool))
+            comparison = comparison.only(self._cards).joined(table)
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
-        return _Read(self._doubt_rivals(self._decide(comparison, models, outlined), rivals),
-                     light, seen, bare_light, misfit, cells, bare)
+        reads = self._doubt_rivals(self._decide(comparison, models, outlined), rivals)
+        # cells read '?': how they read if the white light on them were a lamp's sheen,
+        # where their white rims show one
+        glossy = _lamp_on_rim(cells.whites) if UNSURE in reads.labels else np.zeros(0, bool)
+        sheen = sheened(mine, seen, self._classes) if glossy.any() else None
+        if sheen is not None:
+            if table is not None:
+                sheen = sheen.only(self._cards).joined(table)
+            labels = self._decide(sheen, models, outlined).labels
+            reads = replace(reads, sheen=tuple(np.where(glossy, labels, UNSURE).tolist()))
+        return _Read(reads, light, seen, bare_light, misfit, cells, bare)
 
     def _as_rendered(
         self, cells: Scene, bare: Scene, reads: CellReads, light: Light, seen: Cells,
@@ -652,6 +670,33 @@ def _as_log(share: np.ndarray) -> np.ndarray:
     """Log of colours as a share of their white, the darkest kept apart from nought: where a
     camera's tone curve is a straight line."""
     return np.asarray(np.log(np.maximum(share, 0.0) + _LOG_FLOOR))
+
+
+_SHEEN_RIM_SPREADS = 3.0  # a white rim this many of the rims' typical spreads brighter ...
+_SHEEN_RIM_LEAST = 0.03  # ... and at least this much (log) brighter shows a lamp's sheen
+
+
+def _lamp_on_rim(whites: SceneWhites) -> np.ndarray:
+    """(N,) bool: the cells whose white rim shows a lamp's sheen: brighter than the scene's
+    rims by far more than they differ among themselves, or clipped all over where most were
+    read (the glossy border catches the lamp with the card; a pink is no red under a sheen
+    while its border is as white as the others').
+
+    >>> w = SceneWhites(np.log([[200.0] * 3, [204.0] * 3, [198.0] * 3, [236.0] * 3]),
+    ...                 np.zeros((4, 3), bool), np.ones(4, bool), np.ones(4, bool), True)
+    >>> _lamp_on_rim(w).tolist()
+    [False, False, False, True]
+    """
+    level = whites.refs.mean(axis=1)
+    if not len(level):
+        return np.zeros(0, bool)
+    rims = whites.rim if whites.rim.any() else np.ones(len(level), bool)
+    typical = float(np.median(level[rims]))
+    spread = float(np.median(np.abs(level[rims] - typical)))
+    clipped = np.asarray(whites.bound.all(axis=1), bool)
+    read_most = np.count_nonzero(~clipped[rims]) * 2 > np.count_nonzero(rims)
+    brighter = level - typical > max(_SHEEN_RIM_SPREADS * spread, _SHEEN_RIM_LEAST)
+    return np.asarray(brighter | (clipped & read_most))
 
 
 def _undone(scene: Scene, rendering: Rendering, ref: np.ndarray) -> Scene:

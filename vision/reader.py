@@ -323,6 +323,18 @@ def read_cells(
         like |= _reached(like, labels == EMPTY)
         labels[like] = UNSURE
         confidence[like] = 0.0
+    if reads.sheen and reads.best:
+        # A card read '?' only for a lamp's sheen on it: read through the sheen, if that
+        # makes the card it likeliest was sure (never another: white light on a red is a
+        # pink's colour, and a pink read unsure must not turn red so), and its outline shows
+        # (close up, where the search missed it: a sheened card's border stands out less).
+        sheen = np.array(reads.sheen, dtype=object).reshape(rows, cols)
+        likeliest = np.array(reads.best, dtype=object).reshape(rows, cols)
+        taken = _under_a_sheen(sheen, doubted & (labels == UNSURE) & ~distrust
+                               & (sheen == likeliest))
+        taken &= geometry.seen | _look(looks, "card", taken & ~geometry.seen, card_looks)
+        labels[taken] = sheen[taken]
+        confidence[taken] = palette.min_confidence
     doubt = _line_in_doubt(frame, geometry, labels, sides,
                            None if anchored else partial(_look, looks, "table", look=bare))
     if doubt:
@@ -334,6 +346,35 @@ def read_cells(
     guesses = tuple("".join(row) for row in np.where(guess, nearest, labels))
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry,
                        reads.features, guesses, read_from)
+
+
+SHEEN_CARDS = 2
+"""A lamp's reflection on glossy cards lies on one card, or on two side by side: its mirror
+image falls on one spot of the table."""
+
+
+def _under_a_sheen(sheen: np.ndarray, unsure: np.ndarray) -> np.ndarray:
+    """(rows, cols) bool: the cells whose card to read as it reads under a lamp's sheen
+    (``sheen``: each cell's reading so, :attr:`calibration.CellReads.sheen`): of the cells
+    read ``?`` and not distrusted for anything else (``unsure``), those that read as a card
+    so, if they make one spot of at most ``SHEEN_CARDS`` cards side by side. A reflection
+    lies on one spot; where cells all over the grid would read only so, the scene's light
+    is at fault (every pink of a scene guessed too warm read as a red under white light),
+    not a sheen, and they stay ``?``.
+
+    >>> sheen = np.array([list("B?"), list("RP")], dtype=object)
+    >>> _under_a_sheen(sheen, np.array([[True, False], [True, False]])).tolist()
+    [[True, False], [True, False]]
+    >>> _under_a_sheen(sheen, np.array([[True, False], [False, True]])).tolist()
+    [[False, False], [False, False]]
+    """
+    card = unsure & (sheen != UNSURE) & (sheen != EMPTY)
+    if not card.any() or card.sum() > SHEEN_CARDS:
+        return np.zeros(card.shape, bool)
+    spot = np.argwhere(card)
+    if len(spot) == 2 and np.abs(spot[0] - spot[1]).sum() != 1:
+        return np.zeros(card.shape, bool)  # two spots, not one
+    return card
 
 
 def _decided_by_what_is_cut_off(
