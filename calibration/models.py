@@ -553,7 +553,7 @@ def sheened(comparison: Comparison, cells: Cells, k: Classes) -> Comparison | No
                                                         np.clip(body, 0.0, 255.0)))
     z2 = comparison.z2.copy()
     z2[..., FRAME] = np.where(framed > 0, 0.0, framed**2 / k.frame_var)
-    return Comparison(z2, comparison.variances, comparison.shade)
+    return Comparison(z2, comparison.var, comparison.shade)
 
 
 @dataclass(frozen=True, eq=False)

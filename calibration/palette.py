@@ -125,9 +125,9 @@ class CellReads:
     sheen: tuple[str, ...] = ()
     """Where a cell's white rim shows a lamp's sheen, the cell read as if the white light on
     it were that sheen on a glossy card (:func:`calibration.models.sheened`); ``?``
-    elsewhere. Empty when not worked out (no cell read ``?``, none whose rim shows a sheen,
-    cards that are not flat). Only a lamp's reflection, a card or two, may be read so: see
-    :func:`vision.reader.read_cells`."""
+    elsewhere, and where a reading nearly as good doubts it. Empty when not worked out (no
+    cell read ``?``, none whose rim shows a sheen, cards that are not flat). Only a lamp's
+    reflection, a card or two, may be read so: see :func:`vision.reader.read_cells`."""
 
 
 class _Read(NamedTuple):
@@ -344,7 +344,7 @@ class Palette(LightGuess):
         outline shows, or None."""
         voters = light_voters(outlined)
         light, seen, comparison, rivals, misfit = self._read_light(cells, bare, voters)
-        mine = comparison
+        cards_alone = comparison  # before the bare table joins it
         models = self._models
         bare_light = None
         table: Comparison | None = None
@@ -362,14 +362,17 @@ class Palette(LightGuess):
             comparison = comparison.only(self._cards).joined(table)
             models = tuple(m for m in models if m.letter != EMPTY) + (table_model,)
         reads = self._doubt_rivals(self._decide(comparison, models, outlined), rivals)
-        # cells read '?': how they read if the white light on them were a lamp's sheen,
-        # where their white rims show one
+        # A card under a lamp's sheen stands out from the cloth less than its colour would
+        # and reads '?'; read as if the white light on it were the sheen, it may read
+        # sure. Only where its white rim shows the lamp too: else a pink, white light on a
+        # red, would read red so.
         glossy = _lamp_on_rim(cells.whites) if UNSURE in reads.labels else np.zeros(0, bool)
-        sheen = sheened(mine, seen, self._classes) if glossy.any() else None
+        sheen = sheened(cards_alone, seen, self._classes) if glossy.any() else None
         if sheen is not None:
             if table is not None:
                 sheen = sheen.only(self._cards).joined(table)
-            labels = self._decide(sheen, models, outlined).labels
+            # a light that explains the scene nearly as well doubts it as much
+            labels = self._doubt_rivals(self._decide(sheen, models, outlined), rivals).labels
             reads = replace(reads, sheen=tuple(np.where(glossy, labels, UNSURE).tolist()))
         return _Read(reads, light, seen, bare_light, misfit, cells, bare)
 
@@ -678,25 +681,25 @@ _SHEEN_RIM_LEAST = 0.03  # ... and at least this much (log) brighter shows a lam
 
 def _lamp_on_rim(whites: SceneWhites) -> np.ndarray:
     """(N,) bool: the cells whose white rim shows a lamp's sheen: brighter than the scene's
-    rims by far more than they differ among themselves, or clipped all over where most were
-    read (the glossy border catches the lamp with the card; a pink is no red under a sheen
-    while its border is as white as the others').
+    rims by far more than they differ among themselves (the glossy border catches the lamp
+    with the card; a pink is no red under a sheen while its border is as white as the
+    others'). No cell where the cards show no white rims: a sticker's brightest pixels are
+    its own colour, not paper.
 
     >>> w = SceneWhites(np.log([[200.0] * 3, [204.0] * 3, [198.0] * 3, [236.0] * 3]),
     ...                 np.zeros((4, 3), bool), np.ones(4, bool), np.ones(4, bool), True)
     >>> _lamp_on_rim(w).tolist()
     [False, False, False, True]
+    >>> _lamp_on_rim(replace(w, has_rims=False)).tolist()
+    [False, False, False, False]
     """
     level = whites.refs.mean(axis=1)
-    if not len(level):
-        return np.zeros(0, bool)
-    rims = whites.rim if whites.rim.any() else np.ones(len(level), bool)
-    typical = float(np.median(level[rims]))
-    spread = float(np.median(np.abs(level[rims] - typical)))
-    clipped = np.asarray(whites.bound.all(axis=1), bool)
-    read_most = np.count_nonzero(~clipped[rims]) * 2 > np.count_nonzero(rims)
+    if not (whites.has_rims and whites.rim.any()):
+        return np.zeros(len(level), bool)
+    typical = float(np.median(level[whites.rim]))
+    spread = float(np.median(np.abs(level[whites.rim] - typical)))
     brighter = level - typical > max(_SHEEN_RIM_SPREADS * spread, _SHEEN_RIM_LEAST)
-    return np.asarray(brighter | (clipped & read_most))
+    return np.asarray(brighter & whites.rim)
 
 
 def _undone(scene: Scene, rendering: Rendering, ref: np.ndarray) -> Scene:
@@ -721,7 +724,9 @@ def _doubted(reads: CellReads, doubt: np.ndarray) -> CellReads:
     labels = tuple(UNSURE if d else lab for d, lab in zip(doubt, reads.labels, strict=True))
     confidence = np.where(doubt, np.minimum(reads.confidence, _RIVAL_CONFIDENCE),
                           reads.confidence)
-    return CellReads(labels, confidence, nearest=reads.nearest, best=reads.best)
+    sheen = tuple(UNSURE if d else x for d, x in zip(doubt, reads.sheen, strict=True)) \
+        if reads.sheen else ()
+    return CellReads(labels, confidence, nearest=reads.nearest, best=reads.best, sheen=sheen)
 
 
 def _toned(patches: np.ndarray, gamma: float) -> np.ndarray:

@@ -317,22 +317,28 @@ def read_cells(
         distrust |= empty_edge_lines(empty & ~distrust)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
+    hand = np.zeros((rows, cols), bool)  # '?' cells whose neighbours looked like them
     if reads.features is not None:
-        like = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
+        like, hand = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
         # the skin found so is the hand too: table-coloured skin beside it, as above
         like |= _reached(like, labels == EMPTY)
         labels[like] = UNSURE
         confidence[like] = 0.0
+    taken = np.zeros((rows, cols), bool)
     if reads.sheen and reads.best:
-        # A card read '?' only for a lamp's sheen on it: read through the sheen, if that
-        # makes the card it likeliest was sure (never another: white light on a red is a
-        # pink's colour, and a pink read unsure must not turn red so), and its outline shows
-        # (close up, where the search missed it: a sheened card's border stands out less).
+        # A card read '?' only for a lamp's sheen on it: read through the sheen (never where
+        # a hand may be, or where the frame's edge cuts the card: what is read there hangs
+        # on more than its light), if that makes the card it likeliest was sure (never
+        # another: white light on a red is a pink's colour, and a pink read unsure must
+        # not turn red so), and its outline shows (close up, where the search missed it: a
+        # sheened card's border stands out less).
         sheen = np.array(reads.sheen, dtype=object).reshape(rows, cols)
         likeliest = np.array(reads.best, dtype=object).reshape(rows, cols)
-        taken = _under_a_sheen(sheen, doubted & (labels == UNSURE) & ~distrust
-                               & (sheen == likeliest))
-        taken &= geometry.seen | _look(looks, "card", taken & ~geometry.seen, card_looks)
+        taken = _under_a_sheen(sheen, doubted & (labels == UNSURE) & ~distrust & ~hand)
+        taken &= sheen == likeliest
+        if taken.any():
+            taken &= ~cut_by_the_edge(frame, geometry, every=_READ_EVERY)
+            taken &= geometry.seen | _look(looks, "card", taken & ~geometry.seen, card_looks)
         labels[taken] = sheen[taken]
         confidence[taken] = palette.min_confidence
     doubt = _line_in_doubt(frame, geometry, labels, sides,
@@ -342,7 +348,7 @@ def read_cells(
     cells = tuple("".join(row) for row in labels)
     nearest = np.array(reads.nearest, dtype=object).reshape(rows, cols)
     # a card outlined in the frame, its colour in doubt: the class it is likeliest to be
-    guess = doubted & geometry.seen & ~distrust & (nearest != EMPTY)
+    guess = doubted & geometry.seen & ~distrust & ~taken & (nearest != EMPTY)
     guesses = tuple("".join(row) for row in np.where(guess, nearest, labels))
     return GridReading(rows, cols, geometry.corners.copy(), cells, confidence, "", geometry,
                        reads.features, guesses, read_from)
@@ -358,9 +364,9 @@ def _under_a_sheen(sheen: np.ndarray, unsure: np.ndarray) -> np.ndarray:
     (``sheen``: each cell's reading so, :attr:`calibration.CellReads.sheen`): of the cells
     read ``?`` and not distrusted for anything else (``unsure``), those that read as a card
     so, if they make one spot of at most ``SHEEN_CARDS`` cards side by side. A reflection
-    lies on one spot; where cells all over the grid would read only so, the scene's light
-    is at fault (every pink of a scene guessed too warm read as a red under white light),
-    not a sheen, and they stay ``?``.
+    lies on one spot; where cells all over the grid read as a card only so, the scene's
+    light is at fault (every pink of a scene guessed too warm reads as a red under white
+    light), not a sheen, and they all stay ``?``.
 
     >>> sheen = np.array([list("B?"), list("RP")], dtype=object)
     >>> _under_a_sheen(sheen, np.array([[True, False], [True, False]])).tolist()
@@ -485,26 +491,30 @@ def _past_the_far_side(rows: int, cols: int) -> list[np.ndarray]:
 
 def _like_what_hides(
     labels: np.ndarray, unoutlined: np.ndarray, features: np.ndarray, palette: Palette
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """(rows, cols) bool: the cards read beside an unsure cell (a hand over it, most often),
     with no outline of their own seen by the search (``unoutlined``), that look more like
     that unsure cell than like a card of the class they read as. A hand is one piece in
-    colour too: skin over half a pink card reads orange, and it is the skin next door."""
+    colour too: skin over half a pink card reads orange, and it is the skin next door. And
+    (rows, cols) bool: the unsure cells they looked like (the hand, likeliest)."""
     rows, cols = labels.shape
     unsure = labels == UNSURE
     x = features.reshape(rows, cols, -1)
     out = np.zeros((rows, cols), bool)
+    hand = np.zeros((rows, cols), bool)
     cards_r, cards_c = np.nonzero(unoutlined & ~unsure & (labels != EMPTY))
     if not len(cards_r) or not unsure.any():
-        return out  # most frames: nothing unsure, or every card outlined
+        return out, hand  # most frames: nothing unsure, or every card outlined
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         nr, nc = cards_r + dr, cards_c + dc
         ok = (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols)
         ok[ok] = unsure[nr[ok], nc[ok]]
         r, c, nr, nc = cards_r[ok], cards_c[ok], nr[ok], nc[ok]
         if len(r):
-            out[r, c] |= palette.nearer_than_class(x[r, c], x[nr, nc], labels[r, c].tolist())
-    return out
+            like = palette.nearer_than_class(x[r, c], x[nr, nc], labels[r, c].tolist())
+            out[r, c] |= like
+            hand[nr[like], nc[like]] = True
+    return out, hand
 
 
 def _reached(marked: np.ndarray, through: np.ndarray) -> np.ndarray:

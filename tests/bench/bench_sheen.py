@@ -41,7 +41,7 @@ drawn in each of these ranges in turn."""
 
 
 def count(counts: Counter, reading, truth: list[str], sheened: set[tuple[int, int]],
-          skip: set[tuple[int, int]] = frozenset()) -> None:
+          skip: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> None:
     """Add a reading's cards (empty cells and ``skip`` left out) to ``counts``: those under
     the sheen apart from the rest."""
     for r, row in enumerate(truth):
