@@ -531,8 +531,7 @@ def _compare_flat(cells: Cells, k: Classes, fixed: Steady) -> Comparison:
         hue = cells.x[..., f, None] - k.means[:, f]
         z2[..., f] = hue**2 / k.var[:, f] * _INK_REPEATS
     z2[..., 5:9] = fixed.z2
-    framed = x[..., FRAME] - _foreseen(cells, k)
-    z2[..., FRAME] = np.where(framed > 0, 0.0, framed**2 / k.frame_var)
+    z2[..., FRAME] = _falls_short(x[..., FRAME] - _foreseen(cells, k), k.frame_var)
     z2[..., LIGHT_COST] = fit.cost(cells.x[..., LIGHT], cells.rgb >= cells.cap - 1e-6, fixed.ps)
     return Comparison(z2, _FlatVariances(cells, k), np.zeros(z2.shape[:-1]))
 
@@ -548,12 +547,17 @@ def sheened(comparison: Comparison, cells: Cells, k: Classes) -> Comparison | No
         return None
     low = cells.rgb >= cells.cap - 1e-6
     veil = np.maximum(k.fit.fit(cells.x[..., LIGHT], low, _steady(cells, k).ps)[1], 0.0)
-    body = 255.0 * encode((k.means[:, LIGHT] + veil[..., None]) * cells.white[..., None, :])
-    framed = cells.x[..., None, FRAME] - distance(apart(cells.rim[..., None, :],
-                                                        np.clip(body, 0.0, 255.0)))
+    sheened_colours = k.means[:, LIGHT] + veil[..., None]  # (N, K, 3)
+    foreseen = distance(_apart_as_light(cells.rim, sheened_colours, cells.white))
     z2 = comparison.z2.copy()
-    z2[..., FRAME] = np.where(framed > 0, 0.0, framed**2 / k.frame_var)
+    z2[..., FRAME] = _falls_short(cells.x[..., None, FRAME] - foreseen, k.frame_var)
     return Comparison(z2, comparison.var, comparison.shade)
+
+
+def _falls_short(framed: np.ndarray, frame_var: np.ndarray) -> np.ndarray:
+    """The frame feature's z2 of cells standing out from the table ``framed`` more (+) or
+    less (-) than a card of each class would: only standing out less counts."""
+    return np.asarray(np.where(framed > 0, 0.0, framed**2 / frame_var))
 
 
 @dataclass(frozen=True, eq=False)

@@ -71,9 +71,8 @@ def _without_sheen(scene: Scene, ref: np.ndarray, labels: str) -> Scene:
     (another photo's, read against whites the camera may have clipped otherwise, would be a
     lamp's colour apart). Classes seen once or near white, and cards the camera clipped in
     two channels or three, stay as seen."""
-    x, rgb, cap, *_ = scene.read(ref)
+    x, rgb, cap, _, white = scene.read(ref)
     light, low = x[:, LIGHT], np.asarray(rgb >= cap - 1e-6)
-    white = decode(np.exp(np.broadcast_to(ref, scene.body.shape)) / 255.0)
     # a card with one channel read shows its brightness or its sheen, not both
     named = np.array([ch if int(low[k].sum()) < 2 else UNSURE for k, ch in enumerate(labels)])
     veils = np.zeros(len(scene))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,7 +42,7 @@ drawn in each of these ranges in turn."""
 
 
 def count(counts: Counter, reading, truth: list[str], sheened: set[tuple[int, int]],
-          skip: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> None:
+          skip: Collection[tuple[int, int]] = ()) -> None:
     """Add a reading's cards (empty cells and ``skip`` left out) to ``counts``: those under
     the sheen apart from the rest."""
     for r, row in enumerate(truth):
