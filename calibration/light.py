@@ -81,10 +81,6 @@ _CLIPPED_STARTS = (0.15, 0.3, 0.6)
 _DOUBT_OWN = np.array([0.08, 0.03, 0.03]) ** 2
 _DOUBT_CLIPPED = np.array([0.15, 0.04, 0.04]) ** 2
 _DOUBT_SCENE = np.array([0.35, 0.04, 0.04]) ** 2
-# How much brighter than the scene's level a cell whose rim clipped may be: the level is
-# searched for the whole scene, so a cell's own share stays small (freer, a hand under a
-# light guessed too bright passed for a paler card)
-_LIFT_CLIPPED = 0.3**2
 _DOUBT_GUESS = np.array([0.10, 0.04, 0.04]) ** 2
 
 
@@ -195,13 +191,19 @@ class LightGuess:
             # than: the scene's level is guessed for all cells at once, and each cell is
             # lit at that level as surely as a cell by the white it read (left free, each
             # cell's brightness took up a level guessed far too bright, and under it every
-            # card looked dim, pinks like reds in a veil).
+            # card looked dim, pinks like reds in a veil). A clipped cell may be brighter
+            # than the least light that clips its rim, never darker; but how much brighter
+            # its rim cannot tell, and left open cell by cell, each clipped cell took the
+            # brightness that made its card the darker of two colours (over-exposed pinks
+            # on the lit side of a shadow's edge read violet, sure): it is lit there as
+            # surely as by a white it read, and a brighter light, in the channels most
+            # rims clipped, is searched for the whole scene at once.
             every = bool(clipped[w.rim].all())
             doubt = np.where(
                 w.own[:, None], _DOUBT_OWN,
                 np.where(clipped[:, None], _DOUBT_OWN if every else _DOUBT_CLIPPED, _DOUBT_SCENE),
             )
-            lift = np.where(clipped, _DOUBT_OWN[0] if every else _LIFT_CLIPPED, doubt[:, 0])
+            lift = np.where(clipped, _DOUBT_OWN[0], doubt[:, 0])
             # Where the rims show the light in every channel, a rim clipped all the same
             # (a glare spot, the lamp's hot spot) is lit by that light, brighter: only its
             # brightness is open (lift), not its colour. Elsewhere the clipped part is a
