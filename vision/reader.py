@@ -208,7 +208,8 @@ def _unsure_at(rows: tuple[str, ...], cells: np.ndarray) -> tuple[str, ...]:
 
 Looks = dict[tuple[str, int, int], bool]
 """Close looks at cells, (what was looked for: "card", "region" (a card-shaped region, not
-just edges) or "table", row, col) -> whether it was seen."""
+just edges), "table" or "surely table" (``like_table``'s ``surely``), row, col) -> whether it
+was seen."""
 
 
 _READ_EVERY = reading_step(PATCH_SIZE)  # the pixels of a cell's patch a palette reads
@@ -245,9 +246,9 @@ def read_cells(
     unseen = ~geometry.seen & in_frame
     looks_bare = TableLook(table)
 
-    def bare(only: np.ndarray) -> np.ndarray:
+    def bare(only: np.ndarray, surely: bool = False) -> np.ndarray:
         out = np.zeros(only.shape, bool)
-        out[only] = like_table(extract_patches(frame, geometry, only=only), looks_bare)
+        out[only] = like_table(extract_patches(frame, geometry, only=only), looks_bare, surely)
         return out
 
     # A gem where no card outline was seen, or a '?' that may be an empty cell (likeliest
@@ -308,7 +309,7 @@ def read_cells(
     # table around the grid (a hand the colour of the wood): something is there.
     empty = labels == EMPTY
     distrust |= empty & geometry.seen
-    distrust |= empty & ~_look(looks, "table", empty, bare)
+    distrust |= empty & ~_look(looks, "surely table", empty, partial(bare, surely=True))
     # A hand is one piece: where it hides a card, table-coloured skin beside it may pass for
     # an empty cell, and so may the skin beside that (an arm across a row). Such a reading
     # never counts anyway (it has a "?"), so nothing is lost.

@@ -340,16 +340,24 @@ def _is_card(contour: np.ndarray, expect: np.ndarray, centre: np.ndarray, side: 
     return bool(area >= MIN_FILL * w * h)
 
 
-def like_table(patches: np.ndarray, table: np.ndarray | TableLook) -> np.ndarray:
+def like_table(patches: np.ndarray, table: np.ndarray | TableLook, surely: bool = False
+               ) -> np.ndarray:
     """(N,) bool: each patch's middle could be bare table, judged against ``table`` patches
     of the same scene (or their ``TableLook``) by colour (lightness counts little: a shadow
     may fall on either) and by texture (a wood grain or a weave is not the smooth skin of a
-    hand of the same hue). Without table patches nothing can be said, and every patch
-    passes."""
+    hand of the same hue): like one of the samples that count. ``surely``: like as many of
+    them as a sample must be like of the others to count (``TableLook.enough``), what a
+    cell read bare table must show before the reading is taken: like one sample alone, it
+    may be like an arm the colour of the cloth that passed for the cloth (its texture near
+    enough the weave's), a hand over the grid like the arm and like no sample of the cloth.
+    (Not to doubt by: the samples of a spotted cloth differ with the spots in them, and a
+    bare cell of it is like a few.) Without table patches nothing can be said, and every
+    patch passes."""
     look = table if isinstance(table, TableLook) else TableLook(table)
     if len(patches) == 0 or len(look.surface) == 0:
         return np.ones(len(patches), bool)
-    return np.any(_alike(_surface(patches), look.surface), axis=1)
+    alike = _alike(_surface(patches), look.surface).sum(axis=1)
+    return alike >= (look.enough if surely else 1)
 
 
 def bare_inside(patches: np.ndarray, table: TableLook, blocks: bool = False) -> np.ndarray:
@@ -393,10 +401,21 @@ class TableLook:
         self.table = table
 
     @functools.cached_property
-    def surface(self) -> np.ndarray:
+    def _typical(self) -> tuple[np.ndarray, int]:
         if not len(self.table):
-            return np.zeros((0, 4))
+            return np.zeros((0, 4)), 1
         return _typical(_surface(self.table))
+
+    @property
+    def surface(self) -> np.ndarray:
+        return self._typical[0]
+
+    @property
+    def enough(self) -> int:
+        """How many of the samples that count (``surface``) a cell must be like to be
+        surely table (``like_table``): as many as make a sample count (one, where every
+        sample differs and all of them count)."""
+        return self._typical[1]
 
     @functools.cached_property
     def blocks(self) -> np.ndarray:
@@ -405,15 +424,16 @@ class TableLook:
         some blocks, two in others; a whole patch's middle mixes them."""
         if not len(self.table):
             return np.zeros((0, 4))
-        return _typical(_surface(_blocks(self.table)))
+        return _typical(_surface(_blocks(self.table)))[0]
 
 
-def _typical(every: np.ndarray) -> np.ndarray:
-    """The surfaces ``every`` (N, 4) like a third of the others or more (all of them, if
-    none is)."""
+def _typical(every: np.ndarray) -> tuple[np.ndarray, int]:
+    """The surfaces ``every`` (N, 4) like a third of the others or more, and how many of
+    the others that is; all of them and 1, if none is."""
     alike = _alike(every, every).sum(axis=1) - 1  # not counting itself
-    typical = alike >= max(1, math.ceil((len(every) - 1) / 3))
-    return every[typical] if typical.any() else every
+    enough = max(1, math.ceil((len(every) - 1) / 3))
+    typical = alike >= enough
+    return (every[typical], enough) if typical.any() else (every, 1)
 
 
 # CIELAB from 8-bit BGR: OpenCV stores L * 255 / 100 and a, b + 128. Its 8-bit conversion

@@ -75,3 +75,20 @@ def test_N9_a_cell_of_a_gingham_is_bare_inside_against_the_cloths_own_blocks():
     assert bare_inside(np.stack([bare, card]), look, blocks=True).tolist() == [True, False]
     # against the table's whole middles, where both colours mix, no block of it is alike
     assert bare_inside(bare[None], look).tolist() == [False]
+
+
+def test_N9_an_arm_the_colour_of_the_cloth_does_not_make_a_hand_like_it_surely_table():
+    # The arm reaching in lies over one side's sample: the cloth's colour, smoother than its
+    # weave yet near enough to count among the cloth's samples. The hand at its end over a
+    # cell, smoother still, is like the arm and like none of the cloth's samples: it could
+    # be table (enough to doubt by), never surely (a cell read "." is not taken so).
+    rng = np.random.default_rng(7)
+    cloth = _patches(rng, (110, 140, 220), 6, 7.0)
+    arm = _patches(rng, (112, 142, 222), 1, 3.2)
+    hand = _patches(rng, (111, 141, 221), 1, 1.2)
+    look = TableLook(np.concatenate([cloth, arm]))
+    assert len(look.surface) == 7  # the arm's sample counts among the cloth's
+    assert like_table(hand, look, surely=True).tolist() == [False]
+    assert like_table(hand, look).tolist() == [True]
+    more_cloth = _patches(rng, (110, 140, 220), 1, 7.0)
+    assert like_table(more_cloth, look, surely=True).tolist() == [True]
