@@ -186,18 +186,20 @@ class LightGuess:
             w = scene.whites
             clipped = w.rim & w.bound.all(axis=1)  # a rim clipped all over: "at least this"
             # A rim clipped all over among rims that were read lies in the bright part of
-            # the scene (a lamp's hot spot): brighter than the level the others show, by
-            # how much is open. Where every rim clipped, none shows a level to be brighter
-            # than: the scene's level is guessed for all cells at once, and each cell is
-            # lit at that level as surely as a cell by the white it read (left free, each
-            # cell's brightness took up a level guessed far too bright, and under it every
-            # card looked dim, pinks like reds in a veil). A clipped cell may be brighter
-            # than the least light that clips its rim, never darker; but how much brighter
-            # its rim cannot tell, and left open cell by cell, each clipped cell took the
-            # brightness that made its card the darker of two colours (over-exposed pinks
-            # on the lit side of a shadow's edge read violet, sure): it is lit there as
-            # surely as by a white it read, and a brighter light, in the channels most
-            # rims clipped, is searched for the whole scene at once.
+            # the scene (a lamp's hot spot): at least as bright as the least light that
+            # clips it. Where every rim clipped, none shows a level to be brighter than:
+            # the scene's level is guessed for all cells at once, and each cell is lit at
+            # that level as surely as a cell by the white it read (left free, each cell's
+            # brightness took up a level guessed far too bright, and under it every card
+            # looked dim, pinks like reds in a veil). Where only some clipped, how much
+            # brighter each is its rim cannot tell either, and left open cell by cell (a
+            # lift of 0.3), each took the brightness that made its card the darker of two
+            # colours (over-exposed pinks on the lit side of a shadow's edge read violet,
+            # sure): it too is lit at that least light as surely as by a white it read
+            # (a lift of 0.08). A brighter light is then found only where it is searched
+            # for the whole scene at once: in the channels most rims clipped (below);
+            # where most rims were read in every channel, a hot spot far brighter than its
+            # rims' clip is not (the benches' glare spots and sheens read as before).
             every = bool(clipped[w.rim].all())
             doubt = np.where(
                 w.own[:, None], _DOUBT_OWN,
@@ -206,10 +208,10 @@ class LightGuess:
             lift = np.where(clipped, _DOUBT_OWN[0], doubt[:, 0])
             # Where the rims show the light in every channel, a rim clipped all the same
             # (a glare spot, the lamp's hot spot) is lit by that light, brighter: only its
-            # brightness is open (lift), not its colour. Elsewhere the clipped part is a
-            # guess, but only in channels most rims clipped: a channel most rims read is the
-            # light's on the others too (guessed apart, the light of a few bright cells was
-            # free to make a yellow there orange).
+            # brightness is in doubt (lift, above), not its colour. Elsewhere the clipped
+            # part is a guess, but only in channels most rims clipped: a channel most rims
+            # read is the light's on the others too (guessed apart, the light of a few
+            # bright cells was free to make a yellow there orange).
             free = (np.zeros(w.bound.shape) if w.light_read
                     else (w.bound & w.clipped_on_most).astype(float))
             return Light(w.refs, free, shift, doubt, lift, True)

@@ -208,8 +208,8 @@ def _unsure_at(rows: tuple[str, ...], cells: np.ndarray) -> tuple[str, ...]:
 
 Looks = dict[tuple[str, int, int], bool]
 """Close looks at cells, (what was looked for: "card", "region" (a card-shaped region, not
-just edges), "table" or "surely table" (``like_table``'s ``surely``), row, col) -> whether it
-was seen."""
+just edges), "table", "surely table" (``like_table``'s ``surely``), "inside" or "inside by
+blocks" (``bare_inside``), row, col) -> whether it was seen."""
 
 
 _READ_EVERY = reading_step(PATCH_SIZE)  # the pixels of a cell's patch a palette reads

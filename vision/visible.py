@@ -401,21 +401,22 @@ class TableLook:
         self.table = table
 
     @functools.cached_property
-    def _typical(self) -> tuple[np.ndarray, int]:
+    def _kept(self) -> tuple[np.ndarray, int]:
         if not len(self.table):
             return np.zeros((0, 4)), 1
         return _typical(_surface(self.table))
 
     @property
     def surface(self) -> np.ndarray:
-        return self._typical[0]
+        return self._kept[0]
 
     @property
     def enough(self) -> int:
         """How many of the samples that count (``surface``) a cell must be like to be
-        surely table (``like_table``): as many as make a sample count (one, where every
+        surely table (``like_table``): as many as a sample must be like of the others to
+        count, and no more than count (one, where there are four samples or fewer, or every
         sample differs and all of them count)."""
-        return self._typical[1]
+        return self._kept[1]
 
     @functools.cached_property
     def blocks(self) -> np.ndarray:
@@ -429,11 +430,22 @@ class TableLook:
 
 def _typical(every: np.ndarray) -> tuple[np.ndarray, int]:
     """The surfaces ``every`` (N, 4) like a third of the others or more, and how many of
-    the others that is; all of them and 1, if none is."""
+    those a surface must be like to be surely the same stuff (``TableLook.enough``); all
+    of them and 1, if none is.
+
+    >>> ab = [(-6, 8), (-18, 26), (-25, -4), (5, 27), (-12, 0), (10, -4), (-18, 7), (27, 30),
+    ...       (-8, 27), (-24, -2)]  # one alone is like three others, which count for no more
+    >>> kept, enough = _typical(np.array([[50.0, a, b, 2.0] for a, b in ab]))
+    >>> len(kept), enough
+    (1, 1)
+    """
     alike = _alike(every, every).sum(axis=1) - 1  # not counting itself
     enough = max(1, math.ceil((len(every) - 1) / 3))
     typical = alike >= enough
-    return (every[typical], enough) if typical.any() else (every, 1)
+    if not typical.any():
+        return every, 1
+    # a sample may count for being like others that do not: never more than count
+    return every[typical], min(enough, int(typical.sum()))
 
 
 # CIELAB from 8-bit BGR: OpenCV stores L * 255 / 100 and a, b + 128. Its 8-bit conversion

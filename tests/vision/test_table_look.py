@@ -88,6 +88,7 @@ def test_N9_an_arm_the_colour_of_the_cloth_does_not_make_a_hand_like_it_surely_t
     hand = _patches(rng, (111, 141, 221), 1, 1.2)
     look = TableLook(np.concatenate([cloth, arm]))
     assert len(look.surface) == 7  # the arm's sample counts among the cloth's
+    assert look.enough == 2  # a third of the six others
     assert like_table(hand, look, surely=True).tolist() == [False]
     assert like_table(hand, look).tolist() == [True]
     more_cloth = _patches(rng, (110, 140, 220), 1, 7.0)
