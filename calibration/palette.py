@@ -696,8 +696,8 @@ def _lamp_on_rim(whites: SceneWhites) -> np.ndarray:
     level = whites.refs.mean(axis=1)
     if not (whites.has_rims and whites.rim.any()):
         return np.zeros(len(level), bool)
-    typical = float(np.median(level[whites.rim]))
-    spread = float(np.median(np.abs(level[whites.rim] - typical)))
+    typical = float(median(level[whites.rim]))
+    spread = float(median(np.abs(level[whites.rim] - typical)))
     brighter = level - typical > max(_SHEEN_RIM_SPREADS * spread, _SHEEN_RIM_LEAST)
     return np.asarray(brighter & whites.rim)
 
