@@ -309,11 +309,16 @@ def read_cells(
     # table around the grid (a hand the colour of the wood): something is there.
     empty = labels == EMPTY
     distrust |= empty & geometry.seen
-    distrust |= empty & ~_look(looks, "surely table", empty, partial(bare, surely=True))
+    not_table = empty & ~_look(looks, "surely table", empty, partial(bare, surely=True))
+    distrust |= not_table
     # A hand is one piece: where it hides a card, table-coloured skin beside it may pass for
     # an empty cell, and so may the skin beside that (an arm across a row). Such a reading
-    # never counts anyway (it has a "?"), so nothing is lost.
-    distrust |= empty & _reached(distrust | (labels == UNSURE), empty)
+    # never counts anyway (it has a "?"), so nothing is lost. From a cell something surely
+    # lies over (a card's colours and no card's outline even close up, or the table's
+    # colours without its look), corner to corner too: an arm at a slant (``_reached``). A
+    # card only unsure of its colour, or a cell likeliest bare table, is no sign of a hand.
+    hidden = (gem & unseen & ~card | not_table) & ~geometry.seen
+    distrust |= empty & _reached(distrust | (labels == UNSURE), empty, hidden)
     if not anchored:
         distrust |= empty_edge_lines(empty & ~distrust)
     labels[distrust] = UNSURE
@@ -322,7 +327,7 @@ def read_cells(
     if reads.features is not None:
         like, hand = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
         # the skin found so is the hand too: table-coloured skin beside it, as above
-        like |= _reached(like, labels == EMPTY)
+        like |= _reached(like, labels == EMPTY, like)
         labels[like] = UNSURE
         confidence[like] = 0.0
     taken = np.zeros((rows, cols), bool)
@@ -518,19 +523,41 @@ def _like_what_hides(
     return out, hand
 
 
-def _reached(marked: np.ndarray, through: np.ndarray) -> np.ndarray:
+def _reached(marked: np.ndarray, through: np.ndarray, hidden: np.ndarray | None = None
+             ) -> np.ndarray:
     """(rows, cols) bool: the ``through`` cells joined to a marked one by a path of
-    ``through`` cells, step by step left, right, up or down.
+    ``through`` cells, step by step left, right, up or down; from a ``hidden`` cell (one
+    something surely lies over: a hand, likeliest) corner to corner too, and so on from
+    each cell so reached. An arm that crosses the grid at a slant passes from a cell to
+    the one diagonally next to it over the gap at their shared corner as readily as to
+    one beside it (an arm from a grid's corner hid three cells in a diagonal line; skin
+    the colour of the cloth over the middle one read '.'). A card only unsure of its
+    colour is no hand: its doubt reaches only the cells beside it, and theirs.
 
     >>> m = np.array([[True, False, False, False], [False, False, True, False]])
     >>> t = np.array([[False, True, True, False], [True, False, False, True]])
     >>> _reached(m, t).astype(int).tolist()
     [[0, 1, 1, 0], [1, 0, 0, 1]]
+    >>> m, t = np.eye(3, dtype=bool), np.eye(3, dtype=bool)  # an arm down the diagonal
+    >>> m[1:], t[0] = False, False
+    >>> [_reached(m, t, hidden).astype(int).tolist() for hidden in (np.ones((3, 3), bool), ~m)]
+    [[[0, 0, 0], [0, 1, 0], [0, 0, 1]], [[0, 0, 0], [0, 0, 0], [0, 0, 0]]]
     """
+    reached = _spread(marked, through, _beside)
+    if hidden is None or not (marked & hidden).any():
+        return reached
+    return reached | _spread(marked & hidden, through, lambda m: _beside(m) | _corners(m))
+
+
+def _spread(
+    marked: np.ndarray, through: np.ndarray, step: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """(rows, cols) bool: the ``through`` cells a path of them joins to a marked one, each
+    step of it to a cell ``step`` gives."""
     reached = np.zeros_like(marked)
     front = marked
     while True:
-        more = through & _beside(front) & ~reached
+        more = through & step(front) & ~reached
         if not more.any():
             return reached
         reached |= more
@@ -548,6 +575,20 @@ def _beside(marked: np.ndarray) -> np.ndarray:
     out[:-1] |= marked[1:]
     out[:, 1:] |= marked[:, :-1]
     out[:, :-1] |= marked[:, 1:]
+    return out
+
+
+def _corners(marked: np.ndarray) -> np.ndarray:
+    """(rows, cols) bool: the cells diagonally next to a marked one.
+
+    >>> _corners(np.array([[False, False, False], [False, True, False]])).astype(int).tolist()
+    [[1, 0, 1], [0, 0, 0]]
+    """
+    out = np.zeros_like(marked)
+    out[1:, 1:] |= marked[:-1, :-1]
+    out[1:, :-1] |= marked[:-1, 1:]
+    out[:-1, 1:] |= marked[1:, :-1]
+    out[:-1, :-1] |= marked[1:, 1:]
     return out
 
 
