@@ -159,18 +159,19 @@ def prepare(patches: np.ndarray) -> Scene:
 
 
 def prepare_with_table(
-    patches: np.ndarray, table: np.ndarray | None = None, as_read: bool = False
+    patches: np.ndarray, table: np.ndarray | None = None, as_read: bool = False,
+    voters: np.ndarray | None = None,
 ) -> tuple[Scene, Scene]:
     """Scenes of a grid's cells and of the bare ``table`` patches beside it (may be None):
-    one light, read from the cells' white rims; the table shows no white of its own.
-    ``as_read``: the patches hold only the pixels that are read (see
-    :func:`calibration.reading_step`)."""
+    one light, read from the cells' white rims (the ``voters``' alone, if given: where a
+    card's outline shows); the table shows no white of its own. ``as_read``: the patches
+    hold only the pixels that are read (see :func:`calibration.reading_step`)."""
     cells = as_patches(patches)
     bare = as_patches(table) if table is not None and len(table) else cells[:0]
     if len(bare) and bare.shape[1:] != cells.shape[1:]:  # measured apart, lit as the cells
-        lit = measure(cells, len(cells), as_read)
+        lit = measure(cells, len(cells), as_read, voters)
         alone = measure(bare, 0, as_read)
         whites = lit.whites.typical(len(bare))
         return _scenes(lit)[0], Scene(alone.body, alone.ink, alone.rim, alone.fixed, whites,
                                       lit.white, lit.grey)
-    return _scenes(measure_scene(cells, bare, as_read))
+    return _scenes(measure_scene(cells, bare, as_read, voters))

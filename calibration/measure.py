@@ -128,14 +128,17 @@ def _layout(h: int, w: int) -> _Layout:
                    inner.ravel()[at] | lone, edge, sides, lone)
 
 
-def measure(arr: np.ndarray, n: int, as_read: bool = False) -> Measures:
+def measure(arr: np.ndarray, n: int, as_read: bool = False, voters: np.ndarray | None = None
+            ) -> Measures:
     """Measure uint8 BGR patches ``arr`` (M, P, P, 3), of which the first ``n`` are cells
-    (their rims tell the light) and the rest bare table (lit as the cells are). ``as_read``:
-    the patches hold only the pixels that are read (:func:`reading_step`), cut so."""
-    return measure_scene(arr[:n], arr[n:], as_read)
+    (their rims tell the light: those of the ``voters`` alone, if given, :func:`read_whites`)
+    and the rest bare table (lit as the cells are). ``as_read``: the patches hold only the
+    pixels that are read (:func:`reading_step`), cut so."""
+    return measure_scene(arr[:n], arr[n:], as_read, voters)
 
 
-def measure_scene(cells: np.ndarray, table: np.ndarray, as_read: bool = False) -> Measures:
+def measure_scene(cells: np.ndarray, table: np.ndarray, as_read: bool = False,
+                  voters: np.ndarray | None = None) -> Measures:
     """:func:`measure` of cells and bare table patches of one size, (N, P, P, 3) and
     (T, P, P, 3), without first copying them into one array."""
     n = len(cells)
@@ -176,7 +179,7 @@ def measure_scene(cells: np.ndarray, table: np.ndarray, as_read: bool = False) -
     # (3, M, k) those pixels' planes, in C order
     candidates = np.take(ring, (brightest * m + np.arange(m)[:, None])
                          + (np.arange(3) * (r * m))[:, None, None])
-    whites = read_whites(candidates[::-1, :n])
+    whites = read_whites(candidates[::-1, :n], voters)
     own = _pixel_logs(candidates).mean(axis=2)  # (3, M) log B, G, R
     usable = (bright > own.sum(axis=0)[:, None] + 3 * _DARK) & keep
 

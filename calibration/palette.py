@@ -319,10 +319,10 @@ class Palette(LightGuess):
         of them (every n-th of rows and columns, :func:`calibration.reading_step`), cut so:
         cutting fewer pixels costs less.
         """
-        cells, bare = prepare_with_table(patches, table, as_read)
+        outlined = None if cards is None else np.asarray(cards, bool).reshape(-1)
+        cells, bare = prepare_with_table(patches, table, as_read, light_voters(outlined))
         if not len(cells):
             return CellReads((), np.zeros(0))
-        outlined = None if cards is None else np.asarray(cards, bool).reshape(-1)
         first = self._read(cells, bare, outlined)
         # one card alone is as well explained by a light as by a tone curve (a stone)
         if not first.light.rims and sum(x != EMPTY for x in first.reads.labels) > 1 \
@@ -447,7 +447,8 @@ class Palette(LightGuess):
         for gamma in TONE_CURVES:
             toned_table = None if table is None else _toned(table, gamma)
             tried.append(self._read(*prepare_with_table(_toned(patches, gamma), toned_table,
-                                                        as_read), outlined))
+                                                        as_read, light_voters(outlined)),
+                                    outlined))
         best = min(tried, key=lambda r: r.misfit)
         if first.misfit <= RIVAL_MISFIT * best.misfit:
             best = first  # as it is, unless that is not even a rival

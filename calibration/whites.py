@@ -138,10 +138,13 @@ class SceneWhites:
         return SceneWhites(refs, bound, no, no, self.has_rims, self.censored)
 
 
-def read_whites(candidates: np.ndarray) -> SceneWhites:
+def read_whites(candidates: np.ndarray, voters: np.ndarray | None = None) -> SceneWhites:
     """The scene's light from each cell's brightest rim pixels ``candidates`` (3, N, K: the
     planes R, G, B of K pixels per cell, linear 0..255). ``has_rims`` is left False:
-    :func:`settle` decides it."""
+    :func:`settle` decides it. ``voters`` (N,) bool: the cells whose rims alone tell the
+    light's colour (where a card's outline shows, if enough do: a hand over the others
+    leaves its skin the brightest thing round them, and over most of the grid its hue was
+    taken for the lamp's, a beige light under which pinks read violet); None: every cell."""
     pixels = np.asarray(candidates, dtype=np.float32)
     n = pixels.shape[1]
     if n == 0:
@@ -154,11 +157,13 @@ def read_whites(candidates: np.ndarray) -> SceneWhites:
     middle = middle.T.astype(np.float64)
     own = np.log(np.maximum(middle, 1.0))  # (N, 3) each cell's own white, its median
     seen = middle < CLIPPED - 4  # its channels read, not clipped
-    # the light read from every cell's rim pixels finds the cells whose rims are white; it
-    # is then read again from those rims alone
-    light, censored = _light_colour(logs, clipped)
+    # the light read from every voter's rim pixels finds the cells whose rims are white; it
+    # is then read again from those rims alone (of every cell: a card's rim is white paper
+    # whether or not its outline showed)
+    voting = np.ones(n, bool) if voters is None else np.asarray(voters, bool)
+    light, censored = _light_colour(logs[:, voting], clipped[:, voting])
     brightness, fits = _brightness(own, seen, censored, light)
-    if 2 <= fits.sum() < n:
+    if fits.sum() >= 2 and (fits.sum() < n or not voting.all()):
         light, censored = _light_colour(logs[:, fits], clipped[:, fits])
         brightness, fits = _brightness(own, seen, censored, light)
     refs = brightness[:, None] + light[None, :]

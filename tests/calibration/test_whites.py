@@ -52,6 +52,22 @@ def test_skin_or_a_sleeve_is_no_white_rim():
     np.testing.assert_allclose(whites.refs[5], whites.refs[0], atol=0.05)
 
 
+def test_skin_round_most_cells_is_no_white_where_the_outlined_cards_show_theirs():
+    # A neutral lamp; an arm over 15 of 25 cells, its skin their brightest pixels round them.
+    # From every cell the commonest hue is the skin's; from the cards whose outline shows,
+    # the paper's. The rims of every cell that fit that light then tell it again.
+    rng = np.random.default_rng(5)
+    paper, skin = np.array([240.0, 238.0, 236.0]), np.array([245.0, 215.0, 170.0])
+    cells = np.repeat(paper[None], 25, 0)
+    cells[10:] = skin
+    outlined = np.arange(25) < 10
+    every = read_whites(rims(cells, rng))
+    voted = read_whites(rims(cells, np.random.default_rng(5)), outlined)
+    assert abs(hue(every.scene_white) - hue(np.log(skin))).max() < 0.05  # the skin's: wrong
+    np.testing.assert_allclose(hue(voted.scene_white), hue(np.log(paper)), atol=0.03)
+    assert voted.rim[:10].all() and not voted.rim[10:].any()
+
+
 def test_cards_with_coloured_bodies_have_rims_but_stickers_do_not():
     rng = np.random.default_rng(4)
     whites = read_whites(rims(np.repeat(WARM[None], 6, 0), rng))
