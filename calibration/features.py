@@ -163,9 +163,11 @@ def prepare_with_table(
     voters: np.ndarray | None = None,
 ) -> tuple[Scene, Scene]:
     """Scenes of a grid's cells and of the bare ``table`` patches beside it (may be None):
-    one light, read from the cells' white rims (the ``voters``' alone, if given: where a
-    card's outline shows); the table shows no white of its own. ``as_read``: the patches
-    hold only the pixels that are read (see :func:`calibration.reading_step`)."""
+    one light, read from the cells' white rims (first guessed from the ``voters``' rims, if
+    given: where a card's outline shows; then read from every rim that fits the guess:
+    :func:`calibration.whites.read_whites`); the table shows no white of its own.
+    ``as_read``: the patches hold only the pixels that are read (see
+    :func:`calibration.reading_step`)."""
     cells = as_patches(patches)
     bare = as_patches(table) if table is not None and len(table) else cells[:0]
     if len(bare) and bare.shape[1:] != cells.shape[1:]:  # measured apart, lit as the cells

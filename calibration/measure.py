@@ -131,9 +131,10 @@ def _layout(h: int, w: int) -> _Layout:
 def measure(arr: np.ndarray, n: int, as_read: bool = False, voters: np.ndarray | None = None
             ) -> Measures:
     """Measure uint8 BGR patches ``arr`` (M, P, P, 3), of which the first ``n`` are cells
-    (their rims tell the light: those of the ``voters`` alone, if given, :func:`read_whites`)
-    and the rest bare table (lit as the cells are). ``as_read``: the patches hold only the
-    pixels that are read (:func:`reading_step`), cut so."""
+    (their rims tell the light: first guessed from the ``voters``' rims, if given, then read
+    from every rim that fits it, :func:`read_whites`) and the rest bare table (lit as the
+    cells are). ``as_read``: the patches hold only the pixels that are read
+    (:func:`reading_step`), cut so."""
     return measure_scene(arr[:n], arr[n:], as_read, voters)
 
 

@@ -141,10 +141,13 @@ class SceneWhites:
 def read_whites(candidates: np.ndarray, voters: np.ndarray | None = None) -> SceneWhites:
     """The scene's light from each cell's brightest rim pixels ``candidates`` (3, N, K: the
     planes R, G, B of K pixels per cell, linear 0..255). ``has_rims`` is left False:
-    :func:`settle` decides it. ``voters`` (N,) bool: the cells whose rims alone tell the
+    :func:`settle` decides it. ``voters`` (N,) bool: the cells whose rims first guess the
     light's colour (where a card's outline shows, if enough do: a hand over the others
     leaves its skin the brightest thing round them, and over most of the grid its hue was
-    taken for the lamp's, a beige light under which pinks read violet); None: every cell."""
+    taken for the lamp's, a beige light under which pinks read violet); it is then read
+    from every rim that fits that guess. None, or fewer than ``_MIN_RIMS``: every cell
+    guesses. Where every rim fits the voters' guess, the light is read as if none were
+    given."""
     pixels = np.asarray(candidates, dtype=np.float32)
     n = pixels.shape[1]
     if n == 0:
@@ -157,13 +160,11 @@ def read_whites(candidates: np.ndarray, voters: np.ndarray | None = None) -> Sce
     middle = middle.T.astype(np.float64)
     own = np.log(np.maximum(middle, 1.0))  # (N, 3) each cell's own white, its median
     seen = middle < CLIPPED - 4  # its channels read, not clipped
-    # the light read from every voter's rim pixels finds the cells whose rims are white; it
-    # is then read again from those rims alone (of every cell: a card's rim is white paper
-    # whether or not its outline showed)
-    voting = np.ones(n, bool) if voters is None else np.asarray(voters, bool)
-    light, censored = _light_colour(logs[:, voting], clipped[:, voting])
-    brightness, fits = _brightness(own, seen, censored, light)
-    if fits.sum() >= 2 and (fits.sum() < n or not voting.all()):
+    # the light read from every (voter's) cell's rim pixels finds the cells whose rims are
+    # white; it is then read again from those rims alone (of every cell: a card's rim is
+    # white paper whether or not its outline showed)
+    light, censored, brightness, fits = _guessed(logs, clipped, own, seen, voters)
+    if 2 <= fits.sum() < n:
         light, censored = _light_colour(logs[:, fits], clipped[:, fits])
         brightness, fits = _brightness(own, seen, censored, light)
     refs = brightness[:, None] + light[None, :]
@@ -179,6 +180,27 @@ def read_whites(candidates: np.ndarray, voters: np.ndarray | None = None) -> Sce
     bound = censored[None, :] | (~lit & fits)[:, None]
     bound[second] = False  # read in every channel, unclipped: no "at least" about it
     return SceneWhites(refs, bound, fits, known, censored=censored if main_fits.any() else None)
+
+
+def _guessed(
+    logs: np.ndarray, clipped: np.ndarray, own: np.ndarray, seen: np.ndarray,
+    voters: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`read_whites`' first guess of the light (its colour, censored channels) and
+    each cell's brightness in it and whether its rim fits it: from the ``voters``' rims,
+    unless they are too few or every rim fits what they guess (then from every rim)."""
+    n = logs.shape[1]
+    if voters is not None:
+        voting = np.asarray(voters, bool)
+        if voting.shape != (n,):
+            raise ValueError(f"voters for {voting.shape} cells, not {n}")
+        if _MIN_RIMS <= voting.sum() < n:
+            light, censored = _light_colour(logs[:, voting], clipped[:, voting])
+            brightness, fits = _brightness(own, seen, censored, light)
+            if not fits.all():
+                return light, censored, brightness, fits
+    light, censored = _light_colour(logs, clipped)
+    return (light, censored, *_brightness(own, seen, censored, light))
 
 
 def settle(whites: SceneWhites, body: np.ndarray, ink: np.ndarray) -> SceneWhites:

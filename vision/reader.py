@@ -314,10 +314,14 @@ def read_cells(
     # A hand is one piece: where it hides a card, table-coloured skin beside it may pass for
     # an empty cell, and so may the skin beside that (an arm across a row). Such a reading
     # never counts anyway (it has a "?"), so nothing is lost. From a cell something surely
-    # lies over (a card's colours and no card's outline even close up, or the table's
-    # colours without its look), corner to corner too: an arm at a slant (``_reached``). A
-    # card only unsure of its colour, or a cell likeliest bare table, is no sign of a hand.
-    hidden = (gem & unseen & ~card | not_table) & ~geometry.seen
+    # lies over (a card's colours, no card's outline even close up, and nothing like the
+    # cloth: a busy cloth's flowers or stripes may show a card's colours in an empty cell;
+    # or the table's colours without its look), corner to corner too: an arm at a slant
+    # (``_reached``). A card only unsure of its colour, or a cell likeliest bare table, is
+    # no sign of a hand.
+    covered = gem & unseen & ~card
+    covered &= ~_look(looks, "table", covered, bare)
+    hidden = (covered | not_table) & ~geometry.seen
     distrust |= empty & _reached(distrust | (labels == UNSURE), empty, hidden)
     if not anchored:
         distrust |= empty_edge_lines(empty & ~distrust)
@@ -327,7 +331,7 @@ def read_cells(
     if reads.features is not None:
         like, hand = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
         # the skin found so is the hand too: table-coloured skin beside it, as above
-        like |= _reached(like, labels == EMPTY, like)
+        like |= _reached(like, labels == EMPTY)
         labels[like] = UNSURE
         confidence[like] = 0.0
     taken = np.zeros((rows, cols), bool)

@@ -68,6 +68,18 @@ def test_skin_round_most_cells_is_no_white_where_the_outlined_cards_show_theirs(
     assert voted.rim[:10].all() and not voted.rim[10:].any()
 
 
+def test_where_every_rim_fits_the_outlined_cards_light_every_rim_tells_it():
+    # A bare grid whose outlines the search found on 10 cards of 25: the other rims are as
+    # white, and they are read as if no cell had been asked first.
+    paper = np.repeat(np.array([[240.0, 200.0, 150.0]]), 25, 0)
+    every = read_whites(rims(paper, np.random.default_rng(6)))
+    voted = read_whites(rims(paper, np.random.default_rng(6)), np.arange(25) < 10)
+    assert voted.rim.all()
+    np.testing.assert_array_equal(voted.refs, every.refs)
+    with pytest.raises(ValueError, match="voters for"):
+        read_whites(rims(paper, np.random.default_rng(6)), np.ones(24, bool))
+
+
 def test_cards_with_coloured_bodies_have_rims_but_stickers_do_not():
     rng = np.random.default_rng(4)
     whites = read_whites(rims(np.repeat(WARM[None], 6, 0), rng))

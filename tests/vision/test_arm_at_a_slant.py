@@ -4,15 +4,17 @@ empty cell is that a hand is one piece: it reaches the cell from a card it hides
 it reaches it from a corner, over the gap where four cells meet.
 
 The scenes are ones the generator drew with a hand (``bench_sources.generator_hands``),
-each drawn alone."""
+each drawn alone, and one it drew with none."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from tests.vision.scenes import GEMS, gem_palette
-from tools.synthetic import Conditions, render_scene
+from tools.synthetic import Conditions, random_conditions, render_scene
 from vision.reader import read_grid
 
 # A pale arm down the grid's diagonal from its top-left corner over a felt the colour of its
@@ -49,3 +51,18 @@ def test_N1_skin_like_the_cloth_corner_to_corner_with_a_hidden_card_is_no_empty_
     assert wrong == []
     # the hand's cells, and no more than two besides (a reading of all '?' is none)
     assert "".join(reading.cells).count("?") <= int((scene.covered > 0.02).sum()) + 2
+
+
+def test_N9_bare_cells_corner_to_corner_with_a_busy_cloths_unsure_one_read_empty():
+    # No hand: a floral cloth shows a card's colours in an empty cell where no card's outline
+    # is, and that cell reads '?'. It looks like the cloth around the grid: nothing lies over
+    # it, and the empty cells corner to corner with it are no arm's skin (they read '?' when
+    # every such cell passed for one a hand hid).
+    rng = np.random.default_rng(248)
+    scene = render_scene(rng, GEMS, 5, 5, replace(random_conditions(rng, hand=False), empty=7))
+    assert scene.labels[0][0] == scene.labels[2][0] == scene.labels[1][1] == "."
+    reading = read_grid(scene.image, gem_palette(), 5, 5)
+    assert reading.cells is not None
+    assert reading.cells[1][1] == "?" and reading.cells[0][0] == reading.cells[2][0] == "."
+    assert [(r, c) for r in range(5) for c in range(5)
+            if reading.cells[r][c] not in ("?", scene.labels[r][c])] == []
