@@ -444,11 +444,11 @@ class Palette(LightGuess):
         oranges read red, sure, under a light guessed redder).
         """
         tried = [first]
+        voters = light_voters(outlined)
         for gamma in TONE_CURVES:
             toned_table = None if table is None else _toned(table, gamma)
             tried.append(self._read(*prepare_with_table(_toned(patches, gamma), toned_table,
-                                                        as_read, light_voters(outlined)),
-                                    outlined))
+                                                        as_read, voters), outlined))
         best = min(tried, key=lambda r: r.misfit)
         if first.misfit <= RIVAL_MISFIT * best.misfit:
             best = first  # as it is, unless that is not even a rival
