@@ -327,13 +327,33 @@ def read_cells(
         distrust |= empty_edge_lines(empty & ~distrust)
     labels[distrust] = UNSURE
     confidence[distrust] = 0.0
-    hand = np.zeros((rows, cols), bool)  # '?' cells whose neighbours looked like them
+    hand = np.zeros((rows, cols), bool)  # '?' cells a hand likeliest lies over
     if reads.features is not None:
         like, hand = _like_what_hides(labels, gem & ~geometry.seen, reads.features, palette)
         # the skin found so is the hand too: table-coloured skin beside it, as above
         like |= _reached(like, labels == EMPTY)
         labels[like] = UNSURE
         confidence[like] = 0.0
+    # A hand over part of a card leaves bits of its sides, which show up close as edges
+    # where they should be, but no whole region of a card's shape; the cell's colours are
+    # then mostly the hand's (skin over a violet card read orange, a blue sleeve over one
+    # blue). Such a card, beside a '?' cell where no card shows even up close and that is
+    # not likeliest bare table (a hand, likeliest), is in doubt too, and that cell a hand,
+    # as for ``_like_what_hides``. A card whose whole outline shows up close is read as it
+    # is; so is one beside a '?' that shows a card up close (a card only unsure of its
+    # colour is no sign of a hand).
+    edged = gem & card & unseen & (labels != UNSURE)
+    hides = (labels == UNSURE) & unseen & ~undecided & ~table_likeliest & _beside(edged)
+    if hides.any():
+        # the looks a card took already first: most such frames have them
+        edged &= _beside(hides)
+        edged &= ~_look(looks, "region", edged, region_looks)
+        hides &= _beside(edged)
+        hides &= ~_look(looks, "card", hides, card_looks)
+        edged &= _beside(hides)
+        labels[edged] = UNSURE
+        confidence[edged] = 0.0
+        hand |= hides & _beside(edged)
     taken = np.zeros((rows, cols), bool)
     if reads.sheen and reads.best:
         # A card read '?' only for a lamp's sheen on it: read through the sheen (never where
