@@ -318,10 +318,13 @@ def read_cells(
     # cloth: a busy cloth's flowers or stripes may show a card's colours in an empty cell;
     # or the table's colours without its look), corner to corner too: an arm at a slant
     # (``_reached``). A card only unsure of its colour, or a cell likeliest bare table, is
-    # no sign of a hand.
+    # no sign of a hand; but a '?' that may be bare table, with no card even close up,
+    # beside a cell something surely lies over, is the same arm (over a card it left too
+    # little of to read), and reaches on as that cell does.
     covered = gem & unseen & ~card
     covered &= ~_look(looks, "table", covered, bare)
     hidden = (covered | not_table) & ~geometry.seen
+    hidden |= _spread(hidden, maybe_empty & ~card, _beside)
     distrust |= empty & _reached(distrust | (labels == UNSURE), empty, hidden)
     if not anchored:
         distrust |= empty_edge_lines(empty & ~distrust)

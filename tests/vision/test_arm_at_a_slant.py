@@ -34,10 +34,21 @@ _STRIPES = Conditions(
     shadow=True, glare=2, hand=True, empty=0, clutter=5, noise=4.354068357616334,
     blur=0.21694953890155924, jpeg=62, fill=0.6995038462016088)
 
+# An arm up the grid's left edge and on over the top row, its skin like a brown felt: the
+# card it covers in the top row, corner to corner with a card under its wrist that read
+# '?' likeliest bare table, read '.' (seed 23, the 149th).
+_BROWN_FELT = Conditions(
+    tilt=27.669233401793825, tilt_dir=198.1156800639801, roll=-6.428479522310177,
+    jitter_mm=3.15005936992342, jitter_deg=0.008182605427423106, cloth="felt",
+    kelvin=4074.2943700168, white_balance=5000.0, exposure=0.6533448240639476, shadow=False,
+    glare=1, hand=True, empty=0, clutter=2, noise=4.839349137843442, blur=1.0509513573612992,
+    jpeg=63, fill=0.7060124465446738)
+
 
 @pytest.mark.parametrize(("conditions", "seed", "cell"), [
     (_FELT, 1023276931, (1, 1)),
     (_STRIPES, 874438804, (2, 0)),
+    (_BROWN_FELT, 1764170110, (0, 1)),
 ])
 def test_N1_skin_like_the_cloth_corner_to_corner_with_a_hidden_card_is_no_empty_cell(
         conditions, seed, cell):
