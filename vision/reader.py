@@ -319,12 +319,12 @@ def read_cells(
     # or the table's colours without its look), corner to corner too: an arm at a slant
     # (``_reached``). A card only unsure of its colour, or a cell likeliest bare table, is
     # no sign of a hand; but a '?' that may be bare table, with no card even close up,
-    # beside a cell something surely lies over, is the same arm (over a card it left too
-    # little of to read), and reaches on as that cell does.
+    # beside a cell something surely lies over (or beside such a '?'), is likeliest the
+    # same arm, over a card it left too little of to read, and reaches on as that cell does.
     covered = gem & unseen & ~card
     covered &= ~_look(looks, "table", covered, bare)
     hidden = (covered | not_table) & ~geometry.seen
-    hidden |= _spread(hidden, maybe_empty & ~card, _beside)
+    hidden |= _spread(hidden, maybe_empty & ~card & (labels == UNSURE), _beside)
     distrust |= empty & _reached(distrust | (labels == UNSURE), empty, hidden)
     if not anchored:
         distrust |= empty_edge_lines(empty & ~distrust)
