@@ -76,12 +76,19 @@ def drawn(state: int, inc: int, has_uint32: int, uinteger: int, hand: bool | Non
     """The scene the widened generator draws from this state of a PCG64 generator (as
     ``rng.bit_generator.state`` shows it) and ``hand`` (``bench_hands.py``'s draws): one
     scene of a bench's fresh draws, drawn alone for a test."""
+    rng = generator_at(state, inc, has_uint32, uinteger)
+    return render_scene(rng, GEMS, 5, 5, widened_conditions(rng, hand=hand))
+
+
+def generator_at(state: int, inc: int, has_uint32: int, uinteger: int) -> np.random.Generator:
+    """A PCG64 generator in this state (as ``rng.bit_generator.state`` shows it): where a
+    bench's stream stood before one of its scenes, to draw that scene alone."""
     rng = np.random.default_rng()
     rng.bit_generator.state = {
         "bit_generator": "PCG64", "state": {"state": state, "inc": inc},
         "has_uint32": has_uint32, "uinteger": uinteger,
     }
-    return render_scene(rng, GEMS, 5, 5, widened_conditions(rng, hand=hand))
+    return rng
 
 
 def line_cleared(seed: int, line: str) -> tuple[Conditions, tuple[str, ...], tuple[str, ...]]:
