@@ -63,8 +63,8 @@ from .models import (
     sheened,
     veil_held,
 )
-from .rendering import Rendering, worth_undoing
-from .rendering import learn as rendering_of
+from .rendering import Rendering, ToneCurve, as_log, worth_undoing
+from .rendering import learn_rendering as rendering_of
 from .whites import SceneWhites
 
 VERSION = 2
@@ -84,7 +84,6 @@ TONE_CURVES = (1.3, 1 / 1.3)
 is also read as the camera would have shown it so (``Palette._under_tone_curves``)."""
 _RIVAL_CONFIDENCE = 0.3
 _LOG_CLIP = float(np.log(CLIPPED))  # a white this bright was clipped: a lower bound
-_LOG_FLOOR = 0.01  # added to a share of white before its log, where a rendering is learned
 _RENDERING_ROUNDS = 2  # a scene put back through a rendering learned, at most
 _NEAR_CLIP = CLIPPED - 6  # a body this bright may be clipped (as the features read it)
 _TABLE_OUTLIER = 3.0  # a table patch this many spreads from the median one is no bare table
@@ -383,9 +382,18 @@ class Palette(LightGuess):
         """The cells read ``?`` read again as the palette's own camera would have shown
         them, where the cards read sure show that this camera renders colours otherwise
         (:mod:`calibration.rendering`): a tone curve or a colour matrix changed since
-        calibration moves each class its own way, which no light explains. A card read sure
-        keeps its reading; if the scene put back would read one otherwise, the rendering
-        learned is not trusted at all."""
+        calibration moves each class its own way, which no light explains. A rendering that
+        reads otherwise a card read sure that lies on it contradicts itself: it is not
+        trusted at all. Nor is a map in log reflectance that reads otherwise a card it never
+        saw (a channel clipped, its colour only "at least"): a straight line through the
+        colours it was shown, it guesses beyond them (pale pinks brighter than any card it
+        saw read violet under a map of a steeper tone curve); a tone curve moves each
+        channel on its own, pinned at black and full scale, and puts such a card back as
+        surely as any. A card read sure that the rendering left out, far off it, or never
+        saw and reads as another card is read ``?`` (under a phone's S curve pinks read red,
+        sure, as calibrated: the curve the other cards show leaves them out and reads them
+        pink); the next round, with the cards read again among those that show the
+        rendering, may read it."""
         first = np.array(reads.labels)
         labels, confidence = first.copy(), np.asarray(reads.confidence, float)
         usable = ~np.any(seen.rgb >= seen.cap - 1e-6, axis=1)
@@ -393,27 +401,33 @@ class Palette(LightGuess):
         if voters is not None:
             usable &= voters
         calibrated = self._origin
-        colours = _as_log(calibrated._classes.linear[calibrated._cards])
+        colours = as_log(calibrated._classes.linear[calibrated._cards])
         table_ref = None if table_light is None else table_light.ref
         # the cards read again join those read sure in showing the rendering, once
         for _ in range(_RENDERING_ROUNDS):
             k = calibrated._letters_index(labels)
             sure = usable & (k >= 0)
             sure[sure] &= ~calibrated._shaded[k[sure]]
-            rendering = rendering_of(_as_log(calibrated._classes.linear[k[sure]]),
-                                     _as_log(cells.body[sure] * np.exp(-light.ref[sure])),
-                                     k[sure])
-            if rendering is None or not worth_undoing(rendering, colours):
+            learned = rendering_of(calibrated._classes.linear[k[sure]], cells.body[sure],
+                                   np.exp(light.ref[sure]), k[sure])
+            if learned is None or not worth_undoing(learned.rendering, colours):
                 break
+            rendering = learned.rendering
             undone_bare = bare if table_ref is None else _undone(bare, rendering, table_ref)
             again, *_ = calibrated._read(_undone(cells, rendering, light.ref), undone_bare,
                                            outlined)
             now = np.array(again.labels)
             read = labels != UNSURE
-            if ((now != labels) & read & (now != UNSURE)).any():
-                break
+            otherwise = read & (now != labels) & (now != UNSURE)
+            on_it = np.zeros(len(labels), bool)
+            on_it[sure] = learned.on_it
+            unseen = otherwise & ~sure
+            if (otherwise & on_it).any() or (unseen.any() and isinstance(rendering, Rendering)):
+                break  # it reads otherwise a card that lies on it, or guesses beyond it
+            labels = np.where(otherwise, UNSURE, labels)
+            confidence = np.where(otherwise, np.minimum(confidence, _RIVAL_CONFIDENCE), confidence)
             take = ~read & (now != UNSURE)
-            if not take.any():
+            if not (take | otherwise).any():
                 break
             labels = np.where(take, now, labels)
             confidence = np.where(take, again.confidence, confidence)
@@ -670,12 +684,6 @@ def _as_seen(cells: Cells, guessed: np.ndarray | bool) -> np.ndarray:
     return x
 
 
-def _as_log(share: np.ndarray) -> np.ndarray:
-    """Log of colours as a share of their white, the darkest kept apart from nought: where a
-    camera's tone curve is a straight line."""
-    return np.asarray(np.log(np.maximum(share, 0.0) + _LOG_FLOOR))
-
-
 _SHEEN_RIM_SPREADS = 3.0  # a white rim this many of the rims' typical spreads brighter ...
 _SHEEN_RIM_LEAST = 0.03  # ... and at least this much (log) brighter shows a lamp's sheen
 
@@ -703,14 +711,13 @@ def _lamp_on_rim(whites: SceneWhites) -> np.ndarray:
     return np.asarray(brighter & whites.rim)
 
 
-def _undone(scene: Scene, rendering: Rendering, ref: np.ndarray) -> Scene:
-    """The scene as the palette's camera would have shown it: each body's and ink's log
-    reflectance against its white ``ref`` (N, 3) put back through ``rendering``; what was
-    below clipping stays below it."""
+def _undone(scene: Scene, rendering: Rendering | ToneCurve, ref: np.ndarray) -> Scene:
+    """The scene as the palette's camera would have shown it: each body and ink against
+    its white ``ref`` (N, 3, log) put back through ``rendering``; what was below clipping
+    stays below it."""
 
     def back(colour: np.ndarray) -> np.ndarray:
-        scale = np.exp(ref)
-        out = np.maximum(np.exp(rendering.undo(_as_log(colour / scale))) - _LOG_FLOOR, 0.0) * scale
+        out = rendering.put_back(colour, np.exp(ref))
         return np.where(colour < _NEAR_CLIP, np.minimum(out, _NEAR_CLIP - 0.1), out)
 
     return Scene(back(scene.body), back(scene.ink), scene.rim, scene.fixed, scene.whites,
