@@ -389,13 +389,15 @@ class Palette(LightGuess):
         colours it was shown, it guesses beyond them (pale pinks brighter than any card it
         saw read violet under a map of a steeper tone curve); a tone curve moves each
         channel on its own, pinned at black and full scale, and puts such a card back as
-        surely as any. A card read sure that the rendering left out, far off it, or never
-        saw and reads as another card is read ``?`` (under a phone's S curve pinks read red,
-        sure, as calibrated: the curve the other cards show leaves them out and reads them
-        pink); the next round, with the cards read again among those that show the
-        rendering, may read it."""
+        surely as any. A cell read sure (a card, or the bare table) that the rendering was
+        not learned from (left out far off it; for a curve also unseen: clipped, outline not
+        found, a shaded class) and reads otherwise is read ``?``, likeliest what the
+        rendering reads (under a phone's S curve pinks read red, sure, as calibrated: the
+        curve the other cards show leaves them out and reads them pink); a next round, with
+        the cards read again among those that show the rendering, may read it."""
         first = np.array(reads.labels)
         labels, confidence = first.copy(), np.asarray(reads.confidence, float)
+        likeliest = first.copy()  # of a cell sent to '?': what the rendering read it as
         usable = ~np.any(seen.rgb >= seen.cap - 1e-6, axis=1)
         voters = light_voters(outlined)
         if voters is not None:
@@ -425,6 +427,7 @@ class Palette(LightGuess):
             if (otherwise & on_it).any() or (unseen.any() and isinstance(rendering, Rendering)):
                 break  # it reads otherwise a card that lies on it, or guesses beyond it
             labels = np.where(otherwise, UNSURE, labels)
+            likeliest = np.where(otherwise, now, likeliest)
             confidence = np.where(otherwise, np.minimum(confidence, _RIVAL_CONFIDENCE), confidence)
             take = ~read & (now != UNSURE)
             if not (take | otherwise).any():
@@ -433,8 +436,13 @@ class Palette(LightGuess):
             confidence = np.where(take, again.confidence, confidence)
         if (labels == first).all():
             return reads
-        nearest = np.where(labels != first, labels, np.array(reads.nearest))
-        best = np.where(labels != first, labels, np.array(reads.best))
+        changed = labels != first
+        doubted = changed & (labels == UNSURE)
+        best = np.where(doubted, likeliest, np.where(changed, labels, np.array(reads.best)))
+        # the likeliest card: never the bare table
+        card = doubted & (likeliest != EMPTY)
+        nearest = np.where(card, likeliest,
+                           np.where(changed & ~doubted, labels, np.array(reads.nearest)))
         return CellReads(tuple(labels.tolist()), confidence, nearest=tuple(nearest.tolist()),
                          best=tuple(best.tolist()))
 

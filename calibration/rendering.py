@@ -19,8 +19,8 @@ A contrastier or flatter tone curve of another shape (a phone's S: shadows darke
 brighter) is no affine map in log reflectance: it bends camera values, and how far it moves a
 card's colour against its white depends on how bright that white is in each channel. It is
 one curve for every channel and every card (a camera curves R, G and B alike), which the
-cards read sure show as well: :func:`learn_tone_curve` fits it, smooth and rising, where no
-map shows (:func:`learn_rendering` asks for either).
+cards read sure show as well: :func:`learn_tone_curve` fits it, smooth and rising
+(:func:`learn_rendering` asks for it first, then for a map).
 
 >>> classes = np.array([[-0.1, -2.0, -2.0], [-0.2, -0.3, -2.1], [-2.0, -0.4, -0.3],
 ...                     [-0.5, -1.5, -0.2], [-1.9, -0.5, -1.8]])
@@ -233,8 +233,17 @@ class ToneCurve:
     def put_back(self, colour: np.ndarray, white: np.ndarray) -> np.ndarray:
         """Colours seen (camera values, (N, 3)) as the palette's camera would have shown
         them, against the same whites (camera values, (N, 3)): the white is put back too,
-        and the colour keeps its share of it."""
-        share = self._values(colour / 255.0) / np.maximum(self._values(white / 255.0), 1e-6)
+        and the colour keeps its share of it. A white beyond full scale (a light guessed
+        brighter than the camera's clip) is no camera value: both cameras show full scale
+        there, and the curve, pinned there, moves it no further.
+
+        >>> same = ToneCurve(TONE_KNOTS)
+        >>> same.put_back(np.array([[100.0, 100.0, 100.0]]), np.array([[200.0, 300.0, 400.0]]))
+        array([[100., 100., 100.]])
+        """
+        w = white / 255.0
+        put = np.where(w < 1.0, self._values(w), w)
+        share = self._values(colour / 255.0) / np.maximum(put, 1e-6)
         return share * white
 
     def moves(self, colours: np.ndarray) -> float:
@@ -249,8 +258,9 @@ class ToneCurve:
 
 
 class Learned(NamedTuple):
-    """A rendering learned from cards, and which of them lie on it ((M,) bool): the rest,
-    far off it, were left out (cards read as a near class, likeliest)."""
+    """A rendering learned from cards, and which of them lie on it ((M,) bool): the rest
+    were left out, far off it (cards read as a near class, likeliest) or, for a curve,
+    clipped in every channel."""
 
     rendering: Rendering | ToneCurve
     on_it: np.ndarray
@@ -258,9 +268,10 @@ class Learned(NamedTuple):
 
 def learn_rendering(shares: np.ndarray, seen: np.ndarray, white: np.ndarray,
                     classes: np.ndarray) -> Learned | None:
-    """How the camera renders colours today, from the cards read sure: a map in log
-    reflectance (:func:`learn`) where one shows, else a tone curve (:func:`learn_tone_curve`),
-    else None. ``shares``: each card's class colour as a share of its white (M, 3);
+    """How the camera renders colours today, from the cards read sure: a tone curve
+    (:func:`learn_tone_curve`) where one shows, else a map in log reflectance (:func:`learn`),
+    else None (a gamma is both: the curve, the likelier change and the narrower, first).
+    ``shares``: each card's class colour as a share of its white (M, 3);
     ``seen``, ``white``: the card's colour and its white in the scene (camera values, M, 3);
     ``classes``: (M,) labels."""
     curve = _learn_tone_curve(shares, seen, white, classes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.rendering import (
+    TONE_KNOTS,
     Rendering,
     ToneCurve,
     as_log,
@@ -137,9 +138,18 @@ def test_N1_cards_as_calibrated_show_no_tone_curve():
     # explains better than the light.
     rng = np.random.default_rng(6)
     shares, k, white = _under_a_lamp(4, 6)
+    white = white * np.array([1.1, 1.0, 0.8])  # a warmer lamp than the cards were learned under
     seen = shares * white * np.exp(rng.normal(0, 0.15, shares.shape))
     assert learn_tone_curve(shares, seen, white, k) is None
     assert learn_rendering(shares, seen, white, k) is None
+
+
+def test_N1_a_white_brighter_than_the_clip_keeps_its_cards_share_through_no_change():
+    # A light guessed brighter than the camera's clip: no camera value, the curve moves it
+    # no further than full scale, and a curve that changes nothing changes no card.
+    same = ToneCurve(TONE_KNOTS)
+    card, white = np.array([[100.0, 200.0, 40.0]]), np.array([[300.0, 255.0, 180.0]])
+    assert np.allclose(same.put_back(card, white), card)
 
 
 def test_N1_a_tone_curve_needs_enough_cards_of_enough_classes_unclipped():
