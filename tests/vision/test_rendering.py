@@ -155,3 +155,34 @@ def test_N1_pinks_read_red_through_a_contrastier_s_curve_are_read_pink(monkeypat
     wrong, unsure = tally(_read(palette_module._RENDERING_ROUNDS, monkeypatch, _warm_scenes))
     assert wrong == 0
     assert unsure <= 2
+
+
+def test_N1_a_map_never_reads_pale_cards_brighter_than_any_it_was_shown(monkeypatch):
+    # Pale pinks through a full S curve clip in red, so the map learned from the other cards
+    # never saw them; put back through it they would read violet. A map that reads
+    # otherwise a card it never saw is not trusted: every card keeps its reading.
+    deck = dict(GEMS, P=(205, 155, 250))
+    rng = np.random.default_rng(10)
+    layout = render_scene(rng, deck, 5, 5, CALM)
+    patches = layout_patches(layout.image, 5, 5)
+    assert patches is not None
+    palette = learn_palette([(patches, "".join("".join(row) for row in layout.labels))])
+    scene = render_scene(rng, deck, 5, 5, CALM)
+    truth = "".join("".join(row) for row in scene.labels)
+    x = np.arange(256) / 255.0
+    full_s = np.clip(np.round(255 * x * x * (3 - 2 * x)), 0, 255).astype(np.uint8)
+    learned: list[object] = []
+    real = palette_module.rendering_of
+
+    def spy(*args: object) -> object:
+        found = real(*args)  # type: ignore[arg-type]
+        learned.append(found)
+        return found
+
+    monkeypatch.setattr(palette_module, "rendering_of", spy)
+    reading = read_grid(cv2.LUT(scene.image, full_s), palette, 5, 5)
+    assert any(found is not None for found in learned)  # a rendering was learned and asked
+    read = "".join(reading.cells or ())
+    assert len(read) == 25
+    assert all(a in ("?", t) for a, t in zip(read, truth, strict=True))
+    assert read.count("V") == truth.count("V")  # no pink read violet
