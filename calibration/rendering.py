@@ -167,8 +167,7 @@ def _foresees(labels: np.ndarray, by_map: Callable[[np.ndarray, np.ndarray], flo
 
 def _off(rendering: Rendering, colours: np.ndarray, seen: np.ndarray) -> float:
     """How far (log, the median card) ``rendering`` places the cards from where seen."""
-    placed = colours @ rendering.gain.T + rendering.offset
-    return float(median(np.sqrt(((placed - seen) ** 2).sum(axis=1))))
+    return _typical(colours @ rendering.gain.T + rendering.offset - seen)
 
 
 def _light(colours: np.ndarray, seen: np.ndarray) -> Rendering:
@@ -342,9 +341,11 @@ def _learn_tone_curve(shares: np.ndarray, seen: np.ndarray, white: np.ndarray,
     return (curve, on_it) if _foresees(labels, by_curve, by_light) else None
 
 
-def _typical(off: np.ndarray, read: np.ndarray) -> float:
-    """How far (log) the median card lies, over the channels ``read`` ((M, 3) each)."""
-    return float(median(np.sqrt(np.where(read, off * off, 0.0).sum(axis=1))))
+def _typical(off: np.ndarray, read: np.ndarray | None = None) -> float:
+    """How far (log) the median card lies (``off``: (M, 3)), over the channels ``read``
+    ((M, 3) bool; None: all of them)."""
+    square = off * off if read is None else np.where(read, off * off, 0.0)
+    return float(median(np.sqrt(square.sum(axis=1))))
 
 
 def _curve_off(curve: ToneCurve, shares: np.ndarray, seen: np.ndarray, white: np.ndarray
@@ -361,7 +362,7 @@ def _fit_curve(shares: np.ndarray, seen: np.ndarray, white: np.ndarray, read: np
     c = shares[read]
     at_card, at_white = _hats(seen[read] / 255.0), _hats(white[read] / 255.0)
     free = slice(1, len(TONE_KNOTS) - 1)  # black and full scale stay where they are
-    bend = _bends()
+    bend = _BENDS
     n = len(c)
     keep_still = _TONE_PULL * n * np.eye(len(TONE_KNOTS) - 2)
     smooth = _TONE_SMOOTH * n * bend[:, free].T @ bend[:, free]
@@ -404,3 +405,6 @@ def _bends() -> np.ndarray:
         out[j, j], out[j, j + 2] = 1 / h[j], 1 / h[j + 1]
         out[j, j + 1] = -1 / h[j] - 1 / h[j + 1]
     return out
+
+
+_BENDS = _bends()  # the same for every fit

@@ -19,7 +19,7 @@ import pytest
 
 import calibration.palette as palette_module
 from calibration.palette import Palette, learn_palette
-from tools.synthetic import render_scene
+from tools.synthetic import Conditions, render_scene
 from vision.cells import layout_patches
 from vision.reader import read_grid
 
@@ -41,23 +41,37 @@ def _rendered(image: np.ndarray) -> np.ndarray:
     return _flatter(_duller(image))
 
 
-@functools.cache
-def _scenes() -> list[tuple[Palette, str, np.ndarray]]:
+def _calibrated(rng: np.random.Generator, deck: dict[str, tuple[int, int, int]],
+                conditions: Conditions) -> Palette:
+    """The colours learned from a layout of ``deck`` drawn as rendered at calibration."""
+    layout = render_scene(rng, deck, 5, 5, conditions)
+    patches = layout_patches(layout.image, 5, 5)
+    assert patches is not None
+    return learn_palette([(patches, _letters(layout.labels))])
+
+
+def _letters(labels: tuple[str, ...]) -> str:
+    return "".join("".join(row) for row in labels)
+
+
+def _drawn(conditions: Conditions, change: Callable[[np.ndarray], np.ndarray]
+           ) -> list[tuple[Palette, str, np.ndarray]]:
     """(palette learned from a layout as rendered at calibration, the truth, a picture of
-    another layout through the changed rendering): three for each of six calibrations."""
+    another layout through ``change``): three for each of six calibrations."""
     out = []
     for seed in range(6):
         rng = np.random.default_rng(seed)
-        layout = render_scene(rng, GEMS, 5, 5, CALM)
-        labels = "".join("".join(row) for row in layout.labels)
-        patches = layout_patches(layout.image, 5, 5)
-        assert patches is not None
-        palette = learn_palette([(patches, labels)])
+        palette = _calibrated(rng, GEMS, conditions)
         for _ in range(3):
-            scene = render_scene(rng, GEMS, 5, 5, CALM)
-            truth = "".join("".join(row) for row in scene.labels)
-            out.append((palette, truth, _rendered(scene.image)))
+            scene = render_scene(rng, GEMS, 5, 5, conditions)
+            out.append((palette, _letters(scene.labels), change(scene.image)))
     return out
+
+
+@functools.cache
+def _scenes() -> list[tuple[Palette, str, np.ndarray]]:
+    """:func:`_drawn` through the changed rendering (flatter, duller)."""
+    return _drawn(CALM, _rendered)
 
 
 def _contrastier(image: np.ndarray, steepness: float = 5.0) -> np.ndarray:
@@ -73,21 +87,22 @@ def _contrastier(image: np.ndarray, steepness: float = 5.0) -> np.ndarray:
 
 @functools.cache
 def _warm_scenes() -> list[tuple[Palette, str, np.ndarray]]:
-    """(palette learned under a warm lamp as rendered at calibration, the truth, a picture of
-    another layout under the same lamp through the S curve): three for each of six."""
-    warm = replace(CALM, kelvin=3000.0)
-    out = []
-    for seed in range(6):
-        rng = np.random.default_rng(seed)
-        layout = render_scene(rng, GEMS, 5, 5, warm)
-        patches = layout_patches(layout.image, 5, 5)
-        assert patches is not None
-        palette = learn_palette([(patches, "".join("".join(row) for row in layout.labels))])
-        for _ in range(3):
-            scene = render_scene(rng, GEMS, 5, 5, warm)
-            truth = "".join("".join(row) for row in scene.labels)
-            out.append((palette, truth, _contrastier(scene.image)))
-    return out
+    """:func:`_drawn` under a warm lamp, through the S curve."""
+    return _drawn(replace(CALM, kelvin=3000.0), _contrastier)
+
+
+def _renderings_learned(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """What the palette learns of the camera's rendering from here on, each time it asks."""
+    learned: list[object] = []
+    real = palette_module.rendering_of
+
+    def spy(*args: object) -> object:
+        found = real(*args)  # type: ignore[arg-type]
+        learned.append(found)
+        return found
+
+    monkeypatch.setattr(palette_module, "rendering_of", spy)
+    return learned
 
 
 def _read(rounds: int, monkeypatch: pytest.MonkeyPatch,
@@ -119,19 +134,9 @@ def test_N1_cells_read_unsure_under_a_changed_rendering_are_read_again_right(mon
 def test_N1_a_scene_rendered_as_calibrated_is_never_read_again(monkeypatch):
     # Cards read sure in a picture taken as at calibration show no rendering: nothing is
     # read twice, however many cells a hand leaves in doubt.
-    calls: list[object] = []
-    real = palette_module.rendering_of
-
-    def spy(*args: object) -> object:
-        found = real(*args)  # type: ignore[arg-type]
-        calls.append(found)
-        return found
-
-    monkeypatch.setattr(palette_module, "rendering_of", spy)
+    calls = _renderings_learned(monkeypatch)
     rng = np.random.default_rng(11)
-    layout = render_scene(rng, GEMS, 5, 5, CALM)
-    palette = learn_palette([(layout_patches(layout.image, 5, 5),
-                              "".join("".join(row) for row in layout.labels))])
+    palette = _calibrated(rng, GEMS, CALM)
     for hand in (True, True, False):
         scene = render_scene(rng, GEMS, 5, 5, replace(CALM, hand=hand))
         read_grid(scene.image, palette, 5, 5)
@@ -163,23 +168,12 @@ def test_N1_a_map_never_reads_pale_cards_brighter_than_any_it_was_shown(monkeypa
     # otherwise a card it never saw is not trusted: every card keeps its reading.
     deck = dict(GEMS, P=(205, 155, 250))
     rng = np.random.default_rng(10)
-    layout = render_scene(rng, deck, 5, 5, CALM)
-    patches = layout_patches(layout.image, 5, 5)
-    assert patches is not None
-    palette = learn_palette([(patches, "".join("".join(row) for row in layout.labels))])
+    palette = _calibrated(rng, deck, CALM)
     scene = render_scene(rng, deck, 5, 5, CALM)
-    truth = "".join("".join(row) for row in scene.labels)
+    truth = _letters(scene.labels)
     x = np.arange(256) / 255.0
     full_s = np.clip(np.round(255 * x * x * (3 - 2 * x)), 0, 255).astype(np.uint8)
-    learned: list[object] = []
-    real = palette_module.rendering_of
-
-    def spy(*args: object) -> object:
-        found = real(*args)  # type: ignore[arg-type]
-        learned.append(found)
-        return found
-
-    monkeypatch.setattr(palette_module, "rendering_of", spy)
+    learned = _renderings_learned(monkeypatch)
     reading = read_grid(cv2.LUT(scene.image, full_s), palette, 5, 5)
     assert any(found is not None for found in learned)  # a rendering was learned and asked
     read = "".join(reading.cells or ())
